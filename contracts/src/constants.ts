@@ -1,0 +1,125 @@
+/** Versions the client and server speak (spec part 1, section 9). */
+export const API_VERSION = 'v1.0.0';
+export const CLIENT_VERSION = '1.0.0';
+export const API_VERSION_HEADER = 'x-api-version';
+export const LEGACY_STORAGE_VERSION = 'v2.0.0';
+
+export const ROLES = ['admin', 'user', 'guest'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSION_KEYS = [
+  'canUpload',
+  'canDelete',
+  'canRename',
+  'canVault',
+  'canRetrieve',
+  'canManageUsers',
+  'canInviteUsers',
+  'canViewVaulted',
+] as const;
+export type PermissionKey = (typeof PERMISSION_KEYS)[number];
+export type Permissions = Record<PermissionKey, boolean>;
+
+const allFalse = Object.fromEntries(PERMISSION_KEYS.map((k) => [k, false])) as Permissions;
+
+/** Default permissions by role (spec part 1, section 6). */
+export const DEFAULT_PERMISSIONS: Record<Role, Permissions> = {
+  admin: Object.fromEntries(PERMISSION_KEYS.map((k) => [k, true])) as Permissions,
+  user: { ...allFalse, canUpload: true, canRetrieve: true, canViewVaulted: true },
+  guest: { ...allFalse },
+};
+
+/** Roles that may open the protected pages (spec part 1, section 2.2). */
+export const PAGE_ROLES: readonly Role[] = ['admin', 'user'];
+
+export const MFA_METHODS = ['totp', 'email'] as const;
+export type MfaMethod = (typeof MFA_METHODS)[number];
+
+export const SECURITY_EVENT_ACTIONS = [
+  'LOGIN_SUCCESS',
+  'LOGIN_FAILED',
+  'LOGOUT',
+  'PASSWORD_RESET_REQUEST',
+  'PASSWORD_RESET_SUCCESS',
+  'PASSWORD_CHANGE_SUCCESS',
+  'MFA_SETUP_INITIATED',
+  'MFA_SETUP_COMPLETED',
+  'MFA_VERIFICATION_SUCCESS',
+  'MFA_VERIFICATION_FAILED',
+  'VAULT_ACCESS_ATTEMPT',
+  'VAULT_ACCESS_GRANTED',
+  'VAULT_ACCESS_DENIED',
+  'SENSITIVE_DATA_DOWNLOAD',
+  'ADMIN_USER_INVITED',
+  'ADMIN_USER_PERMISSIONS_CHANGED',
+  'ADMIN_SETTINGS_CHANGED',
+  'INTEGRITY_CHECK_PASSED',
+  'INTEGRITY_CHECK_FAILED',
+  'SUSPICIOUS_ACTIVITY_DETECTED',
+] as const;
+export type SecurityEventAction = (typeof SECURITY_EVENT_ACTIONS)[number];
+
+/** Operations that need a system-level MFA token (spec part 1, section 4.5). */
+export const SYSTEM_MFA_OPERATIONS = [
+  'VIEW_ARCHIVAL_STATS',
+  'REVIEW_MIGRATION_LOGS',
+  'MANAGE_FEATURE_FLAGS',
+  'EXPORT_AUDIT_LOGS',
+  'DELETE_MATTER',
+  'VAULT_MATTER',
+  'MFA_VAULT_OPERATIONS',
+  'MFA_SETTINGS',
+  'MFA_USER_MANAGEMENT',
+  'MFA_RETENTION_POLICIES',
+  'MFA_ORGANIZATION_SETTINGS',
+  'MFA_SYSTEM_OPERATIONS',
+] as const;
+export type SystemMfaOperation = (typeof SYSTEM_MFA_OPERATIONS)[number];
+
+export const FEATURE_FLAG_NAMES = [
+  'MFA_USER_MANAGEMENT',
+  'MFA_ORGANIZATION_SETTINGS',
+  'MFA_VAULT_OPERATIONS',
+  'MFA_RETENTION_POLICIES',
+  'MFA_SYSTEM_OPERATIONS',
+  'enhanced_user_management',
+] as const;
+export type FeatureFlagName = (typeof FEATURE_FLAG_NAMES)[number];
+
+/** Error codes carried in the `code` field of a failed answer. */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'UNAUTHENTICATED',
+  'SESSION_NOT_FOUND',
+  'MFA_REQUIRED',
+  'PERMISSION_ERROR',
+  'NOT_FOUND',
+  'CONFLICT_ERROR',
+  'LAST_ADMIN_ERROR',
+  'RATE_LIMIT_EXCEEDED',
+  'API_VERSION_MISMATCH',
+  'INVALID_PROFILE',
+  'ORGANIZATION_MISSING',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'FORBIDDEN_ORIGIN',
+  'INTERNAL_ERROR',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Business constants (spec part 1, section 9). */
+export const LIMITS = {
+  mfaCodeLength: 6,
+  systemMfaTokenMinutes: 30,
+  mfaDialogResetMs: 300,
+  passwordMin: 8,
+  passwordMax: 100,
+  fullNameMin: 2,
+  versionWarningMs: 10_000,
+  passwordResetRedirectMs: 3_000,
+  sessionStaleMs: 5 * 60_000,
+  sessionGcMs: 10 * 60_000,
+  invitationGcMs: 30 * 60_000,
+  /** The session-expiring toast appears this long before the session ends. */
+  sessionWarningSeconds: 120,
+} as const;

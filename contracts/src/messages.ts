@@ -1,0 +1,118 @@
+/**
+ * User-visible texts from the specification, verbatim. Server answers and client screens both read them
+ * from here so that a text is written once.
+ */
+export const MSG = {
+  // Session (spec part 1, section 8)
+  sessionNotFound: 'Session not found. Please log in again.',
+  sessionExpiredToast: 'Your session has expired. Please log in again.',
+  notAuthenticated: 'Please log in to continue.',
+  invalidProfile: 'Your user profile is invalid. Please contact support for assistance.',
+  organizationMissing:
+    'Your account is not associated with any organization. Please contact support for assistance.',
+  apiVersionMismatch: 'Application version mismatch. Please refresh the page.',
+  networkError: 'Connection error. Please check your internet connection and try again.',
+  authTimeout: 'Authentication request timed out. Please try again.',
+  authFailed: 'Authentication failed. Please try again.',
+  versionCritical:
+    'Your application version is out of date. Please refresh the page to get the latest version.',
+  versionDeprecated:
+    'Your application version is outdated. Please refresh soon to get the latest features and security updates.',
+
+  // Sign-in and MFA
+  emailRequired: 'Email is required',
+  passwordRequired: 'Password is required',
+  invalidCredentials: 'Invalid email or password.',
+  accountDeactivated: 'Invalid email or password.',
+  loginFailed: 'Login failed. Please try again.',
+  tooManyAttempts: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
+  tooManyRequests: 'Too many requests. Please wait a moment and try again.',
+  challengeFailed: 'Failed to start the verification process.',
+  challengeFailedShort: 'Failed to initiate MFA challenge',
+  totpVerifyFailed: 'Failed to verify MFA code.',
+  accountSetupIncomplete: 'Account setup incomplete. Please contact support.',
+  emailAuthRequired: 'Authentication required to send verification code.',
+  emailSendFailed: 'Failed to send verification code. Please try again.',
+  emailCodeSent: 'Verification code sent to your email.',
+  emailCodeSentAlt: 'Verification code sent. Please check your email.',
+  verificationFailed: 'Verification failed. Please try again.',
+  mfaConfigError: 'MFA configuration error. Please contact support.',
+  dialogAuthError: 'Authentication error. Please try again.',
+  dialogVerificationFailed: 'Verification failed.',
+  loginVerified: 'Successfully verified. You are now logged in.',
+  pendingLoginMissing: 'Your sign-in attempt has expired. Please sign in again.',
+  pendingLoginLocked: 'Too many incorrect codes. Please sign in again.',
+  invalidCode: 'The verification code is invalid or has expired.',
+  codeSixDigits: 'Code must be 6 digits.',
+  codeNumeric: 'Code must be numeric.',
+  verificationCodeSixDigits: 'Verification code must be 6 digits.',
+  mfaTokenNumeric: 'MFA token must be numeric.',
+  mfaTokenSixDigits: 'MFA token must be 6 digits.',
+  userIdPositive: 'User ID must be a positive integer.',
+  mfaRequired: 'MFA verification is required for this action. Enter the code from your authenticator app or the code sent to your email.',
+  mfaPromptActive: 'MFA prompt is already active.',
+  mfaPromptClosed: 'MFA prompt was closed by the user.',
+  invalidSystemMfaOperation: 'Unknown operation.',
+
+  // MFA setup wall
+  qrFailed: 'Could not retrieve QR code. Please try again.',
+  setupEmailSent: 'A verification code has been sent to your email.',
+  totpEnabled: 'MFA with Authenticator App enabled!',
+  emailEnabled: 'MFA with Email enabled!',
+  setupEmailSentInline: 'Verification code sent. Check your inbox.',
+  noPendingTotpSecret: 'Generate a new authenticator secret first.',
+  totpTokenRequired: 'Enter the 6-digit code from your authenticator app.',
+  mfaTokenRequired: 'MFA token is required.',
+
+  // Logout
+  logoutSuccess: 'Logged out successfully',
+  logoutIssues:
+    'Logout completed with some issues. Please clear your browser cache if you experience problems.',
+
+  unexpected: 'An unexpected error occurred.',
+  unexpectedRetry: 'An unexpected error occurred. Please try again.',
+  internalError: 'Something went wrong on our side. Please try again.',
+  notFound: 'The requested item was not found.',
+  routeNotFound: 'The page you are looking for does not exist.',
+  permissionDenied: 'You do not have permission to perform this action.',
+  accessDenied: (role: string) => `Access denied. Your role (${role}) lacks required permissions.`,
+  jsonOnly: 'Requests must be sent as JSON.',
+  forbiddenOrigin: 'Cross-site request refused.',
+  payloadTooLarge: 'The request is too large.',
+  unknownFields: (keys: string[]) => `Unrecognized field(s): ${keys.join(', ')}.`,
+
+  // Password reset
+  validEmail: 'Please enter a valid email address.',
+  resetRequested: 'If an account with that email exists, a password reset link has been sent.',
+  resetRequestFailed: 'Failed to send password reset email.',
+  resetTokenRequired: 'Reset token is required.',
+  resetTokenInvalid: 'This password reset link is invalid or has expired.',
+  passwordMin8Long: 'Password must be at least 8 characters long.',
+  passwordMax100Long: 'Password must be no more than 100 characters long.',
+  resetSuccess: 'Your password has been reset successfully.',
+  resetFailed: 'Failed to reset password.',
+
+  // Invitations
+  invitationTokenRequired: 'Invitation token is required.',
+  invitationInvalid: 'This invitation link is either invalid or has expired.',
+  invitationVerifyFailed: 'Failed to verify invitation.',
+  invitationAcceptFailed: 'Failed to accept invitation.',
+  fullNameMin: 'Full name must be at least 2 characters.',
+  passwordMin8: 'Password must be at least 8 characters.',
+  invitationWelcome: 'Welcome! Your account has been created successfully.',
+  invitationAccountExists: 'An account with this email already exists.',
+  inviteSent: (email: string) => `Invitation sent to ${email}.`,
+  inviteRoleInvalid: 'Role must be one of admin, user or guest.',
+  inviteAdminOnly: 'Only administrators can invite administrators.',
+  inviteAlreadyMember: 'This person is already a member of an organization.',
+
+  // Security tooling
+  securityActionInvalid: 'Invalid security event action.',
+  actionEmpty: 'Action cannot be empty',
+  integrityNeedsAuth: 'User must be authenticated to run an integrity check',
+
+  // First run
+  setupTokenInvalid: 'The setup token is not valid.',
+  setupDone: 'Strongroom is already set up. Sign in instead.',
+  firmNameRequired: 'Firm name is required.',
+} as const;

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { LIMITS } from './constants.js';
+import { MSG } from './messages.js';
+import { emailSchema, optionalMfaToken, roleSchema } from './common.js';
+
+export const MFA_MANAGE_OPERATIONS = ['generate_totp_secret', 'switch_to_totp', 'switch_to_email'] as const;
+
+/**
+ * POST /_api/settings/mfa-manage. During setup mfaToken is 'setup'; later it is a code for the current
+ * method. totpToken is the new authenticator's code when switching to totp.
+ */
+export const mfaManageRequest = z.strictObject({
+  operation: z.enum(MFA_MANAGE_OPERATIONS),
+  mfaToken: z.string().max(64).optional(),
+  totpToken: z
+    .string()
+    .length(LIMITS.mfaCodeLength, { error: MSG.codeSixDigits })
+    .regex(/^\d+$/, { error: MSG.codeNumeric })
+    .optional(),
+});
+export type MfaManageRequest = z.infer<typeof mfaManageRequest>;
+export const mfaManageResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  qrCode: z.string().optional(),
+  secret: z.string().optional(),
+  /** switch_to_email with mfaToken 'setup' only sends the code; a second call with the code completes it. */
+  codeSent: z.boolean().optional(),
+  mfaEnabled: z.boolean().optional(),
+  mfaPrimaryMethod: z.enum(['totp', 'email']).optional(),
+});
+export type MfaManageResponse = z.infer<typeof mfaManageResponse>;
+
+export const inviteUserRequest = z.strictObject({
+  email: emailSchema,
+  role: roleSchema,
+  mfaToken: optionalMfaToken,
+});
+export type InviteUserRequest = z.infer<typeof inviteUserRequest>;
+export const inviteUserResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  invitation: z.object({ id: z.string(), email: z.string(), role: roleSchema, expiresAt: z.string() }),
+});

@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.js';
+import { migrations } from './migrations/index.js';
+
+export type Database = Kysely<DB>;
+/** A handle that is either the database or an open transaction; repositories take it as their first argument. */
+export type Executor = Kysely<DB> | Transaction<DB>;
+
+export type DatabaseHandle = {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+};
+
+// int8 (bigint) stays a string so that no precision is lost; counts are cast in SQL where a number is wanted.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
+
+export class DataDirInUseError extends Error {
+  constructor(dir: string, pid: number) {
+    super(
+      `The data directory ${dir} is in use by another Strongroom process (pid ${pid}). ` +
+        'The embedded database allows one process at a time: stop the server first, then run this command again.',
+    );
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A lock file beside PGlite's data so that a second process gets a clear message rather than corrupt data. */
+function takeLock(dir: string): () => void {
+  const lockFile = path.join(dir, 'strongroom.lock');
+  try {
+    const pid = Number(fs.readFileSync(lockFile, 'utf8').trim());
+    if (pid && pid !== process.pid && pidAlive(pid)) throw new DataDirInUseError(dir, pid);
+  } catch (err) {
+    if (err instanceof DataDirInUseError) throw err;
+  }
+  fs.writeFileSync(lockFile, String(process.pid));
+  return () => {
+    try {
+      if (fs.readFileSync(lockFile, 'utf8').trim() === String(process.pid)) fs.rmSync(lockFile);
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+const camel = () => new CamelCasePlugin({ maintainNestedObjectKeys: true });
+
+export async function openPostgres(connectionString: string, max = 10): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString, max });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [camel()] });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * PGlite (PostgreSQL in WASM) in `dir`, or in memory when dir is undefined. One connection: transactions
+ * queue behind each other, which is why every repository call inside a transaction uses the transaction.
+ */
+export async function openPglite(dir: string | undefined, opts: { lock?: boolean } = {}): Promise<DatabaseHandle> {
+  const [{ PGlite }, { pg_trgm }, { pgcrypto }, { createPgConfig }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite/contrib/pgcrypto'),
+    import('@electric-sql/pglite/node-postgres'),
+  ]);
+  let release = () => {};
+  if (dir) {
+    fs.mkdirSync(dir, { recursive: true });
+    if (opts.lock !== false) release = takeLock(dir);
+  }
+  const pglite = await PGlite.create(dir ? path.join(dir, 'data') : undefined, { extensions: { pg_trgm, pgcrypto } });
+  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [camel()] });
+  return {
+    db,
+    kind: 'pglite',
+    async close() {
+      await db.destroy();
+      await pglite.close();
+      release();
+    },
+  };
+}
+
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<DatabaseHandle> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+  return openPglite(path.join(opts.dataDir, 'pg'));
+}
+
+export async function migrateToLatest(db: Database): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function ping(db: Database): Promise<void> {
+  await sql`select 1`.execute(db);
+}

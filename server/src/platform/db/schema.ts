@@ -1,0 +1,169 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { Permissions, Role } from '@strongroom/contracts';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type TimestampNull = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T> = ColumnType<T, string | T, string | T>;
+
+export interface OrganizationsTable {
+  id: Generated<string>;
+  name: string;
+  primaryContactName: string | null;
+  primaryContactEmail: string | null;
+  primaryContactPhone: string | null;
+  mfaRequired: Generated<boolean>;
+  defaultRetentionYears: Generated<number>;
+  createdAt: Generated<Timestamp>;
+  updatedAt: Generated<Timestamp>;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  publicId: Generated<string>;
+  organizationId: string;
+  email: string;
+  fullName: string;
+  phoneNumber: string | null;
+  passwordHash: string;
+  role: Role;
+  permissions: Json<Permissions>;
+  isActive: Generated<boolean>;
+  mfaEnabled: Generated<boolean>;
+  mfaPrimaryMethod: 'totp' | 'email' | null;
+  totpSecret: string | null;
+  totpPendingSecret: string | null;
+  totpLastUsedStep: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  version: Generated<number>;
+  createdAt: Generated<Timestamp>;
+  updatedAt: Generated<Timestamp>;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  tokenHash: string;
+  userId: number;
+  organizationId: string;
+  createdAt: Generated<Timestamp>;
+  lastSeenAt: Generated<Timestamp>;
+  idleExpiresAt: Timestamp;
+  absoluteExpiresAt: Timestamp;
+  revokedAt: TimestampNull;
+  revokedReason: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+export interface PendingLoginsTable {
+  id: Generated<string>;
+  tokenHash: string;
+  userId: number;
+  createdAt: Generated<Timestamp>;
+  expiresAt: Timestamp;
+  failedAttempts: Generated<number>;
+  endedAt: TimestampNull;
+}
+
+export interface MfaEmailCodesTable {
+  id: Generated<string>;
+  userId: number;
+  purpose: 'login' | 'setup' | 'action';
+  pendingLoginId: string | null;
+  codeHash: string;
+  expiresAt: Timestamp;
+  attempts: Generated<number>;
+  usedAt: TimestampNull;
+  createdAt: Generated<Timestamp>;
+}
+
+export interface SystemMfaTokensTable {
+  id: Generated<string>;
+  tokenHash: string;
+  userId: number;
+  sessionId: string;
+  operation: string;
+  expiresAt: Timestamp;
+  createdAt: Generated<Timestamp>;
+}
+
+export interface PasswordResetTokensTable {
+  id: Generated<string>;
+  tokenHash: string;
+  userId: number;
+  expiresAt: Timestamp;
+  usedAt: TimestampNull;
+  createdAt: Generated<Timestamp>;
+}
+
+export interface InvitationsTable {
+  id: Generated<string>;
+  organizationId: string;
+  email: string;
+  role: Role;
+  tokenHash: string;
+  invitedBy: number;
+  expiresAt: Timestamp;
+  acceptedAt: TimestampNull;
+  revokedAt: TimestampNull;
+  createdAt: Generated<Timestamp>;
+}
+
+export interface FeatureFlagsTable {
+  organizationId: string;
+  flagName: string;
+  enabled: boolean;
+  updatedAt: Generated<Timestamp>;
+}
+
+export interface AuditLogsTable {
+  id: Generated<string>;
+  organizationId: string | null;
+  chainKey: string;
+  seq: ColumnType<string, string | number, never>;
+  actorId: number | null;
+  actorName: string | null;
+  actorEmail: string | null;
+  action: string;
+  targetTable: string | null;
+  targetId: string | null;
+  details: Json<Record<string, unknown>>;
+  ipAddress: string | null;
+  createdAt: Timestamp;
+  archived: Generated<boolean>;
+  prevHash: string;
+  hash: string;
+}
+
+export interface AuditChainHeadsTable {
+  chainKey: string;
+  lastSeq: ColumnType<string, string | number, string | number>;
+  lastHash: string;
+}
+
+export interface AuthThrottleTable {
+  key: string;
+  failures: number;
+  windowStartedAt: Timestamp;
+  lockedUntil: TimestampNull;
+}
+
+export interface SystemSettingsTable {
+  key: string;
+  value: string;
+  updatedAt: Generated<Timestamp>;
+}
+
+export interface DB {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  pendingLogins: PendingLoginsTable;
+  mfaEmailCodes: MfaEmailCodesTable;
+  systemMfaTokens: SystemMfaTokensTable;
+  passwordResetTokens: PasswordResetTokensTable;
+  invitations: InvitationsTable;
+  featureFlags: FeatureFlagsTable;
+  auditLogs: AuditLogsTable;
+  auditChainHeads: AuditChainHeadsTable;
+  authThrottle: AuthThrottleTable;
+  systemSettings: SystemSettingsTable;
+}

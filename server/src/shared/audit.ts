@@ -1,0 +1,125 @@
+import { sql } from 'kysely';
+import type { Executor } from '../platform/db/database.js';
+import { canonicalJson, sha256Hex } from './tokens.js';
+
+export type AuditActor = { id: number; name: string; email: string } | null;
+
+export type AuditEntry = {
+  organizationId: string | null;
+  actor: AuditActor;
+  action: string;
+  targetTable?: string | null;
+  targetId?: string | number | null;
+  details?: Record<string, unknown>;
+  ipAddress?: string | null;
+};
+
+/** Events that belong to no organization (a failed sign-in for an unknown address) share one chain. */
+export const SYSTEM_CHAIN = 'system';
+export const GENESIS_HASH = '0'.repeat(64);
+
+export type ChainedFields = {
+  chainKey: string;
+  seq: string;
+  organizationId: string | null;
+  actorId: number | null;
+  actorName: string | null;
+  actorEmail: string | null;
+  action: string;
+  targetTable: string | null;
+  targetId: string | null;
+  details: Record<string, unknown>;
+  ipAddress: string | null;
+  createdAt: Date;
+};
+
+/** The hash of one entry: sha256 over the previous hash and a canonical form of every recorded field. */
+export function entryHash(prevHash: string, f: ChainedFields): string {
+  return sha256Hex(
+    prevHash +
+      canonicalJson([
+        f.chainKey,
+        String(f.seq),
+        f.organizationId,
+        f.actorId,
+        f.actorName,
+        f.actorEmail,
+        f.action,
+        f.targetTable,
+        f.targetId,
+        f.details,
+        f.ipAddress,
+        f.createdAt.toISOString(),
+      ]),
+  );
+}
+
+/**
+ * Appends an audit entry inside the caller's transaction, so the change and its record commit together.
+ * The chain head row is locked for the rest of the transaction, which keeps each organization's chain a
+ * single line even under concurrent writers.
+ */
+export async function appendAudit(trx: Executor, entry: AuditEntry): Promise<{ id: string; hash: string }> {
+  const chainKey = entry.organizationId ?? SYSTEM_CHAIN;
+  await trx
+    .insertInto('auditChainHeads')
+    .values({ chainKey, lastSeq: 0, lastHash: GENESIS_HASH })
+    .onConflict((oc) => oc.column('chainKey').doNothing())
+    .execute();
+  const head = await trx
+    .selectFrom('auditChainHeads')
+    .select(['lastSeq', 'lastHash'])
+    .where('chainKey', '=', chainKey)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const seq = String(BigInt(head.lastSeq) + 1n);
+  // Millisecond precision so that the stored timestamp reads back exactly as hashed.
+  const createdAt = new Date(Math.floor(Date.now()));
+  const fields: ChainedFields = {
+    chainKey,
+    seq,
+    organizationId: entry.organizationId,
+    actorId: entry.actor?.id ?? null,
+    actorName: entry.actor?.name ?? null,
+    actorEmail: entry.actor?.email ?? null,
+    action: entry.action,
+    targetTable: entry.targetTable ?? null,
+    targetId: entry.targetId == null ? null : String(entry.targetId),
+    details: JSON.parse(JSON.stringify(entry.details ?? {})) as Record<string, unknown>,
+    ipAddress: entry.ipAddress ?? null,
+    createdAt,
+  };
+  const hash = entryHash(head.lastHash, fields);
+  const row = await trx
+    .insertInto('auditLogs')
+    .values({ ...fields, details: JSON.stringify(fields.details), prevHash: head.lastHash, hash })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx.updateTable('auditChainHeads').set({ lastSeq: seq, lastHash: hash }).where('chainKey', '=', chainKey).execute();
+  return { id: row.id, hash };
+}
+
+export type ChainVerdict = { ok: true; entries: number } | { ok: false; entries: number; brokenAtSeq: string; reason: string };
+
+/** Walks one chain from the start and reports the first entry whose hash or link does not hold. */
+export async function verifyChain(db: Executor, chainKey: string): Promise<ChainVerdict> {
+  const rows = await db.selectFrom('auditLogs').selectAll().where('chainKey', '=', chainKey).orderBy('seq').execute();
+  let prev = GENESIS_HASH;
+  let expectedSeq = 1n;
+  for (const r of rows) {
+    if (BigInt(r.seq) !== expectedSeq) return { ok: false, entries: rows.length, brokenAtSeq: String(expectedSeq), reason: 'missing entry' };
+    if (r.prevHash !== prev) return { ok: false, entries: rows.length, brokenAtSeq: r.seq, reason: 'link broken' };
+    const h = entryHash(prev, { ...r, createdAt: new Date(r.createdAt) });
+    if (h !== r.hash) return { ok: false, entries: rows.length, brokenAtSeq: r.seq, reason: 'entry altered' };
+    prev = r.hash;
+    expectedSeq++;
+  }
+  const head = await db.selectFrom('auditChainHeads').select(['lastSeq', 'lastHash']).where('chainKey', '=', chainKey).executeTakeFirst();
+  if (head && (head.lastHash !== prev || BigInt(head.lastSeq) !== expectedSeq - 1n)) {
+    return { ok: false, entries: rows.length, brokenAtSeq: String(head.lastSeq), reason: 'entries removed from the end' };
+  }
+  return { ok: true, entries: rows.length };
+}
+
+/** Counts are compared as numbers; used by tests and the dashboard later. */
+export const countSql = sql<number>`count(*)::int`;
