@@ -13,8 +13,8 @@ export interface OrganizationsTable {
   primaryContactPhone: string | null;
   mfaRequired: Generated<boolean>;
   defaultRetentionYears: Generated<number>;
-  createdAt: Generated<Timestamp>;
-  updatedAt: Generated<Timestamp>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
 }
 
 export interface UsersTable {
@@ -34,8 +34,8 @@ export interface UsersTable {
   totpPendingSecret: string | null;
   totpLastUsedStep: ColumnType<string | null, string | number | null | undefined, string | number | null>;
   version: Generated<number>;
-  createdAt: Generated<Timestamp>;
-  updatedAt: Generated<Timestamp>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
 }
 
 export interface SessionsTable {
@@ -43,8 +43,8 @@ export interface SessionsTable {
   tokenHash: string;
   userId: number;
   organizationId: string;
-  createdAt: Generated<Timestamp>;
-  lastSeenAt: Generated<Timestamp>;
+  createdAt: Timestamp;
+  lastSeenAt: Timestamp;
   idleExpiresAt: Timestamp;
   absoluteExpiresAt: Timestamp;
   revokedAt: TimestampNull;
@@ -57,7 +57,7 @@ export interface PendingLoginsTable {
   id: Generated<string>;
   tokenHash: string;
   userId: number;
-  createdAt: Generated<Timestamp>;
+  createdAt: Timestamp;
   expiresAt: Timestamp;
   failedAttempts: Generated<number>;
   endedAt: TimestampNull;
@@ -72,7 +72,7 @@ export interface MfaEmailCodesTable {
   expiresAt: Timestamp;
   attempts: Generated<number>;
   usedAt: TimestampNull;
-  createdAt: Generated<Timestamp>;
+  createdAt: Timestamp;
 }
 
 export interface SystemMfaTokensTable {
@@ -82,7 +82,7 @@ export interface SystemMfaTokensTable {
   sessionId: string;
   operation: string;
   expiresAt: Timestamp;
-  createdAt: Generated<Timestamp>;
+  createdAt: Timestamp;
 }
 
 export interface PasswordResetTokensTable {
@@ -91,7 +91,7 @@ export interface PasswordResetTokensTable {
   userId: number;
   expiresAt: Timestamp;
   usedAt: TimestampNull;
-  createdAt: Generated<Timestamp>;
+  createdAt: Timestamp;
 }
 
 export interface InvitationsTable {
@@ -104,14 +104,14 @@ export interface InvitationsTable {
   expiresAt: Timestamp;
   acceptedAt: TimestampNull;
   revokedAt: TimestampNull;
-  createdAt: Generated<Timestamp>;
+  createdAt: Timestamp;
 }
 
 export interface FeatureFlagsTable {
   organizationId: string;
   flagName: string;
   enabled: boolean;
-  updatedAt: Generated<Timestamp>;
+  updatedAt: Timestamp;
 }
 
 export interface AuditLogsTable {
@@ -149,7 +149,7 @@ export interface AuthThrottleTable {
 export interface SystemSettingsTable {
   key: string;
   value: string;
-  updatedAt: Generated<Timestamp>;
+  updatedAt: Timestamp;
 }
 
 export interface DB {

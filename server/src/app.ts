@@ -1,0 +1,179 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { API_VERSION, MSG } from '@strongroom/contracts';
+import type { Config } from './config.js';
+import { migrateToLatest, openDatabase, ping, type DatabaseHandle } from './platform/db/database.js';
+import { createMailer, type Mailer } from './platform/mail/mailer.js';
+import { createBlobStore } from './platform/storage/index.js';
+import type { BlobStore } from './platform/storage/blob-store.js';
+import { LocalBlobStore } from './platform/storage/local-store.js';
+import { localStoreRoutes } from './platform/storage/local-store.routes.js';
+import type { AppContext } from './shared/context.js';
+import { registerErrorHandler } from './shared/http-errors.js';
+import { authRoutes } from './features/auth/auth.routes.js';
+import { settingsRoutes } from './features/mfa/mfa.routes.js';
+import { securityRoutes } from './features/security/security.routes.js';
+import { setupRoutes } from './features/setup/setup.routes.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The built web app: web/dist beside server/, from src/ (tests, dev) and from dist/ (production) alike. */
+export const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
+
+export type BuildOptions = {
+  config: Config;
+  database?: DatabaseHandle;
+  mailer?: Mailer;
+  store?: BlobStore;
+  /** Run migrations on start (default true). */
+  migrate?: boolean;
+  logger?: boolean;
+};
+
+export type BuiltApp = { app: FastifyInstance; ctx: AppContext; close(): Promise<void> };
+
+/** Query parameters never written to the log: one-time tokens arrive in links. */
+function redactUrl(url: string): string {
+  return url.replace(/([?&](?:token|sig|setupToken)=)[^&]*/gi, '$1[redacted]');
+}
+
+export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
+  const { config } = opts;
+  const app = Fastify({
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-mfa-token"]', 'res.headers["set-cookie"]'], remove: true },
+            serializers: {
+              req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+            },
+          },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    disableRequestLogging: false,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  if (opts.migrate !== false) await migrateToLatest(database.db);
+  const mailer = opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  const store = opts.store ?? (await createBlobStore({ dataDir: config.dataDir, appUrl: config.appUrl, signingKey: config.storageSigningKey, s3: config.s3 }));
+  const ctx: AppContext = { config, db: database.db, dbKind: database.kind, mailer, store, log: app.log };
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(cookie);
+  const connectSrc = ["'self'", ...(config.s3?.endpoint ? [new URL(config.s3.endpoint).origin] : config.s3 ? ['https://*.amazonaws.com'] : [])];
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc,
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(config.secureCookies ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    strictTransportSecurity: config.secureCookies ? { maxAge: 31536000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+
+  // State-changing calls take JSON only (no form or text posts from other sites) ...
+  app.removeContentTypeParser('text/plain');
+  // ... and are refused when the browser says they come from another origin.
+  const allowedOrigins = new Set([new URL(config.appUrl).origin]);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+    if (!request.url.startsWith('/_api/')) return;
+    const origin = request.headers.origin;
+    if (!origin) return;
+    const host = request.headers.host;
+    const sameHost = host && (origin === `http://${host}` || origin === `https://${host}`);
+    if (!allowedOrigins.has(origin) && !sameHost) {
+      return reply.status(403).send({ error: MSG.forbiddenOrigin, code: 'FORBIDDEN_ORIGIN' });
+    }
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/_api/')) reply.header('cache-control', 'no-store');
+    reply.header('x-api-version', API_VERSION);
+    return payload;
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Strongroom API', version: API_VERSION, description: 'The calls behind the Strongroom web app. Every body is JSON.' },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(authRoutes(ctx));
+  await app.register(settingsRoutes(ctx));
+  await app.register(securityRoutes(ctx));
+  await app.register(setupRoutes(ctx));
+  if (store instanceof LocalBlobStore) await app.register(localStoreRoutes, { prefix: '/_objects', store });
+
+  app.get('/_api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+    const checks: Record<string, 'ok' | 'failing'> = {};
+    await Promise.all([
+      ping(ctx.db).then(() => (checks.database = 'ok'), () => (checks.database = 'failing')),
+      store.ping().then(() => (checks.objectStore = 'ok'), () => (checks.objectStore = 'failing')),
+    ]);
+    const ok = Object.values(checks).every((v) => v === 'ok');
+    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not ready', checks });
+  });
+
+  const webDist = config.webDist ?? DEFAULT_WEB_DIST;
+  if (fs.existsSync(path.join(webDist, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders(res, file) {
+        // Hashed assets never change; index.html must always be fetched anew.
+        res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    const indexHtml = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
+    // Every client route answers with the app shell; the router shows the page or Not Found.
+    app.get('/*', async (request, reply) => {
+      const rel = decodeURIComponent((request.url.split('?')[0] ?? '/').replace(/^\/+/, ''));
+      if (rel && !rel.includes('..') && fs.existsSync(path.join(webDist, rel)) && fs.statSync(path.join(webDist, rel)).isFile()) {
+        return reply.sendFile(rel);
+      }
+      if (/^(_api|_objects)(\/|$)/.test(rel) || /\.[a-z0-9]+$/i.test(rel)) {
+        return reply.status(404).send({ error: MSG.notFound, code: 'NOT_FOUND' });
+      }
+      return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
+    });
+  }
+
+  return {
+    app,
+    ctx,
+    async close() {
+      await app.close();
+      await mailer.close();
+      if (!opts.database) await database.close();
+    },
+  };
+}

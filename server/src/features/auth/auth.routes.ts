@@ -1,0 +1,134 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  API_VERSION_HEADER,
+  invitationAcceptRequest,
+  invitationVerifyRequest,
+  invitationVerifyResponse,
+  loginRequest,
+  loginResponse,
+  messageResponse,
+  mfaChallengeRequest,
+  mfaChallengeResponse,
+  mfaEmailRequest,
+  mfaEmailResponse,
+  mfaVerifyEmailRequest,
+  mfaVerifyResponse,
+  mfaVerifyTotpRequest,
+  passwordResetRequest,
+  passwordResetVerifyRequest,
+  sessionResponse,
+  verifySystemMfaRequest,
+  verifySystemMfaResponse,
+  MSG,
+} from '@strongroom/contracts';
+import type { AppContext } from '../../shared/context.js';
+import { badRequest } from '../../shared/errors.js';
+import { requestMeta } from '../../shared/request-meta.js';
+import { acceptInvitation, verifyInvitation } from '../invitations/invitations.service.js';
+import { sendActionEmailCode, verifySystemMfa } from '../mfa/mfa-manage.service.js';
+import {
+  authOf,
+  clearSessionCookie,
+  cookieOptions,
+  PENDING_COOKIE,
+  requireSession,
+  resolveSession,
+  SESSION_COOKIE,
+  setSessionCookie,
+} from '../sessions/sessions.service.js';
+import { loginWithPassword, logout, PENDING_LOGIN_MINUTES, requirePending, sendLoginEmailCode, sessionAnswer, startChallenge, verifyLoginCode } from './auth.service.js';
+import { requestPasswordReset, resetPassword } from './password-reset.service.js';
+
+const tags = ['auth'];
+
+export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const pendingPath = '/_api/auth';
+    const clearPending = (reply: { clearCookie: (n: string, o: object) => unknown }) =>
+      reply.clearCookie(PENDING_COOKIE, { path: pendingPath, httpOnly: true, sameSite: 'lax', secure: ctx.config.secureCookies });
+
+    app.get(
+      '/_api/auth/session',
+      { schema: { tags, response: { 200: sessionResponse } }, preHandler: requireSession(ctx, { allowMfaSetup: true, extendIdle: false }) },
+      async (request) => {
+        const header = request.headers[API_VERSION_HEADER];
+        return sessionAnswer(ctx, authOf(request), typeof header === 'string' ? header : undefined);
+      },
+    );
+
+    app.post('/_api/auth/login_with_password', { schema: { tags, body: loginRequest, response: { 200: loginResponse } } }, async (request, reply) => {
+      const { pendingToken, answer } = await loginWithPassword(ctx, request.body, requestMeta(request));
+      reply.setCookie(PENDING_COOKIE, pendingToken, cookieOptions(ctx, PENDING_LOGIN_MINUTES * 60, pendingPath));
+      return answer;
+    });
+
+    app.post('/_api/auth/mfa-challenge', { schema: { tags, body: mfaChallengeRequest, response: { 200: mfaChallengeResponse } } }, async (request) => {
+      const pending = await requirePending(ctx, request.cookies[PENDING_COOKIE], request.body.userId);
+      return startChallenge(ctx, pending, requestMeta(request));
+    });
+
+    app.post('/_api/auth/mfa-email', { schema: { tags, body: mfaEmailRequest, response: { 200: mfaEmailResponse } } }, async (request) => {
+      const meta = requestMeta(request);
+      const pendingToken = request.cookies[PENDING_COOKIE];
+      if (pendingToken) {
+        const pending = await requirePending(ctx, pendingToken, request.body.userId);
+        return sendLoginEmailCode(ctx, pending, meta);
+      }
+      // Signed in: a code for a sensitive action or the system MFA prompt.
+      const sessionToken = request.cookies[SESSION_COOKIE];
+      const auth = sessionToken ? await resolveSession(ctx, sessionToken) : null;
+      if (!auth || auth.user.id !== request.body.userId) throw badRequest(MSG.emailAuthRequired);
+      return sendActionEmailCode(ctx, auth, meta);
+    });
+
+    for (const [path, schema, method] of [
+      ['/_api/auth/mfa-verify-totp', mfaVerifyTotpRequest, 'totp'],
+      ['/_api/auth/mfa-verify-email', mfaVerifyEmailRequest, 'email'],
+    ] as const) {
+      app.post(path, { schema: { tags, body: schema, response: { 200: mfaVerifyResponse } } }, async (request, reply) => {
+        const pending = await requirePending(ctx, request.cookies[PENDING_COOKIE], request.body.userId);
+        try {
+          const { sessionToken, answer } = await verifyLoginCode(ctx, pending, method, request.body.token, requestMeta(request));
+          setSessionCookie(ctx, reply, sessionToken);
+          clearPending(reply);
+          return answer;
+        } catch (err) {
+          if ((err as Error).message === MSG.pendingLoginLocked) clearPending(reply);
+          throw err;
+        }
+      });
+    }
+
+    app.post('/_api/auth/logout', { schema: { tags, response: { 200: z.object({ success: z.boolean() }) } } }, async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      const auth = token ? await resolveSession(ctx, token) : null;
+      await logout(ctx, auth, requestMeta(request));
+      clearSessionCookie(ctx, reply);
+      clearPending(reply);
+      return { success: true };
+    });
+
+    app.post(
+      '/_api/auth/verifySystemMfa',
+      { schema: { tags, body: verifySystemMfaRequest, response: { 200: verifySystemMfaResponse } }, preHandler: requireSession(ctx) },
+      async (request) => verifySystemMfa(ctx, authOf(request), request.body, requestMeta(request)),
+    );
+
+    app.post('/_api/auth/password-reset', { schema: { tags, body: passwordResetRequest, response: { 200: messageResponse } } }, async (request) =>
+      requestPasswordReset(ctx, request.body.email, requestMeta(request)),
+    );
+
+    app.post('/_api/auth/password-reset-verify', { schema: { tags, body: passwordResetVerifyRequest, response: { 200: messageResponse } } }, async (request) =>
+      resetPassword(ctx, request.body, requestMeta(request)),
+    );
+
+    app.post('/_api/auth/invitation-verify', { schema: { tags, body: invitationVerifyRequest, response: { 200: invitationVerifyResponse } } }, async (request) =>
+      verifyInvitation(ctx, request.body.token),
+    );
+
+    app.post('/_api/auth/invitation-accept', { schema: { tags, body: invitationAcceptRequest, response: { 200: messageResponse } } }, async (request) =>
+      acceptInvitation(ctx, request.body, requestMeta(request)),
+    );
+  };
+}

@@ -1,0 +1,210 @@
+import type { SessionResponse } from '@strongroom/contracts';
+import { API_VERSION, compareApiVersions, MSG } from '@strongroom/contracts';
+import { appendAudit } from '../../shared/audit.js';
+import type { AppContext, RequestMeta } from '../../shared/context.js';
+import { AppError, unauthenticated } from '../../shared/errors.js';
+import { assertNotLocked, clearThrottle, recordHit, type ThrottleRule } from '../../shared/throttle.js';
+import { hashToken, newToken } from '../../shared/tokens.js';
+import { consumeEmailCode, consumeTotp, createEmailCode } from '../mfa/mfa.service.js';
+import { createSession, revokeSession, sessionExpiresAt, type AuthContext } from '../sessions/sessions.service.js';
+import { findOrganization, findUserByEmail, findUserById, type UserRow } from '../users/users.repository.js';
+import { auditActor, toSessionUser, verifyPassword } from '../users/users.service.js';
+
+export const PENDING_LOGIN_MINUTES = 10;
+const MAX_CODE_FAILURES = 5;
+
+/** Ten failed passwords for one address lock it for 15 minutes; fifty from one IP address do the same. */
+export const ACCOUNT_RULE: ThrottleRule = { limit: 10, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
+export const IP_RULE: ThrottleRule = { limit: 50, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
+
+const accountKey = (email: string) => `login:acct:${email.trim().toLowerCase()}`;
+const ipKey = (ip: string) => `login:ip:${ip}`;
+
+/** Step one: the password. Answers a pending sign-in that only the second factor can turn into a session. */
+export async function loginWithPassword(ctx: AppContext, input: { email: string; password: string }, meta: RequestMeta) {
+  await assertNotLocked(ctx.db, accountKey(input.email), MSG.tooManyAttempts);
+  await assertNotLocked(ctx.db, ipKey(meta.ip), MSG.tooManyAttempts);
+  const user = await findUserByEmail(ctx.db, input.email);
+  const passwordOk = await verifyPassword(user?.passwordHash, input.password);
+  if (!user || !passwordOk || !user.isActive) {
+    const reason = !user ? 'unknown_email' : !passwordOk ? 'wrong_password' : 'deactivated';
+    await ctx.db.transaction().execute(async (trx) => {
+      await recordHit(trx, accountKey(input.email), ACCOUNT_RULE);
+      await recordHit(trx, ipKey(meta.ip), IP_RULE);
+      await appendAudit(trx, {
+        organizationId: user?.organizationId ?? null,
+        actor: user ? auditActor(user) : null,
+        action: 'LOGIN_FAILED',
+        targetTable: 'users',
+        targetId: user?.id ?? null,
+        details: { email: input.email.toLowerCase(), reason, userAgent: meta.userAgent },
+        ipAddress: meta.ip,
+      });
+    });
+    throw unauthenticated(MSG.invalidCredentials, 'UNAUTHENTICATED');
+  }
+  const token = newToken();
+  await ctx.db.transaction().execute(async (trx) => {
+    await clearThrottle(trx, accountKey(input.email));
+    await trx
+      .insertInto('pendingLogins')
+      .values({ tokenHash: hashToken(token), userId: user.id, expiresAt: new Date(Date.now() + PENDING_LOGIN_MINUTES * 60_000), endedAt: null })
+      .execute();
+    await appendAudit(trx, {
+      organizationId: user.organizationId,
+      actor: auditActor(user),
+      action: 'LOGIN_PASSWORD_VERIFIED',
+      targetTable: 'users',
+      targetId: user.id,
+      details: { userAgent: meta.userAgent },
+      ipAddress: meta.ip,
+    });
+  });
+  return { pendingToken: token, answer: { userId: user.id, email: user.email } };
+}
+
+export type PendingLogin = { id: string; user: UserRow; failedAttempts: number };
+
+/** The pending sign-in behind the cookie, which must belong to the user the call names. */
+export async function requirePending(ctx: AppContext, token: string | undefined, userId: number): Promise<PendingLogin> {
+  if (!token) throw unauthenticated(MSG.pendingLoginMissing);
+  const row = await ctx.db
+    .selectFrom('pendingLogins')
+    .select(['id', 'userId', 'failedAttempts'])
+    .where('tokenHash', '=', hashToken(token))
+    .where('endedAt', 'is', null)
+    .where('expiresAt', '>', new Date())
+    .executeTakeFirst();
+  if (!row || row.userId !== userId) throw unauthenticated(MSG.pendingLoginMissing);
+  const user = await findUserById(ctx.db, row.userId);
+  if (!user || !user.isActive) throw unauthenticated(MSG.pendingLoginMissing);
+  return { id: row.id, user, failedAttempts: row.failedAttempts };
+}
+
+export function challengeMethods(user: UserRow) {
+  const totp = user.mfaEnabled && user.mfaPrimaryMethod === 'totp' && !!user.totpSecret;
+  return { availableMethods: totp ? (['totp'] as const).slice() : (['email'] as const).slice(), preferredMethod: totp ? ('totp' as const) : ('email' as const) };
+}
+
+export async function startChallenge(ctx: AppContext, pending: PendingLogin, meta: RequestMeta) {
+  const methods = challengeMethods(pending.user);
+  await ctx.db.transaction().execute((trx) =>
+    appendAudit(trx, {
+      organizationId: pending.user.organizationId,
+      actor: auditActor(pending.user),
+      action: 'MFA_CHALLENGE_STARTED',
+      targetTable: 'users',
+      targetId: pending.user.id,
+      details: { availableMethods: methods.availableMethods },
+      ipAddress: meta.ip,
+    }),
+  );
+  return methods;
+}
+
+export async function sendLoginEmailCode(ctx: AppContext, pending: PendingLogin, meta: RequestMeta) {
+  if (challengeMethods(pending.user).preferredMethod !== 'email') throw new AppError(400, MSG.emailAuthRequired, 'VALIDATION_ERROR');
+  const mail = await ctx.db.transaction().execute(async (trx) => {
+    const m = await createEmailCode(trx, pending.user, 'login', pending.id);
+    await appendAudit(trx, {
+      organizationId: pending.user.organizationId,
+      actor: auditActor(pending.user),
+      action: 'MFA_EMAIL_CODE_SENT',
+      targetTable: 'users',
+      targetId: pending.user.id,
+      details: { purpose: 'login' },
+      ipAddress: meta.ip,
+    });
+    return m;
+  });
+  await deliverOr503(ctx, mail);
+  return { success: true, message: MSG.emailCodeSent };
+}
+
+export async function deliverOr503(ctx: AppContext, mail: Parameters<AppContext['mailer']['send']>[0]) {
+  try {
+    await ctx.mailer.send(mail);
+  } catch (err) {
+    ctx.log.error({ err: (err as Error).message }, 'sending mail failed');
+    throw new AppError(503, MSG.emailSendFailed);
+  }
+}
+
+/**
+ * Step two: the code. A right code ends the pending sign-in and opens a session; a wrong one is counted
+ * and the fifth ends the pending sign-in, so the password has to be given again.
+ */
+export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, method: 'totp' | 'email', code: string, meta: RequestMeta) {
+  const expected = challengeMethods(pending.user).preferredMethod;
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const ok =
+      method === expected &&
+      (method === 'totp' ? await consumeTotp(trx, pending.user.id, code) : await consumeEmailCode(trx, pending.user.id, 'login', code, pending.id));
+    const actor = auditActor(pending.user);
+    if (!ok) {
+      const attempts = pending.failedAttempts + 1;
+      const locked = attempts >= MAX_CODE_FAILURES;
+      await trx.updateTable('pendingLogins').set({ failedAttempts: attempts, ...(locked ? { endedAt: new Date() } : {}) }).where('id', '=', pending.id).execute();
+      await appendAudit(trx, {
+        organizationId: pending.user.organizationId,
+        actor,
+        action: 'MFA_VERIFICATION_FAILED',
+        targetTable: 'users',
+        targetId: pending.user.id,
+        details: { method, attempts, pendingLoginEnded: locked },
+        ipAddress: meta.ip,
+      });
+      return { ok: false as const, locked };
+    }
+    await trx.updateTable('pendingLogins').set({ endedAt: new Date() }).where('id', '=', pending.id).execute();
+    const { token, session } = await createSession(ctx, trx, pending.user, meta);
+    await appendAudit(trx, {
+      organizationId: pending.user.organizationId,
+      actor,
+      action: 'LOGIN_SUCCESS',
+      targetTable: 'sessions',
+      targetId: session.id,
+      details: { method, userAgent: meta.userAgent },
+      ipAddress: meta.ip,
+    });
+    return { ok: true as const, token };
+  });
+  if (!result.ok) throw unauthenticated(result.locked ? MSG.pendingLoginLocked : MSG.invalidCode);
+  const org = await findOrganization(ctx.db, pending.user.organizationId);
+  if (!org) throw new AppError(403, MSG.accountSetupIncomplete, 'ORGANIZATION_MISSING');
+  const user = (await findUserById(ctx.db, pending.user.id))!;
+  return { sessionToken: result.token, answer: { user: toSessionUser(user, org), message: MSG.loginVerified } };
+}
+
+export async function logout(ctx: AppContext, auth: AuthContext | null, meta: RequestMeta) {
+  if (!auth) return;
+  await ctx.db.transaction().execute(async (trx) => {
+    await revokeSession(trx, auth.session.id, 'logout');
+    await appendAudit(trx, {
+      organizationId: auth.user.organizationId,
+      actor: auditActor(auth.user),
+      action: 'LOGOUT',
+      targetTable: 'sessions',
+      targetId: auth.session.id,
+      details: {},
+      ipAddress: meta.ip,
+    });
+  });
+}
+
+/** The session answer, with the API version verdict (spec part 1, section 4.4). */
+export function sessionAnswer(ctx: AppContext, auth: AuthContext, clientVersion: string | undefined): SessionResponse {
+  const verdict = compareApiVersions(clientVersion, API_VERSION);
+  if (verdict.severity === 'critical') {
+    throw new AppError(400, MSG.apiVersionMismatch, 'API_VERSION_MISMATCH', { status: verdict.status, server: API_VERSION });
+  }
+  return {
+    user: toSessionUser(auth.user, auth.org),
+    session: {
+      expiresAt: sessionExpiresAt(auth.session).toISOString(),
+      absoluteExpiresAt: auth.session.absoluteExpiresAt.toISOString(),
+      idleTimeoutSeconds: ctx.config.session.idleMinutes * 60,
+    },
+    apiVersion: { server: API_VERSION, status: verdict.status },
+  };
+}

@@ -1,0 +1,124 @@
+import type { MfaManageRequest, MfaManageResponse, SystemMfaOperation } from '@strongroom/contracts';
+import { MSG } from '@strongroom/contracts';
+import { appendAudit } from '../../shared/audit.js';
+import type { AppContext, RequestMeta } from '../../shared/context.js';
+import { AppError, badRequest } from '../../shared/errors.js';
+import type { AuthContext } from '../sessions/sessions.service.js';
+import { updateUser, type UserRow } from '../users/users.repository.js';
+import { auditActor } from '../users/users.service.js';
+import { deliverOr503 } from '../auth/auth.service.js';
+import { consumeEmailCode, consumeTotp, consumeUserCode, createEmailCode, InvalidMfaCode, issueSystemToken, recordMfaFailure } from './mfa.service.js';
+import { matchTotpStep, newTotpSecret, totpQrCode } from './totp.js';
+import { assertNotLocked } from '../../shared/throttle.js';
+
+/** Runs a step that may fail on a wrong code; the failure is counted after its transaction rolled back. */
+async function countingFailures<T>(ctx: AppContext, user: UserRow, operation: string, meta: RequestMeta, fn: () => Promise<T>): Promise<T> {
+  await assertNotLocked(ctx.db, `mfa:${user.id}`, MSG.tooManyRequests);
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof InvalidMfaCode) await recordMfaFailure(ctx, user, operation, meta.ip);
+    throw err;
+  }
+}
+
+/**
+ * POST /_api/settings/mfa-manage (spec part 1, section 4.5 and part 3's Profile tab). MFA can be switched
+ * between methods but never turned off. While it is not set up yet, mfaToken is 'setup'; afterwards a
+ * switch needs a code of the current method.
+ */
+export async function manageMfa(ctx: AppContext, auth: AuthContext, input: MfaManageRequest, meta: RequestMeta): Promise<MfaManageResponse> {
+  const user = auth.user;
+  const actor = auditActor(user);
+  const org = user.organizationId;
+  const settingUp = !user.mfaEnabled;
+
+  if (input.operation === 'generate_totp_secret') {
+    const secret = newTotpSecret();
+    await ctx.db.transaction().execute(async (trx) => {
+      await updateUser(trx, user.id, { totpPendingSecret: secret });
+      await appendAudit(trx, { organizationId: org, actor, action: 'MFA_SETUP_INITIATED', targetTable: 'users', targetId: user.id, details: { method: 'totp' }, ipAddress: meta.ip });
+    });
+    let qrCode: string;
+    try {
+      qrCode = await totpQrCode(secret, user.email, auth.org.name);
+    } catch {
+      throw new AppError(500, MSG.qrFailed);
+    }
+    return { success: true, message: 'Scan the image with your authenticator app, then enter the 6-digit code below.', qrCode, secret };
+  }
+
+  if (input.operation === 'switch_to_totp') {
+    if (!input.totpToken) throw badRequest(MSG.totpTokenRequired);
+    if (!settingUp && !input.mfaToken) throw badRequest(MSG.mfaTokenRequired);
+    return countingFailures(ctx, user, input.operation, meta, () =>
+      ctx.db.transaction().execute(async (trx) => {
+        const fresh = await trx.selectFrom('users').select(['totpPendingSecret']).where('id', '=', user.id).forUpdate().executeTakeFirstOrThrow();
+        if (!fresh.totpPendingSecret) throw badRequest(MSG.noPendingTotpSecret);
+        if (!settingUp && !(await consumeUserCode(trx, user, input.mfaToken!))) throw new InvalidMfaCode();
+        const step = matchTotpStep(fresh.totpPendingSecret, input.totpToken!);
+        if (step === null) throw new InvalidMfaCode();
+        await updateUser(trx, user.id, { totpSecret: fresh.totpPendingSecret, totpPendingSecret: null, totpLastUsedStep: String(step), mfaEnabled: true, mfaPrimaryMethod: 'totp' });
+        await appendAudit(trx, { organizationId: org, actor, action: 'MFA_TOTP_ENABLED', targetTable: 'users', targetId: user.id, details: { previousMethod: user.mfaPrimaryMethod }, ipAddress: meta.ip });
+        return { success: true, message: MSG.totpEnabled, mfaEnabled: true, mfaPrimaryMethod: 'totp' as const };
+      }),
+    );
+  }
+
+  // switch_to_email
+  if (!settingUp && user.mfaPrimaryMethod === 'email') throw badRequest('Email verification is already your method.');
+  if (!settingUp) {
+    // From an authenticator: the current TOTP code proves the switch.
+    if (!input.mfaToken || !/^\d{6}$/.test(input.mfaToken)) throw badRequest(MSG.mfaTokenRequired);
+    return countingFailures(ctx, user, input.operation, meta, () =>
+      ctx.db.transaction().execute(async (trx) => {
+        if (!(await consumeTotp(trx, user.id, input.mfaToken!))) throw new InvalidMfaCode();
+        await updateUser(trx, user.id, { mfaPrimaryMethod: 'email', totpSecret: null, totpPendingSecret: null });
+        await appendAudit(trx, { organizationId: org, actor, action: 'MFA_EMAIL_ENABLED', targetTable: 'users', targetId: user.id, details: { previousMethod: 'totp' }, ipAddress: meta.ip });
+        return { success: true, message: MSG.emailEnabled, mfaEnabled: true, mfaPrimaryMethod: 'email' as const };
+      }),
+    );
+  }
+  if (!input.mfaToken || input.mfaToken === 'setup') {
+    const mail = await ctx.db.transaction().execute(async (trx) => {
+      const m = await createEmailCode(trx, user, 'setup');
+      await appendAudit(trx, { organizationId: org, actor, action: 'MFA_SETUP_INITIATED', targetTable: 'users', targetId: user.id, details: { method: 'email' }, ipAddress: meta.ip });
+      return m;
+    });
+    await deliverOr503(ctx, mail);
+    return { success: true, codeSent: true, message: MSG.setupEmailSent };
+  }
+  const code = input.mfaToken;
+  return countingFailures(ctx, user, input.operation, meta, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      if (!/^\d{6}$/.test(code) || !(await consumeEmailCode(trx, user.id, 'setup', code))) throw new InvalidMfaCode();
+      await updateUser(trx, user.id, { mfaEnabled: true, mfaPrimaryMethod: 'email', totpPendingSecret: null });
+      await appendAudit(trx, { organizationId: org, actor, action: 'MFA_EMAIL_ENABLED', targetTable: 'users', targetId: user.id, details: {}, ipAddress: meta.ip });
+      return { success: true, message: MSG.emailEnabled, mfaEnabled: true, mfaPrimaryMethod: 'email' as const };
+    }),
+  );
+}
+
+/** Sends a signed-in user an emailed code for a sensitive action or the system MFA prompt. */
+export async function sendActionEmailCode(ctx: AppContext, auth: AuthContext, meta: RequestMeta) {
+  if (auth.user.mfaPrimaryMethod === 'totp') throw badRequest('Use the code from your authenticator app.');
+  const mail = await ctx.db.transaction().execute(async (trx) => {
+    const m = await createEmailCode(trx, auth.user, 'action');
+    await appendAudit(trx, { organizationId: auth.user.organizationId, actor: auditActor(auth.user), action: 'MFA_EMAIL_CODE_SENT', targetTable: 'users', targetId: auth.user.id, details: { purpose: 'action' }, ipAddress: meta.ip });
+    return m;
+  });
+  await deliverOr503(ctx, mail);
+  return { success: true, message: MSG.emailCodeSent };
+}
+
+/** POST /_api/auth/verifySystemMfa: a right code buys a 30-minute token bound to this session. */
+export async function verifySystemMfa(ctx: AppContext, auth: AuthContext, input: { operation: SystemMfaOperation; mfaToken: string }, meta: RequestMeta) {
+  return countingFailures(ctx, auth.user, input.operation, meta, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      if (!(await consumeUserCode(trx, auth.user, input.mfaToken))) throw new InvalidMfaCode();
+      const { token, expiresAt } = await issueSystemToken(trx, auth, input.operation);
+      await appendAudit(trx, { organizationId: auth.user.organizationId, actor: auditActor(auth.user), action: 'MFA_VERIFICATION_SUCCESS', targetTable: 'system_mfa_tokens', targetId: null, details: { operation: input.operation, validMinutes: 30 }, ipAddress: meta.ip });
+      return { success: true as const, systemMfaToken: token, expiresAt: expiresAt.toISOString() };
+    }),
+  );
+}

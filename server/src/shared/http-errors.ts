@@ -1,0 +1,51 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { MSG } from '@strongroom/contracts';
+import { AppError } from './errors.js';
+
+/**
+ * The one error handler: typed errors answer with their text and code; validation failures with the
+ * first message; anything unexpected is logged and answered with a generic 500 that leaks nothing.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      if (err.code === 'RATE_LIMIT_EXCEEDED') {
+        const retry = (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
+        if (retry) reply.header('retry-after', String(retry));
+      }
+      return reply.status(err.statusCode).send({
+        error: err.message,
+        ...(err.code ? { code: err.code } : {}),
+        ...(err.details !== undefined ? { details: err.details } : {}),
+        ...(err.extra ?? {}),
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const issues = err.validation.map((v) => {
+        const keys = (v.params as { keys?: string[] }).keys;
+        const message = v.keyword === 'unrecognized_keys' && keys ? MSG.unknownFields(keys) : v.message;
+        return { path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'), message };
+      });
+      return reply.status(400).send({ error: issues[0]?.message ?? 'Invalid request.', code: 'VALIDATION_ERROR', details: { issues } });
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.statusCode === 415) {
+      return reply.status(415).send({ error: MSG.jsonOnly, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    }
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
+      return reply.status(413).send({ error: MSG.payloadTooLarge, code: 'PAYLOAD_TOO_LARGE' });
+    }
+    if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err as { type?: string }).type === 'entity.parse.failed' || err instanceof SyntaxError) {
+      return reply.status(400).send({ error: 'The request body is not valid JSON.', code: 'VALIDATION_ERROR' });
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.status(err.statusCode).send({ error: err.message, code: 'VALIDATION_ERROR' });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ error: MSG.internalError, code: 'INTERNAL_ERROR' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ error: MSG.notFound, code: 'NOT_FOUND' });
+  });
+}
