@@ -13,8 +13,15 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
-    // The login route must stay light: pages are split per route (see src/app/router.tsx).
+    // The login route must stay light: pages are split per route (see src/app/app-routes.tsx; `npm run size` checks the budget).
     chunkSizeWarningLimit: 400,
+    rolldownOptions: {
+      // The contracts package only defines schemas and constants: let unused ones drop out of each chunk.
+      // (Better: "sideEffects": false in contracts/package.json; then this can go.)
+      treeshake: {
+        moduleSideEffects: (id: string) => !/[\\/]contracts[\\/]dist[\\/]/.test(id),
+      },
+    },
   },
   server: {
     port: 5173,

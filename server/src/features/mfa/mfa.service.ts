@@ -36,14 +36,10 @@ export async function createEmailCode(
   purpose: 'login' | 'setup' | 'action',
   pendingLoginId: string | null = null,
 ): Promise<MailMessage> {
-  const last = await trx
-    .selectFrom('mfaEmailCodes')
-    .select('createdAt')
-    .where('userId', '=', user.id)
-    .where('purpose', '=', purpose)
-    .orderBy('createdAt', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  // One code per 30 seconds: per pending sign-in (a new password step may ask at once), else per user.
+  let lastQuery = trx.selectFrom('mfaEmailCodes').select('createdAt').where('userId', '=', user.id).where('purpose', '=', purpose);
+  if (pendingLoginId) lastQuery = lastQuery.where('pendingLoginId', '=', pendingLoginId);
+  const last = await lastQuery.orderBy('createdAt', 'desc').limit(1).executeTakeFirst();
   if (last && Date.now() - last.createdAt.getTime() < RESEND_SECONDS * 1000) {
     const wait = Math.ceil((RESEND_SECONDS * 1000 - (Date.now() - last.createdAt.getTime())) / 1000);
     throw tooManyRequests(`Please wait ${wait} seconds before asking for another code.`, wait);

@@ -15,6 +15,8 @@ export type DatabaseHandle = {
   close(): Promise<void>;
 };
 
+type PGliteLike = { dumpDataDir(compression: 'none'): Promise<Blob> };
+
 // int8 (bigint) stays a string so that no precision is lost; counts are cast in SQL where a number is wanted.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
 
@@ -67,7 +69,10 @@ export async function openPostgres(connectionString: string, max = 10): Promise<
  * PGlite (PostgreSQL in WASM) in `dir`, or in memory when dir is undefined. One connection: transactions
  * queue behind each other, which is why every repository call inside a transaction uses the transaction.
  */
-export async function openPglite(dir: string | undefined, opts: { lock?: boolean } = {}): Promise<DatabaseHandle> {
+export async function openPglite(
+  dir: string | undefined,
+  opts: { lock?: boolean; loadDataDir?: Blob } = {},
+): Promise<DatabaseHandle & { pglite: PGliteLike }> {
   const [{ PGlite }, { pg_trgm }, { pgcrypto }, { createPgConfig }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
@@ -79,12 +84,16 @@ export async function openPglite(dir: string | undefined, opts: { lock?: boolean
     fs.mkdirSync(dir, { recursive: true });
     if (opts.lock !== false) release = takeLock(dir);
   }
-  const pglite = await PGlite.create(dir ? path.join(dir, 'data') : undefined, { extensions: { pg_trgm, pgcrypto } });
+  const pglite = await PGlite.create(dir ? path.join(dir, 'data') : undefined, {
+    extensions: { pg_trgm, pgcrypto },
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+  });
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [camel()] });
   return {
     db,
     kind: 'pglite',
+    pglite,
     async close() {
       await db.destroy();
       await pglite.close();

@@ -30,8 +30,9 @@ export type PresignedRequest = {
   url: string;
   method: 'PUT' | 'GET';
   /**
-   * Headers to send with the request. Content-Length is bound when the caller gave one, but it is not listed:
-   * browsers set it from the body themselves (it is a forbidden header in fetch).
+   * Headers the client must send as given (s3 single PUT: `If-None-Match: *`, which is signed; Content-Type when
+   * one was given). Content-Length is bound when the caller gave one, but it is not listed: browsers set it from
+   * the body themselves (it is a forbidden header in fetch).
    */
   headers: Record<string, string>;
   expiresAt: Date;
@@ -76,7 +77,10 @@ export type ByteRange = { start: number; end?: number };
 
 export interface BlobStore {
   readonly kind: 'local' | 's3';
-  /** Single PUT of a whole object (the issue: files under 100 MB). */
+  /**
+   * Single PUT of a whole object (the issue: files under 100 MB). Write-once: the URL cannot replace an object
+   * that already exists (local: 412; S3: If-None-Match: *, 412 where the server supports conditional writes).
+   */
   presignPut(input: PresignPutInput): Promise<PresignedRequest>;
   createMultipart(input: CreateMultipartInput): Promise<{ uploadId: string }>;
   presignPart(input: PresignPartInput): Promise<PresignedRequest>;

@@ -75,7 +75,7 @@ export type SignedRequestParams = {
 /** A request the local routes must refuse; statusCode is the HTTP answer. */
 export class LocalStoreRequestError extends Error {
   constructor(
-    readonly statusCode: 400 | 403 | 404 | 411 | 413 | 416,
+    readonly statusCode: 400 | 403 | 404 | 411 | 412 | 413 | 416,
     message: string,
   ) {
     super(message);
@@ -283,18 +283,22 @@ export class LocalBlobStore implements BlobStore {
   }
 
   /**
-   * Streams `body` into the object `key` (temp file, then rename). With `length`, exactly that many bytes must
-   * arrive; without, at most MAX_SINGLE_PUT_SIZE. Used by the PUT route.
+   * Streams `body` into the object `key` (temp file, then linked into place). With `length`, exactly that many
+   * bytes must arrive; without, at most MAX_SINGLE_PUT_SIZE. An existing key is refused (412). Used by the PUT route.
    */
   async writeObject(key: string, body: Readable, opts: { length?: number; contentType?: string } = {}): Promise<BlobHead> {
     const target = this.objectPath(key);
     const written = await this.writeTemp(body, opts.length, MAX_SINGLE_PUT_SIZE);
     try {
       await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.rename(written.file, target);
+      // Write-once: link fails when the key exists, so a presigned PUT replayed within its 15 minutes cannot
+      // replace bytes whose sha256 was already recorded (S3: the URL carries If-None-Match: *).
+      await fs.link(written.file, target);
     } catch (err) {
-      await fs.rm(written.file, { force: true });
+      if (isCode(err, 'EEXIST')) throw new LocalStoreRequestError(412, 'An object with this key already exists');
       throw err;
+    } finally {
+      await fs.rm(written.file, { force: true });
     }
     const meta: ObjectMeta = { etag: quoteEtag(written.md5), size: written.size };
     if (opts.contentType) meta.contentType = safeContentType(opts.contentType);

@@ -1,0 +1,11 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+let t = Date.now();
+const a = await PGlite.create({ extensions: { pg_trgm, pgcrypto } });
+await a.exec('create extension pgcrypto; create extension pg_trgm; create table x(id int)');
+console.log('create', Date.now() - t); t = Date.now();
+const blob = await a.dumpDataDir('none');
+console.log('dump', Date.now() - t, blob.size); t = Date.now();
+const b = await PGlite.create({ loadDataDir: blob, extensions: { pg_trgm, pgcrypto } });
+console.log(await b.query('select count(*) from x'), 'load', Date.now() - t);

@@ -1,0 +1,132 @@
+/**
+ * HTTP side of the local BlobStore: the URLs LocalBlobStore signs point here.
+ *
+ * Mount once, only when the local store is in use, at the prefix the store signs for (default '/_objects'):
+ *   app.register(localStoreRoutes, { prefix: '/_objects', store })
+ * No session guard: the signature is the authorization. The plugin is encapsulated (do NOT wrap it in
+ * fastify-plugin): inside it every content type is taken as a raw stream, so the app's JSON parser and its
+ * 1 MB bodyLimit do not apply here, and nothing leaks to the rest of the app.
+ *
+ *   PUT /_objects/<key>?expires&length&sig                       whole object (exact signed length)
+ *   PUT /_objects/<key>?expires&uploadId&partNumber[&length]&sig one multipart part
+ *   GET /_objects/<key>?expires&filename&type&sig                download, Content-Disposition attachment, Range
+ * Answers: 200 with ETag on PUT; 403 bad/expired signature, other key, other method, other length; 411 no
+ * Content-Length on a length-bound PUT; 404 unknown object/upload; 400 body shorter/longer than declared;
+ * 412 single PUT to a key that already holds an object (write-once, like If-None-Match: * on S3);
+ * 413 unbound part over 5 GiB; 416 unsatisfiable range.
+ */
+import type { Readable } from 'node:stream';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { BlobStoreError, contentDispositionAttachment, MAX_SINGLE_PUT_SIZE } from './blob-store.js';
+import type { ByteRange } from './blob-store.js';
+import { LocalStoreRequestError } from './local-store.js';
+import type { LocalBlobStore } from './local-store.js';
+
+export type LocalStoreRoutesOptions = { store: LocalBlobStore };
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'VALIDATION_ERROR',
+  403: 'PERMISSION_ERROR',
+  404: 'NOT_FOUND',
+  411: 'VALIDATION_ERROR',
+  412: 'CONFLICT_ERROR',
+  413: 'PAYLOAD_TOO_LARGE',
+  416: 'VALIDATION_ERROR',
+};
+
+function refuse(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply.code(status).type('application/json').send({ error: message, code: CODE_BY_STATUS[status] ?? 'VALIDATION_ERROR' });
+}
+
+/** Known refusals become their status; anything else goes to the app's error handler (500). */
+function handleError(reply: FastifyReply, err: unknown): FastifyReply {
+  if (err instanceof LocalStoreRequestError) return refuse(reply, err.statusCode, err.message);
+  if (err instanceof BlobStoreError) {
+    switch (err.code) {
+      case 'NO_SUCH_KEY':
+      case 'NO_SUCH_UPLOAD':
+        return refuse(reply, 404, err.message);
+      case 'INVALID_KEY':
+        return refuse(reply, 403, err.message);
+      default:
+        return refuse(reply, 400, err.message);
+    }
+  }
+  throw err;
+}
+
+/** One `bytes=` range; null when absent, malformed or multiple (then the whole object is sent, as RFC 9110 allows). */
+function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
+
+export const localStoreRoutes: FastifyPluginAsync<LocalStoreRoutesOptions> = async (app, { store }) => {
+  // Every body is a raw stream for the handlers; nothing is parsed or buffered.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  app.put('/*', { bodyLimit: MAX_SINGLE_PUT_SIZE }, async (request, reply) => {
+    const key = (request.params as { '*': string })['*'];
+    try {
+      const signed = await store.verifySignedRequest('PUT', key, request.query as Record<string, unknown>);
+      const declared = request.headers['content-length'];
+      if (signed.length !== undefined) {
+        if (declared === undefined) return refuse(reply, 411, 'Content-Length required');
+        if (!/^\d+$/.test(declared) || Number(declared) !== signed.length) {
+          return refuse(reply, 403, 'Access denied: Content-Length differs from the signed length');
+        }
+      }
+      const body = (request.body as Readable | undefined) ?? request.raw;
+      let etag: string;
+      if (signed.uploadId !== undefined || signed.partNumber !== undefined) {
+        if (signed.uploadId === undefined || signed.partNumber === undefined) return refuse(reply, 403, 'Access denied: part');
+        ({ etag } = await store.writePart(key, signed.uploadId, signed.partNumber, body, { length: signed.length }));
+      } else {
+        if (signed.length === undefined) return refuse(reply, 403, 'Access denied: unbound length');
+        ({ etag } = await store.writeObject(key, body, { length: signed.length, contentType: request.headers['content-type'] }));
+      }
+      return reply.code(200).header('ETag', etag).header('Access-Control-Expose-Headers', 'ETag').send();
+    } catch (err) {
+      return handleError(reply, err);
+    }
+  });
+
+  app.get('/*', { exposeHeadRoute: false }, async (request, reply) => {
+    const key = (request.params as { '*': string })['*'];
+    try {
+      const signed = await store.verifySignedRequest('GET', key, request.query as Record<string, unknown>);
+      const head = await store.head(key);
+      if (!head) return refuse(reply, 404, 'No such object');
+      const range = parseRange(request.headers.range, head.size);
+      if (range === 'unsatisfiable') {
+        return reply.code(416).header('Content-Range', `bytes */${head.size}`).send();
+      }
+      const opened = await store.openObject(key, range ?? undefined);
+      reply
+        .header('Content-Type', signed.contentType ?? head.contentType ?? 'application/octet-stream')
+        .header('Content-Disposition', contentDispositionAttachment(signed.fileName ?? key.split('/').pop() ?? 'download'))
+        .header('Content-Length', String(opened.size === 0 ? 0 : opened.end - opened.start + 1))
+        .header('ETag', head.etag)
+        .header('Accept-Ranges', 'bytes')
+        .header('Cache-Control', 'private, no-store')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .header('Access-Control-Expose-Headers', 'ETag, Content-Disposition, Content-Length, Content-Range');
+      if (range) reply.code(206).header('Content-Range', `bytes ${opened.start}-${opened.end}/${opened.size}`);
+      return reply.send(opened.stream);
+    } catch (err) {
+      return handleError(reply, err);
+    }
+  });
+};

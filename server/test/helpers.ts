@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, type BuiltApp } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { openPglite, openPostgres, type DatabaseHandle } from '../src/platform/db/database.js';
+import { createOrganizationFromCli } from '../src/features/setup/setup.service.js';
+import { currentTotp } from '../src/features/mfa/totp.js';
+import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
+
+/** A fresh, migrated database for one test file: PGlite from the snapshot, or a copy of the PG template. */
+export async function testDatabase(): Promise<DatabaseHandle> {
+  if (process.env.TEST_DB_KIND === 'postgres') {
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    const name = `strongroom_t_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = new pg.Client({ connectionString: url.toString() });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${inject('pgTemplate')}`);
+    url.pathname = `/${name}`;
+    const h = await openPostgres(url.toString(), 5);
+    return {
+      ...h,
+      async close() {
+        await h.close();
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      },
+    };
+  }
+  const snapshot = fs.readFileSync(inject('pgliteSnapshot'));
+  return openPglite(undefined, { loadDataDir: new Blob([snapshot]) });
+}
+
+export type TestApp = BuiltApp & { sink: SmtpSink; config: Config; dataDir: string; shutdown(): Promise<void> };
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-test-'));
+  const sink = await startSmtpSink();
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SMTP_URL: sink.url, LOG_LEVEL: 'silent', APP_URL: 'http://localhost:3000', ...env });
+  const database = await testDatabase();
+  const built = await buildApp({ config, database, migrate: false, logger: false });
+  await built.app.ready();
+  return {
+    ...built,
+    sink,
+    config,
+    dataDir,
+    async shutdown() {
+      await built.close();
+      await database.close();
+      await sink.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A browser-like client over app.inject: keeps cookies, sends JSON, remembers its address. */
+export class Client {
+  readonly cookies = new Map<string, string>();
+  constructor(
+    readonly app: FastifyInstance,
+    readonly ip = '127.0.0.1',
+  ) {}
+
+  async request(opts: InjectOptions): Promise<LightMyRequestResponse> {
+    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await this.app.inject({
+      remoteAddress: this.ip,
+      ...opts,
+      headers: { ...(cookie ? { cookie } : {}), ...(opts.headers ?? {}) },
+    });
+    for (const c of res.cookies as Array<{ name: string; value: string; maxAge?: number; expires?: Date }>) {
+      const gone = c.value === '' || c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now());
+      if (gone) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    return res;
+  }
+
+  post(url: string, payload?: unknown, headers: Record<string, string> = {}) {
+    return this.request({ method: 'POST', url, payload: payload as object, headers });
+  }
+
+  get(url: string, headers: Record<string, string> = {}) {
+    return this.request({ method: 'GET', url, headers });
+  }
+}
+
+export type Account = { email: string; password: string; userId: number; organizationId: string };
+
+let counter = 0;
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}${counter}.${Math.random().toString(36).slice(2, 6)}@firm.test`;
+}
+
+/** A new organization with its administrator (not yet enrolled in MFA). */
+export async function createOrgWithAdmin(t: TestApp, name = 'Acme LLP'): Promise<Account> {
+  const email = uniqueEmail('admin');
+  const password = 'correct horse battery';
+  const { organizationId, userId } = await createOrganizationFromCli(t.ctx.db, { name, adminName: 'Ada Admin', adminEmail: email, adminPassword: password });
+  return { email, password, userId, organizationId };
+}
+
+/** Password and emailed code: a signed-in client (the setup wall still applies if MFA is not set up). */
+export async function signInWithEmailCode(t: TestApp, account: Pick<Account, 'email' | 'password'>, ip?: string): Promise<Client> {
+  const c = new Client(t.app, ip);
+  const login = await c.post('/_api/auth/login_with_password', { email: account.email, password: account.password });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
+  const { userId } = login.json();
+  const before = t.sink.messages.length;
+  const sent = await c.post('/_api/auth/mfa-email', { userId });
+  if (sent.statusCode !== 200) throw new Error(`send code failed: ${sent.body}`);
+  await waitForCount(t.sink, before + 1);
+  const code = await t.sink.lastCode(account.email);
+  const verify = await c.post('/_api/auth/mfa-verify-email', { userId, token: code });
+  if (verify.statusCode !== 200) throw new Error(`verify failed: ${verify.body}`);
+  return c;
+}
+
+export async function waitForCount(sink: SmtpSink, n: number): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (sink.messages.length < n) {
+    if (Date.now() > deadline) throw new Error('mail did not arrive');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Enrolls the signed-in client's user in TOTP through the setup wall calls; answers the secret. */
+export async function enrollTotp(c: Client): Promise<string> {
+  const gen = await c.post('/_api/settings/mfa-manage', { operation: 'generate_totp_secret' });
+  if (gen.statusCode !== 200) throw new Error(`generate failed: ${gen.body}`);
+  const { secret } = gen.json();
+  const sw = await c.post('/_api/settings/mfa-manage', { operation: 'switch_to_totp', totpToken: currentTotp(secret), mfaToken: 'setup' });
+  if (sw.statusCode !== 200) throw new Error(`switch failed: ${sw.body}`);
+  return secret;
+}
+
+/** The authenticator's code for the next time step, which the server accepts once the current one is used. */
+export const nextTotp = (secret: string, steps = 1) => currentTotp(secret, Date.now() + steps * 30_000);
+
+export const API = { 'x-api-version': 'v1.0.0' };

@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+const serverProject = (name: string, env: Record<string, string>) => ({
+  test: {
+    name,
+    root: './server',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    environment: 'node',
+    globalSetup: ['./test/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks' as const,
+    env,
+  },
+});
+
+// The server suites run on PGlite always, and again on PostgreSQL when TEST_DATABASE_URL is set (CI).
+const projects: unknown[] = [
+  { test: { name: 'contracts', root: './contracts', include: ['src/**/*.test.ts'], environment: 'node' } },
+  serverProject('server-pglite', { TEST_DB_KIND: 'pglite' }),
+  './web/vitest.config.ts',
+];
+if (process.env.TEST_DATABASE_URL) projects.push(serverProject('server-postgres', { TEST_DB_KIND: 'postgres' }));
+
+export default defineConfig({
+  test: {
+    projects: projects as never,
+    maxWorkers: 2,
+  },
+});

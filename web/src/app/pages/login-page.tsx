@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import type { LoginResponse, SessionUser } from '@strongroom/contracts';
+import { Alert } from '@/components/ui/alert';
+import { sessionQueryKey, setSessionData } from '@/features/auth/api/get-session';
+import { LoginForm } from '@/features/auth/components/login-form';
+import { useAuth } from '@/features/auth/hooks/use-auth';
+import { SecondFactor } from '@/features/mfa/components/second-factor';
+import { useSetupStatus } from '@/features/setup/api/get-setup-status';
+import { useDocumentTitle } from '@/lib/document-title';
+import { AuthLayout } from '../layouts/auth-layout';
+import { BrandMark } from '../shell/brand';
+import type { LoginRedirectState } from '../shell/protected-layout';
+
+/** Where to go after sign-in: back to the page that sent the visitor here, else the dashboard. */
+function safeReturnPath(from: unknown): string {
+  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') && !from.startsWith('/login') ? from : '/';
+}
+
+/** /login: password, then the second factor (spec part 1, sections 2.4, 2.5 and 4.3). */
+export function LoginPage() {
+  useDocumentTitle('Login');
+  const auth = useAuth();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState<LoginResponse | null>(null);
+  const redirect = (location.state ?? {}) as LoginRedirectState;
+  const returnTo = safeReturnPath(redirect.from);
+
+  if (auth.status === 'authenticated') return <Navigate to={returnTo} replace />;
+
+  const onVerified = (user: SessionUser) => {
+    setSessionData(queryClient, { user, session: null, apiVersion: null });
+    // The verify answer has the user only: fetch the full session (expiry, API version) behind it.
+    void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    void navigate(returnTo, { replace: true });
+  };
+
+  return (
+    <AuthLayout
+      header={
+        <div className="grid justify-items-center gap-3 text-center">
+          <BrandMark className="size-11" />
+          <h1 className="text-3xl font-semibold tracking-tight">Strongroom</h1>
+          <p className="text-sm text-muted-foreground">Securely access your legal archive.</p>
+        </div>
+      }
+      footer={<SetupHint />}
+    >
+      {pending ? (
+        <SecondFactor userId={pending.userId} email={pending.email} onVerified={onVerified} onBack={() => setPending(null)} />
+      ) : (
+        <div className="grid gap-6">
+          <div className="grid gap-1">
+            <h2 className="text-xl font-semibold tracking-tight">Login</h2>
+            <p className="text-sm text-muted-foreground">Sign in with your firm account.</p>
+          </div>
+          {redirect.message ? <Alert tone="warning">{redirect.message}</Alert> : null}
+          <LoginForm onPasswordAccepted={setPending} />
+        </div>
+      )}
+    </AuthLayout>
+  );
+}
+
+/** On a fresh installation, point to /setup. */
+function SetupHint() {
+  const status = useSetupStatus();
+  if (!status.data?.needsSetup) return null;
+  return (
+    <p>
+      Strongroom has not been set up yet.{' '}
+      <Link to="/setup" className="font-medium text-link underline-offset-4 hover:underline">
+        Set up your firm
+      </Link>
+    </p>
+  );
+}

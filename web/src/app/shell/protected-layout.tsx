@@ -1,0 +1,137 @@
+import { useRef, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { LogOut, ShieldAlert } from 'lucide-react';
+import { MSG, PAGE_ROLES } from '@strongroom/contracts';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { ErrorState } from '@/components/ui/error-state';
+import { Skeleton } from '@/components/ui/skeleton';
+import { sessionQueryKey } from '@/features/auth/api/get-session';
+import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useLogout } from '@/features/auth/hooks/use-logout';
+import { MfaSetupWall } from '@/features/mfa/components/mfa-setup-wall';
+import { AppShell } from './app-shell';
+
+export type LoginRedirectState = { from?: string; message?: string };
+
+/**
+ * The protected-page gate (spec part 1, section 2.2): a skeleton while the session loads; /login when
+ * nobody is signed in; 'Access Denied' for roles other than admin and user; the MFA setup wall when the
+ * organization requires MFA the user has not set up; otherwise the shell with the page.
+ */
+export function ProtectedLayout() {
+  const auth = useAuth();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const { logout, pending: loggingOut } = useLogout();
+  // Someone who was signed in here and lost the session (logout, expiry) starts afresh at /;
+  // a first visit to a deep link goes back to it after sign-in.
+  const wasAuthenticated = useRef(false);
+  if (auth.status === 'authenticated') wasAuthenticated.current = true;
+
+  if (auth.status === 'loading') return <AuthenticatingSkeleton />;
+
+  if (auth.status === 'unauthenticated') {
+    if (auth.reason === 'version-mismatch') {
+      return (
+        <FullPage>
+          <ErrorState titleAs="h1" title="Update required" message={MSG.versionCritical} onRetry={() => window.location.reload()} retryLabel="Refresh" />
+        </FullPage>
+      );
+    }
+    if (auth.reason === 'unavailable') {
+      return (
+        <FullPage>
+          <ErrorState titleAs="h1" title="Could not verify your session" message={auth.message} onRetry={auth.refetch} retrying={auth.isFetching} retryLabel="Try again" />
+        </FullPage>
+      );
+    }
+    const state: LoginRedirectState = {
+      from: wasAuthenticated.current ? undefined : location.pathname + location.search,
+      message: auth.reason === 'invalid-account' ? auth.message : undefined,
+    };
+    return (
+      <FullPage>
+        <p role="status" className="text-sm text-muted-foreground">
+          Redirecting to login...
+        </p>
+        <Navigate to="/login" replace state={state} />
+      </FullPage>
+    );
+  }
+
+  const { user } = auth;
+  if (!PAGE_ROLES.includes(user.role)) {
+    return (
+      <FullPage>
+        <Card className="grid max-w-md justify-items-center gap-3 p-8 text-center">
+          <div className="flex size-12 items-center justify-center rounded-full bg-danger-soft text-danger">
+            <ShieldAlert aria-hidden="true" className="size-6" />
+          </div>
+          <h1 className="text-xl font-semibold">Access Denied</h1>
+          <p className="text-sm text-muted-foreground">{MSG.accessDenied(user.role)}</p>
+          <Button variant="outline" onClick={() => void logout()} loading={loggingOut} loadingText="Logging out..." className="mt-2">
+            <LogOut aria-hidden="true" />
+            Logout
+          </Button>
+        </Card>
+      </FullPage>
+    );
+  }
+
+  if (user.mfaSetupRequired) {
+    return (
+      <MfaSetupWall
+        organizationName={user.organizationName}
+        onEnabled={() => void queryClient.invalidateQueries({ queryKey: sessionQueryKey })}
+        onLogout={() => void logout()}
+        loggingOut={loggingOut}
+      />
+    );
+  }
+
+  return (
+    <AppShell user={user} session={auth.session} onLogout={() => void logout()}>
+      <Outlet />
+    </AppShell>
+  );
+}
+
+function FullPage({ children }: { children: ReactNode }) {
+  return <div className="flex min-h-dvh flex-col items-center justify-center gap-4 px-4 py-10">{children}</div>;
+}
+
+/** The shape of the shell in grey while the session is checked. */
+function AuthenticatingSkeleton() {
+  return (
+    <div role="status" aria-label="Authenticating" aria-busy="true" className="min-h-dvh bg-background">
+      <span className="sr-only">Authenticating</span>
+      <div className="flex h-16 items-center gap-3 border-b border-border px-4">
+        <Skeleton className="size-7 rounded-lg" />
+        <Skeleton className="h-5 w-28" />
+        <Skeleton className="ml-4 hidden h-9 w-80 md:block" />
+        <div className="ml-auto flex gap-2">
+          <Skeleton className="size-9 rounded-full" />
+          <Skeleton className="size-9 rounded-full" />
+        </div>
+      </div>
+      <div className="flex">
+        <div className="hidden w-60 gap-2 border-r border-border p-3 lg:grid lg:content-start">
+          {Array.from({ length: 6 }, (_, i) => (
+            <Skeleton key={i} className="h-9 w-full" />
+          ))}
+        </div>
+        <div className="flex-1 space-y-4 px-4 py-8 lg:px-10">
+          <Skeleton className="h-8 w-56" />
+          <Skeleton className="h-4 w-80" />
+          <div className="grid gap-4 pt-4 sm:grid-cols-3">
+            <Skeleton className="h-28" />
+            <Skeleton className="h-28" />
+            <Skeleton className="h-28" />
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

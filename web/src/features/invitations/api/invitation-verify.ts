@@ -1,0 +1,23 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { LIMITS, type InvitationVerifyResponse } from '@strongroom/contracts';
+import { apiRequest } from '@/lib/api-client';
+
+/** POST /_api/auth/invitation-verify: who invited whom, for the acceptance screen. */
+export function verifyInvitation(token: string, signal?: AbortSignal): Promise<InvitationVerifyResponse> {
+  return apiRequest<InvitationVerifyResponse>('/_api/auth/invitation-verify', { body: { token }, signal, mfaRetry: false });
+}
+
+/** Retried once, fresh forever, kept 30 minutes (spec part 1, section 7). */
+export function invitationQueryOptions(token: string) {
+  return queryOptions({
+    queryKey: ['invitation', token],
+    queryFn: ({ signal }) => verifyInvitation(token, signal),
+    retry: 1,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: LIMITS.invitationGcMs,
+  });
+}
+
+export function useInvitation(token: string) {
+  return useQuery({ ...invitationQueryOptions(token), enabled: token !== '' });
+}

@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { toast } from '@/lib/toast';
+import { inviteUserRequest, MSG, type Role } from '@strongroom/contracts';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormField } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
+import { useInviteUser } from '../api/invite-user';
+
+const inviteForm = inviteUserRequest.omit({ mfaToken: true });
+type InviteForm = { email: string; role: Role };
+
+const ROLE_OPTIONS: { value: Role; label: string; description: string; adminOnly?: boolean }[] = [
+  { value: 'user', label: 'User', description: 'Standard access: upload and download files.' },
+  { value: 'guest', label: 'Guest', description: 'Limited, read-only access.' },
+  { value: 'admin', label: 'Admin', description: 'Full access, including user management.', adminOnly: true },
+];
+
+type InviteUserDialogProps = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Only administrators may invite administrators. */
+  isAdmin: boolean;
+};
+
+/** Invite a person to the organization by email with a role (POST /_api/settings/users/invite). */
+export function InviteUserDialog({ open, onOpenChange, isAdmin }: InviteUserDialogProps) {
+  const invite = useInviteUser();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<InviteForm>({
+    resolver: zodResolver(inviteForm),
+    defaultValues: { email: '', role: 'user' },
+  });
+  const { errors } = form.formState;
+  const roles = ROLE_OPTIONS.filter((r) => isAdmin || !r.adminOnly);
+
+  const close = (next: boolean) => {
+    if (!next) {
+      form.reset();
+      setFormError(null);
+      invite.reset();
+    }
+    onOpenChange(next);
+  };
+
+  const onSubmit = form.handleSubmit((values) => {
+    setFormError(null);
+    invite.mutate(values, {
+      onSuccess: (res) => {
+        toast.success(MSG.inviteSent(res.invitation?.email ?? values.email));
+        close(false);
+      },
+      onError: (err) => {
+        // Closing the MFA dialog is a choice, not a failure: say what is needed without alarm.
+        setFormError(isMfaCancelledError(err) ? MSG.mfaRequired : errorMessage(err));
+      },
+    });
+  });
+
+  return (
+    <Dialog open={open} onOpenChange={close}>
+      <DialogContent className="max-w-md">
+        <form onSubmit={onSubmit} noValidate className="grid gap-5">
+          <DialogHeader>
+            <DialogTitle>Invite User</DialogTitle>
+            <DialogDescription>
+              They will get an email with a link to create their account and join your organization.
+            </DialogDescription>
+          </DialogHeader>
+          {formError ? <Alert tone={invite.error && isMfaCancelledError(invite.error) ? 'warning' : 'danger'}>{formError}</Alert> : null}
+          <FormField label="Email" error={errors.email?.message}>
+            {(control) => (
+              <Input {...control} {...form.register('email')} type="email" autoComplete="off" placeholder="colleague@firm.com" />
+            )}
+          </FormField>
+          <Controller
+            control={form.control}
+            name="role"
+            render={({ field }) => (
+              <FormField label="Role" error={errors.role?.message} hint={roles.find((r) => r.value === field.value)?.description}>
+                {(control) => (
+                  <Select value={field.value} onValueChange={(v) => field.onChange(v as Role)}>
+                    <SelectTrigger {...control} onBlur={field.onBlur} ref={field.ref}>
+                      <SelectValue />
+                    </SelectTrigger>
+                    <SelectContent>
+                      {roles.map((r) => (
+                        <SelectItem key={r.value} value={r.value}>
+                          {r.label}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                )}
+              </FormField>
+            )}
+          />
+          <DialogFooter>
+            <Button variant="outline" onClick={() => close(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={invite.isPending} loadingText="Sending...">
+              Send Invitation
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export default InviteUserDialog;

@@ -1,0 +1,25 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { MfaChallengeResponse } from '@strongroom/contracts';
+import { apiRequest } from '@/lib/api-client';
+
+/** POST /_api/auth/mfa-challenge: starts the second factor for the user who just passed the password step. */
+export function startMfaChallenge(userId: number, signal?: AbortSignal): Promise<MfaChallengeResponse> {
+  return apiRequest<MfaChallengeResponse>('/_api/auth/mfa-challenge', { body: { userId }, signal, mfaRetry: false });
+}
+
+/** A query (not a mutation) so a remount never starts a second challenge; Try Again refetches. */
+export function mfaChallengeQueryOptions(userId: number) {
+  return queryOptions({
+    queryKey: ['mfa-challenge', userId],
+    queryFn: ({ signal }) => startMfaChallenge(userId, signal),
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
+}
+
+export function useMfaChallenge(userId: number) {
+  return useQuery(mfaChallengeQueryOptions(userId));
+}

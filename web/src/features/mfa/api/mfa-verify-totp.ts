@@ -1,0 +1,14 @@
+import { useMutation } from '@tanstack/react-query';
+import type { MfaVerifyResponse } from '@strongroom/contracts';
+import { apiRequest } from '@/lib/api-client';
+
+export type MfaVerifyVariables = { userId: number; token: string };
+
+/** POST /_api/auth/mfa-verify-totp: an authenticator code; success signs the user in. */
+export function verifyTotp(body: MfaVerifyVariables): Promise<MfaVerifyResponse> {
+  return apiRequest<MfaVerifyResponse>('/_api/auth/mfa-verify-totp', { body, mfaRetry: false });
+}
+
+export function useVerifyTotp() {
+  return useMutation({ mutationFn: verifyTotp, meta: { handlesError: true } });
+}

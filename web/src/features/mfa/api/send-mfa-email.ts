@@ -1,0 +1,16 @@
+import { useMutation } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+
+export type SendMfaEmailResponse = { success: boolean; message: string };
+
+/**
+ * POST /_api/auth/mfa-email: emails a code. During sign-in it is the sign-in code; with a session (userId =
+ * the session's user) it is a code for a sensitive action or the system MFA prompt.
+ */
+export function sendMfaEmail(userId: number): Promise<SendMfaEmailResponse> {
+  return apiRequest<SendMfaEmailResponse>('/_api/auth/mfa-email', { body: { userId }, mfaRetry: false });
+}
+
+export function useSendMfaEmail() {
+  return useMutation({ mutationFn: sendMfaEmail, meta: { handlesError: true } });
+}

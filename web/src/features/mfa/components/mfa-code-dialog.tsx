@@ -1,0 +1,128 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Mail, ShieldCheck } from 'lucide-react';
+import { LIMITS, MSG } from '@strongroom/contracts';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { CodeInput } from '@/components/ui/code-input';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Label } from '@/components/ui/label';
+import { errorMessage, isMfaRequiredError } from '@/lib/api-error';
+import { isCompleteCode } from '@/lib/code-input';
+import { useSendMfaEmail } from '../api/send-mfa-email';
+
+export type MfaCodeDialogProps = {
+  open: boolean;
+  /** Changes with each new request, so a new request never shows the previous one's code or error. */
+  requestKey: string | number | null;
+  title: string;
+  description: ReactNode;
+  /** Resolves when the code was accepted; throws to keep the dialog open with the error. */
+  onSubmitCode: (code: string) => Promise<void>;
+  onCancel: () => void;
+  /** Offers 'Send code by email' for this user (their MFA method is email). */
+  emailUserId?: number;
+};
+
+/** The 6-digit code dialog shared by the sensitive-action MFA dialog and the system MFA prompt. */
+export function MfaCodeDialog({ open, requestKey, title, description, onSubmitCode, onCancel, emailUserId }: MfaCodeDialogProps) {
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [emailNotice, setEmailNotice] = useState<string | null>(null);
+  const sendEmail = useSendMfaEmail();
+  const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  const reset = () => {
+    setCode('');
+    setError(null);
+    setSubmitting(false);
+    setEmailNotice(null);
+    sendEmail.reset();
+  };
+  const resetRef = useRef(reset);
+  resetRef.current = reset;
+
+  // After closing, the state resets once the closing animation is over (LIMITS.mfaDialogResetMs).
+  useEffect(() => {
+    if (open) return;
+    const t = window.setTimeout(() => resetRef.current(), LIMITS.mfaDialogResetMs);
+    return () => window.clearTimeout(t);
+  }, [open]);
+
+  const lastKey = useRef(requestKey);
+  useEffect(() => {
+    if (open && requestKey !== lastKey.current) resetRef.current();
+    lastKey.current = requestKey;
+  }, [open, requestKey]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!isCompleteCode(code) || submitting) return;
+    setSubmitting(true);
+    setError(null);
+    try {
+      await onSubmitCode(code);
+    } catch (err) {
+      // A refused code comes back as another MFA demand: say why instead of asking again.
+      setError(isMfaRequiredError(err) ? MSG.invalidCode : errorMessage(err, MSG.dialogVerificationFailed));
+      setCode('');
+      setSubmitting(false);
+      inputRef.current?.focus();
+      return;
+    }
+    setSubmitting(false);
+  };
+
+  const requestEmail = () => {
+    if (emailUserId === undefined) return;
+    setEmailNotice(null);
+    setError(null);
+    sendEmail.mutate(emailUserId, {
+      onSuccess: (res) => {
+        setEmailNotice(res.message || MSG.emailCodeSent);
+        inputRef.current?.focus();
+      },
+      onError: (err) => setError(errorMessage(err, MSG.emailSendFailed)),
+    });
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? undefined : onCancel())}>
+      <DialogContent className="max-w-md" onOpenAutoFocus={(e) => {
+        e.preventDefault();
+        inputRef.current?.focus();
+      }}>
+        <form onSubmit={(e) => void submit(e)} noValidate className="grid gap-5">
+          <DialogHeader>
+            <div className="mb-1 flex size-10 items-center justify-center rounded-full bg-primary-soft text-primary-soft-foreground">
+              <ShieldCheck aria-hidden="true" className="size-5" />
+            </div>
+            <DialogTitle>{title}</DialogTitle>
+            <DialogDescription>{description}</DialogDescription>
+          </DialogHeader>
+          {error ? <Alert tone="danger">{error}</Alert> : null}
+          {emailNotice ? <Alert tone="success">{emailNotice}</Alert> : null}
+          <div className="grid gap-2">
+            <Label htmlFor={inputId}>Verification Code</Label>
+            <CodeInput id={inputId} ref={inputRef} value={code} onValueChange={setCode} aria-invalid={error ? true : undefined} />
+          </div>
+          {emailUserId !== undefined ? (
+            <Button variant="ghost" size="sm" onClick={requestEmail} loading={sendEmail.isPending} loadingText="Sending..." className="justify-self-start">
+              <Mail aria-hidden="true" />
+              Send code by email
+            </Button>
+          ) : null}
+          <DialogFooter>
+            <Button variant="outline" onClick={onCancel}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={!isCompleteCode(code)} loading={submitting} loadingText="Verifying...">
+              Verify
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

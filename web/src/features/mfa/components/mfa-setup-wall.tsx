@@ -1,0 +1,267 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Check, Copy, LogOut, Mail, ShieldCheck, Smartphone } from 'lucide-react';
+import { toast } from '@/lib/toast';
+import { MSG } from '@strongroom/contracts';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { CodeInput } from '@/components/ui/code-input';
+import { Label } from '@/components/ui/label';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { errorMessage } from '@/lib/api-error';
+import { isCompleteCode } from '@/lib/code-input';
+import { useMfaManage, useTotpSecret } from '../api/mfa-manage';
+
+type MfaSetupWallProps = {
+  /** MFA is now enabled: refresh the session so the wall goes away. */
+  onEnabled: () => void;
+  onLogout: () => void;
+  loggingOut?: boolean;
+  organizationName?: string;
+};
+
+/** Shown instead of every page to a user whose organization requires MFA they have not set up (spec 2.6). */
+export function MfaSetupWall({ onEnabled, onLogout, loggingOut, organizationName }: MfaSetupWallProps) {
+  const [tab, setTab] = useState<'totp' | 'email'>('totp');
+  return (
+    <div className="flex min-h-dvh items-start justify-center bg-background px-4 py-10 sm:items-center">
+      <Card className="w-full max-w-lg">
+        <CardHeader className="gap-3">
+          <div className="flex size-11 items-center justify-center rounded-full bg-primary-soft text-primary-soft-foreground">
+            <ShieldCheck aria-hidden="true" className="size-5" />
+          </div>
+          <h1 className="text-2xl font-semibold tracking-tight">Enhance Your Account Security</h1>
+          <CardDescription>
+            {organizationName ? `${organizationName} requires` : 'Your organization requires'} multi-factor authentication
+            (MFA) for every account. Set up a second factor to continue.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-6">
+          <Tabs value={tab} onValueChange={(v) => setTab(v as 'totp' | 'email')}>
+            <TabsList aria-label="MFA method">
+              <TabsTrigger value="totp">
+                <Smartphone aria-hidden="true" />
+                Authenticator App
+              </TabsTrigger>
+              <TabsTrigger value="email">
+                <Mail aria-hidden="true" />
+                Email
+              </TabsTrigger>
+            </TabsList>
+            <TabsContent value="totp">
+              <TotpSetup onEnabled={onEnabled} />
+            </TabsContent>
+            <TabsContent value="email">
+              <EmailSetup onEnabled={onEnabled} />
+            </TabsContent>
+          </Tabs>
+          <div className="flex items-center justify-between gap-3 border-t border-border pt-4">
+            <p className="text-xs text-muted-foreground">Not now? You can sign out and come back later.</p>
+            <Button variant="outline" size="sm" onClick={onLogout} loading={loggingOut} loadingText="Logging out...">
+              <LogOut aria-hidden="true" />
+              Logout
+            </Button>
+          </div>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+function TotpSetup({ onEnabled }: { onEnabled: () => void }) {
+  const secret = useTotpSecret();
+  const manage = useMfaManage();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (secret.isError) toast.error(MSG.qrFailed, { id: 'mfa-qr-failed' });
+  }, [secret.isError]);
+
+  const verify = () => {
+    setError(null);
+    manage.mutate(
+      { operation: 'switch_to_totp', totpToken: code, mfaToken: 'setup' },
+      {
+        onSuccess: () => {
+          toast.success(MSG.totpEnabled);
+          onEnabled();
+        },
+        onError: (err) => {
+          setError(errorMessage(err, MSG.verificationFailed));
+          setCode('');
+        },
+      },
+    );
+  };
+
+  return (
+    <div className="grid gap-5">
+      <p className="text-sm text-muted-foreground">
+        Scan the image with your authenticator app, then enter the 6-digit code below.
+      </p>
+      {secret.isPending ? (
+        <div role="status" aria-label="Loading QR code" className="grid justify-items-center gap-3">
+          <Skeleton className="size-48 rounded-lg" />
+          <Skeleton className="h-9 w-64" />
+        </div>
+      ) : secret.isError || !secret.data?.qrCode ? (
+        <Alert tone="danger" title={MSG.qrFailed}>
+          <Button variant="outline" size="sm" className="mt-2" onClick={() => void secret.refetch()} loading={secret.isFetching}>
+            Try again
+          </Button>
+        </Alert>
+      ) : (
+        <div className="grid justify-items-center gap-4">
+          <div className="rounded-lg bg-white p-3 shadow-sm ring-1 ring-border">
+            <img src={secret.data.qrCode} alt="QR code for your authenticator app" width={184} height={184} className="size-46" />
+          </div>
+          {secret.data.secret ? <ManualSecret secret={secret.data.secret} /> : null}
+        </div>
+      )}
+      <CodeForm
+        code={code}
+        onCodeChange={setCode}
+        error={error}
+        onSubmit={verify}
+        pending={manage.isPending}
+        disabled={!secret.data?.secret}
+      />
+    </div>
+  );
+}
+
+function ManualSecret({ secret }: { secret: string }) {
+  const [copied, setCopied] = useState(false);
+  const labelId = useId();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopied(true);
+      window.setTimeout(() => setCopied(false), 2000);
+    } catch {
+      toast.error('Could not copy. Select the key and copy it by hand.');
+    }
+  };
+  return (
+    <div className="grid w-full gap-1.5">
+      <p id={labelId} className="text-xs font-medium text-muted-foreground">
+        Can’t scan? Enter this key in your app instead:
+      </p>
+      <div className="flex items-center gap-2 rounded-md border border-border bg-muted/50 py-1.5 pr-1.5 pl-3">
+        <code data-testid="totp-secret" aria-labelledby={labelId} className="min-w-0 flex-1 font-mono text-sm break-all select-all">
+          {secret}
+        </code>
+        <Button variant="ghost" size="icon-sm" onClick={() => void copy()} aria-label={copied ? 'Copied' : 'Copy secret key'}>
+          {copied ? <Check aria-hidden="true" className="text-success" /> : <Copy aria-hidden="true" />}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function EmailSetup({ onEnabled }: { onEnabled: () => void }) {
+  const manage = useMfaManage();
+  const send = useMfaManage();
+  const [sent, setSent] = useState(false);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [sendError, setSendError] = useState<string | null>(null);
+
+  const sendCode = () => {
+    setSendError(null);
+    send.mutate(
+      { operation: 'switch_to_email', mfaToken: 'setup' },
+      {
+        onSuccess: () => {
+          setSent(true);
+          toast.success(MSG.setupEmailSent);
+        },
+        onError: (err) => setSendError(errorMessage(err, MSG.emailSendFailed)),
+      },
+    );
+  };
+
+  const verify = () => {
+    setError(null);
+    manage.mutate(
+      { operation: 'switch_to_email', mfaToken: code },
+      {
+        onSuccess: () => {
+          toast.success(MSG.emailEnabled);
+          onEnabled();
+        },
+        onError: (err) => {
+          setError(errorMessage(err, MSG.verificationFailed));
+          setCode('');
+        },
+      },
+    );
+  };
+
+  return (
+    <div className="grid gap-5">
+      <p className="text-sm text-muted-foreground">
+        We will send a 6-digit code to your email address. Each time you sign in, a new code is emailed to you.
+      </p>
+      {sendError ? <Alert tone="danger">{sendError}</Alert> : null}
+      <Button
+        variant={sent ? 'outline' : 'primary'}
+        onClick={sendCode}
+        loading={send.isPending}
+        loadingText="Sending..."
+        className="justify-self-start"
+      >
+        <Mail aria-hidden="true" />
+        {sent ? 'Resend Verification Code' : 'Send Verification Code'}
+      </Button>
+      {sent ? (
+        <>
+          <Alert tone="success">{MSG.setupEmailSentInline}</Alert>
+          <CodeForm code={code} onCodeChange={setCode} error={error} onSubmit={verify} pending={manage.isPending} />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+type CodeFormProps = {
+  code: string;
+  onCodeChange: (code: string) => void;
+  error: string | null;
+  onSubmit: () => void;
+  pending: boolean;
+  disabled?: boolean;
+};
+
+function CodeForm({ code, onCodeChange, error, onSubmit, pending, disabled }: CodeFormProps) {
+  const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (error) inputRef.current?.focus();
+  }, [error]);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (isCompleteCode(code) && !pending && !disabled) onSubmit();
+  };
+  return (
+    <form onSubmit={submit} noValidate className="grid gap-3">
+      {error ? <Alert tone="danger">{error}</Alert> : null}
+      <div className="grid gap-2">
+        <Label htmlFor={inputId}>Verification Code</Label>
+        <CodeInput
+          id={inputId}
+          ref={inputRef}
+          value={code}
+          onValueChange={onCodeChange}
+          disabled={disabled}
+          aria-invalid={error ? true : undefined}
+        />
+      </div>
+      <Button type="submit" size="lg" disabled={disabled || !isCompleteCode(code)} loading={pending} loadingText="Verifying...">
+        Verify &amp; Continue
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,39 @@
+import { MSG, type MfaMethod } from '@strongroom/contracts';
+import type { MfaRequest } from '@/lib/mfa-bridge';
+import { MfaCodeDialog } from './mfa-code-dialog';
+
+type SensitiveActionMfaDialogProps = {
+  /** The request to answer (from useCurrentMfaRequest), or null when none is pending. */
+  request: MfaRequest | null;
+  /** The signed-in user, for 'Send code by email'. */
+  userId?: number;
+  userMethod?: MfaMethod | null;
+};
+
+/**
+ * Opens when the server demands MFA for an action (spec part 1, section 4.5): the same request is sent again
+ * with the code. A wrong code keeps the dialog open with the error; closing it cancels the action.
+ */
+export function SensitiveActionMfaDialog({ request, userId, userMethod }: SensitiveActionMfaDialogProps) {
+  const method = request?.demand.method ?? 'totp';
+  const offerEmail = userId !== undefined && (method === 'email' || userMethod === 'email');
+  return (
+    <MfaCodeDialog
+      open={request !== null}
+      requestKey={request?.id ?? null}
+      title="Verification required"
+      description={
+        method === 'email'
+          ? 'MFA verification is required for this action. Send a code to your email, then enter it below.'
+          : MSG.mfaRequired
+      }
+      onSubmitCode={async (code) => {
+        if (request) await request.submit(code);
+      }}
+      onCancel={() => request?.cancel()}
+      emailUserId={offerEmail ? userId : undefined}
+    />
+  );
+}
+
+export default SensitiveActionMfaDialog;

@@ -1,0 +1,66 @@
+import { MutationCache, QueryCache, QueryClient, type Query } from '@tanstack/react-query';
+import { toast } from '@/lib/toast';
+import { MSG } from '@strongroom/contracts';
+import { errorMessage, isApiError, isMfaCancelledError, isMfaRequiredError } from './api-error';
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    mutationMeta: {
+      /** The component shows this mutation's errors itself (inline or in a dialog): no global toast. */
+      handlesError?: boolean;
+    };
+  }
+}
+
+/** Queries never retry on 401 or 403 and otherwise at most twice (spec part 1, sections 4.2 and 9). */
+export const MAX_QUERY_RETRIES = 2;
+
+export function isAuthStatus(error: unknown): boolean {
+  return isApiError(error) && (error.status === 401 || error.status === 403);
+}
+
+export function shouldRetryQuery(failureCount: number, error: unknown): boolean {
+  if (isAuthStatus(error) || isMfaRequiredError(error)) return false;
+  return failureCount < MAX_QUERY_RETRIES;
+}
+
+/** Codes that mean the session itself is gone, whichever call found out. */
+export function isSessionLostError(error: unknown): boolean {
+  return isApiError(error) && error.status === 401 && (error.code === 'SESSION_NOT_FOUND' || error.code === 'UNAUTHENTICATED');
+}
+
+export type QueryClientHooks = {
+  onQueryError?: (error: unknown, query: Query<unknown, unknown, unknown>) => void;
+  onQuerySuccess?: (data: unknown, query: Query<unknown, unknown, unknown>) => void;
+  /** A mutation's answer said the session is gone. */
+  onSessionLost?: () => void;
+};
+
+export function createAppQueryClient(hooks: QueryClientHooks = {}): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error, query) => hooks.onQueryError?.(error, query),
+      onSuccess: (data, query) => hooks.onQuerySuccess?.(data, query),
+    }),
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _context, mutation) => {
+        // MFA demands are the dialog's business, never an error toast (spec part 1, section 8).
+        if (isMfaRequiredError(error) || isMfaCancelledError(error)) return;
+        if (isSessionLostError(error)) {
+          hooks.onSessionLost?.();
+          return;
+        }
+        if (mutation.options.onError || mutation.meta?.handlesError) return;
+        toast.error(errorMessage(error, MSG.unexpected));
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        retry: shouldRetryQuery,
+        refetchOnWindowFocus: true,
+        refetchOnReconnect: true,
+      },
+      mutations: { retry: false },
+    },
+  });
+}

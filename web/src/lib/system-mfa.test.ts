@@ -1,0 +1,46 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MSG } from '@strongroom/contracts';
+import {
+  clearSystemMfaTokens,
+  closeSystemMfaPrompt,
+  completeSystemMfa,
+  getSystemMfaToken,
+  requireSystemMfa,
+  storeSystemMfaToken,
+  SYSTEM_MFA_STORAGE_KEY,
+} from './system-mfa';
+
+describe('system MFA prompt', () => {
+  beforeEach(() => sessionStorage.clear());
+  afterEach(() => {
+    closeSystemMfaPrompt();
+    clearSystemMfaTokens();
+  });
+
+  it('allows one prompt at a time', async () => {
+    const first = requireSystemMfa('EXPORT_AUDIT_LOGS');
+    await expect(requireSystemMfa('MANAGE_FEATURE_FLAGS')).rejects.toThrow(MSG.mfaPromptActive);
+    closeSystemMfaPrompt();
+    await expect(first).rejects.toThrow(MSG.mfaPromptClosed);
+  });
+
+  it('resolves with the verified token and keeps it for the next call', async () => {
+    const pending = requireSystemMfa('EXPORT_AUDIT_LOGS');
+    completeSystemMfa('sys-token-1');
+    await expect(pending).resolves.toBe('sys-token-1');
+    await expect(requireSystemMfa('EXPORT_AUDIT_LOGS')).resolves.toBe('sys-token-1');
+    expect(sessionStorage.getItem(SYSTEM_MFA_STORAGE_KEY)).toContain('sys-token-1');
+  });
+
+  it('keeps a token at most 30 minutes, or less when the server says so', () => {
+    const now = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const capped = storeSystemMfaToken('DELETE_MATTER', 't1', new Date(now + 60 * 60_000).toISOString(), now);
+    expect(capped).toBe(now + 30 * 60_000);
+    expect(getSystemMfaToken('DELETE_MATTER', now + 29 * 60_000)).toBe('t1');
+    expect(getSystemMfaToken('DELETE_MATTER', now + 30 * 60_000)).toBeNull();
+
+    const early = storeSystemMfaToken('VAULT_MATTER', 't2', new Date(now + 5 * 60_000).toISOString(), now);
+    expect(early).toBe(now + 5 * 60_000);
+    expect(getSystemMfaToken('VAULT_MATTER', now + 6 * 60_000)).toBeNull();
+  });
+});

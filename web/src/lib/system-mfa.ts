@@ -1,0 +1,128 @@
+import { useSyncExternalStore } from 'react';
+import { LIMITS, MSG, type SystemMfaOperation } from '@strongroom/contracts';
+
+/**
+ * The system-level MFA prompt (spec part 1, section 4.5): one prompt at a time; closing it rejects the
+ * pending call; a verified code yields a token valid for 30 minutes, kept in sessionStorage per operation so
+ * a reload within the tab does not ask again. The prompt component (features/mfa) calls the API and then
+ * `completeSystemMfa`.
+ */
+export const SYSTEM_MFA_STORAGE_KEY = 'strongroom.systemMfa';
+
+type StoredTokens = Partial<Record<string, { token: string; expiresAt: number }>>;
+
+export type SystemMfaPrompt = { readonly operation: SystemMfaOperation };
+
+type Pending = SystemMfaPrompt & { resolve: (token: string) => void; reject: (error: Error) => void };
+
+let pending: Pending | null = null;
+const listeners = new Set<() => void>();
+
+function emit(): void {
+  for (const l of listeners) l();
+}
+
+function storage(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+function readStored(): StoredTokens {
+  const raw = storage()?.getItem(SYSTEM_MFA_STORAGE_KEY);
+  if (!raw) return {};
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as StoredTokens) : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeStored(tokens: StoredTokens): void {
+  try {
+    storage()?.setItem(SYSTEM_MFA_STORAGE_KEY, JSON.stringify(tokens));
+  } catch {
+    /* storage full or blocked: the token just lives as long as the call */
+  }
+}
+
+/** A still-valid system MFA token for the operation, or null. */
+export function getSystemMfaToken(operation: SystemMfaOperation, now: number = Date.now()): string | null {
+  const entry = readStored()[operation];
+  return entry && entry.expiresAt > now ? entry.token : null;
+}
+
+/** Keeps the token until the earlier of the server's expiry and 30 minutes from now. */
+export function storeSystemMfaToken(
+  operation: SystemMfaOperation,
+  token: string,
+  serverExpiresAt?: string,
+  now: number = Date.now(),
+): number {
+  const cap = now + LIMITS.systemMfaTokenMinutes * 60_000;
+  const server = serverExpiresAt ? Date.parse(serverExpiresAt) : Number.NaN;
+  const expiresAt = Number.isFinite(server) ? Math.min(server, cap) : cap;
+  const tokens = readStored();
+  for (const [key, value] of Object.entries(tokens)) if (!value || value.expiresAt <= now) delete tokens[key];
+  tokens[operation] = { token, expiresAt };
+  writeStored(tokens);
+  return expiresAt;
+}
+
+export function clearSystemMfaTokens(): void {
+  try {
+    storage()?.removeItem(SYSTEM_MFA_STORAGE_KEY);
+  } catch {
+    /* ignore */
+  }
+}
+
+/**
+ * Resolves with a system MFA token for the operation: the stored one while valid, else after the user
+ * verifies a code in the prompt. Rejects with 'MFA prompt is already active.' while another prompt is open,
+ * and with 'MFA prompt was closed by the user.' when the prompt is closed.
+ */
+export function requireSystemMfa(operation: SystemMfaOperation): Promise<string> {
+  const stored = getSystemMfaToken(operation);
+  if (stored) return Promise.resolve(stored);
+  if (pending) return Promise.reject(new Error(MSG.mfaPromptActive));
+  return new Promise<string>((resolve, reject) => {
+    pending = { operation, resolve, reject };
+    emit();
+  });
+}
+
+/** Called by the prompt after POST /_api/auth/verifySystemMfa succeeded. */
+export function completeSystemMfa(token: string, serverExpiresAt?: string): void {
+  const current = pending;
+  if (!current) return;
+  storeSystemMfaToken(current.operation, token, serverExpiresAt);
+  pending = null;
+  emit();
+  current.resolve(token);
+}
+
+/** Called when the user closes the prompt. */
+export function closeSystemMfaPrompt(): void {
+  const current = pending;
+  if (!current) return;
+  pending = null;
+  emit();
+  current.reject(new Error(MSG.mfaPromptClosed));
+}
+
+function getPrompt(): SystemMfaPrompt | null {
+  return pending;
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSystemMfaPrompt(): SystemMfaPrompt | null {
+  return useSyncExternalStore(subscribe, getPrompt, getPrompt);
+}

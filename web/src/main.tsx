@@ -1,0 +1,24 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+// Sonner's stylesheet as a file: its runtime <style> injection is refused by the server's CSP.
+import 'sonner/dist/styles.css';
+import './index.css';
+import { runLegacyStorageCleanup } from '@/lib/legacy-storage';
+import { applyTheme, getTheme } from '@/lib/theme';
+import { App } from '@/app/app';
+
+// Before anything reads storage: drop the earlier client's auth/user/session keys once per storage version.
+try {
+  runLegacyStorageCleanup(window.localStorage, window.sessionStorage);
+} catch {
+  /* storage unavailable */
+}
+applyTheme(getTheme());
+
+const root = document.getElementById('root');
+if (!root) throw new Error('Missing #root element');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
