@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -34,6 +34,8 @@ export type BuildOptions = {
   /** Run migrations on start (default true). */
   migrate?: boolean;
   logger?: boolean;
+  /** A pino logger to use instead of the one built from config (tests read what is logged). */
+  loggerInstance?: FastifyBaseLogger;
 };
 
 export type BuiltApp = { app: FastifyInstance; ctx: AppContext; close(): Promise<void> };
@@ -43,22 +45,24 @@ function redactUrl(url: string): string {
   return url.replace(/([?&](?:token|sig|setupToken)=)[^&]*/gi, '$1[redacted]');
 }
 
+/** Pino options: JSON lines without cookies, MFA tokens or one-time tokens in URLs. */
+export function logOptions(level: string) {
+  return {
+    level,
+    redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-mfa-token"]', 'res.headers["set-cookie"]'], remove: true },
+    serializers: {
+      req: (req: { method: string; url: string; ip: string }) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+    },
+  };
+}
+
 export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const { config } = opts;
+  const loggerOptions = logOptions(config.logLevel);
   const app = Fastify({
-    logger:
-      opts.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-mfa-token"]', 'res.headers["set-cookie"]'], remove: true },
-            serializers: {
-              req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
-            },
-          },
+    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger === false ? false : loggerOptions }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openPglite, openPostgres, type DatabaseHandle } from '../src/platform/db/database.js';
@@ -36,12 +36,13 @@ export async function testDatabase(): Promise<DatabaseHandle> {
 
 export type TestApp = BuiltApp & { sink: SmtpSink; config: Config; dataDir: string; shutdown(): Promise<void> };
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, overrides: Partial<Config> & { loggerInstance?: FastifyBaseLogger } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-test-'));
   const sink = await startSmtpSink();
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SMTP_URL: sink.url, LOG_LEVEL: 'silent', APP_URL: 'http://localhost:3000', ...env });
+  const { loggerInstance, ...configOverrides } = overrides;
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SMTP_URL: sink.url, LOG_LEVEL: 'silent', APP_URL: 'http://localhost:3000', ...env }, configOverrides);
   const database = await testDatabase();
-  const built = await buildApp({ config, database, migrate: false, logger: false });
+  const built = await buildApp({ config, database, migrate: false, logger: false, loggerInstance });
   await built.app.ready();
   return {
     ...built,

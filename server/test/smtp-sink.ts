@@ -65,10 +65,14 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       return code;
     },
     async lastLink(to, pathname) {
-      const m = await sink.waitFor(to);
-      const link = new RegExp(`https?://\\S+${pathname.replace(/[/?]/g, '\\$&')}\\?token=[A-Za-z0-9_%-]+`).exec(m.text)?.[0];
-      if (!link) throw new Error(`no ${pathname} link in the mail`);
-      return link;
+      const re = new RegExp(`https?://\\S+${pathname.replace(/[/?]/g, '\\$&')}\\?token=[A-Za-z0-9_%-]+`);
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const m = [...messages].reverse().find((x) => x.to.includes(to.toLowerCase()) && re.test(x.text));
+        if (m) return re.exec(m.text)![0];
+        if (Date.now() > deadline) throw new Error(`no ${pathname} link in the mail`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
     },
     clear() {
       messages.splice(0);

@@ -1,5 +1,4 @@
 import type { ComponentProps } from 'react';
-import { LIMITS } from '@strongroom/contracts';
 import { cn } from '@/lib/class-names';
 import { toCodeDigits } from '@/lib/code-input';
 import { inputClasses } from './input';
@@ -10,7 +9,10 @@ type CodeInputProps = Omit<ComponentProps<'input'>, 'value' | 'onChange' | 'type
   onValueChange: (value: string) => void;
 };
 
-/** A one-time-code field: numeric keyboard, autofill from SMS/password managers, digits only, capped at 6. */
+/**
+ * A one-time-code field: numeric keyboard, autofill from SMS/password managers, digits only, capped at 6.
+ * No maxLength attribute: it would cut a pasted '123 456' before the non-digits are stripped.
+ */
 export function CodeInput({ value, onValueChange, className, ...props }: CodeInputProps) {
   return (
     <input
@@ -18,19 +20,10 @@ export function CodeInput({ value, onValueChange, className, ...props }: CodeInp
       inputMode="numeric"
       autoComplete="one-time-code"
       pattern="[0-9]*"
-      maxLength={LIMITS.mfaCodeLength}
       spellCheck={false}
       placeholder="000000"
       value={value}
       onChange={(e) => onValueChange(toCodeDigits(e.target.value))}
-      onPaste={(e) => {
-        // A pasted code with spaces or dashes ("123 456") would be cut by maxLength before onChange runs.
-        const pasted = e.clipboardData.getData('text');
-        if (pasted) {
-          e.preventDefault();
-          onValueChange(toCodeDigits(pasted));
-        }
-      }}
       className={cn(inputClasses, 'h-12 text-center font-mono text-xl tracking-[0.5em] placeholder:tracking-[0.5em] placeholder:text-muted-foreground/50', className)}
       {...props}
     />

@@ -1,0 +1,124 @@
+// Session-call throughput: GET /_api/auth/session on the real app (each call reads the session with its user,
+// then the organization, from the database) against a bare Fastify hello-world in the same process.
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import { autocannonVersion, load, type LoadResult } from '../lib/load.js';
+import { envInt, fmt, fmtInt, median } from '../lib/stats.js';
+import { startStrongroom } from '../lib/strongroom.js';
+import type { Scenario } from '../lib/types.js';
+
+type Target = { key: string; label: string; url: string; headers: Record<string, string> };
+
+export const scenario: Scenario = {
+  name: 'session-throughput',
+  title: 'Session-call throughput',
+  order: 10,
+  description:
+    'Requests per second and latency of `GET /_api/auth/session` (header `x-api-version: v1.0.0`, a live `sr_session` cookie) ' +
+    'on the real app built with `buildApp`, against a bare Fastify 5 hello-world in the same process.',
+  async run({ log }) {
+    const duration = envInt('BENCH_DURATION', 10, 1, 60);
+    const warmup = envInt('BENCH_WARMUP', 2, 0, 30);
+    const rounds = envInt('BENCH_ROUNDS', 3, 1, 9);
+    const connections = envInt('BENCH_CONNECTIONS', 10, 1, 100);
+
+    const baseline = Fastify({ logger: false });
+    baseline.get('/', async () => ({ hello: 'world' }));
+    let sr: Awaited<ReturnType<typeof startStrongroom>> | undefined;
+    try {
+      await baseline.listen({ host: '127.0.0.1', port: 0 });
+      const baseUrl = `http://127.0.0.1:${(baseline.server.address() as AddressInfo).port}/`;
+      log('starting Strongroom (migrations, organization, session)...');
+      sr = await startStrongroom();
+      const api = { 'x-api-version': 'v1.0.0' };
+      const targets: Target[] = [
+        { key: 'baseline', label: 'Fastify hello-world (baseline)', url: baseUrl, headers: {} },
+        { key: 'healthz', label: 'Strongroom `GET /healthz` (no database)', url: `${sr.url}/healthz`, headers: {} },
+        { key: 'session', label: 'Strongroom `GET /_api/auth/session`', url: `${sr.url}/_api/auth/session`, headers: { ...api, cookie: sr.sessionCookie } },
+      ];
+
+      // The session call must answer 200 with the signed-in user before it is worth loading.
+      const check = await fetch(targets[2].url, { headers: targets[2].headers });
+      const body = (await check.json()) as { user?: { email?: string } };
+      if (check.status !== 200 || body.user?.email !== sr.admin.email) {
+        throw new Error(`session call answered ${check.status}: ${JSON.stringify(body).slice(0, 300)}`);
+      }
+
+      if (warmup > 0) {
+        for (const t of targets) {
+          log(`warm-up ${t.key} ${warmup} s`);
+          await load({ url: t.url, connections, duration: warmup, headers: t.headers });
+        }
+      }
+      const results = new Map<string, LoadResult[]>(targets.map((t) => [t.key, []]));
+      for (let r = 0; r < rounds; r++) {
+        // Interleaved, and the order turns each round so that no target always runs first.
+        const order = targets.map((_, i) => targets[(i + r) % targets.length]);
+        for (const t of order) {
+          const res = await load({ url: t.url, connections, duration, headers: t.headers });
+          results.get(t.key)!.push(res);
+          log(`round ${r + 1}/${rounds} ${t.key}: ${fmtInt(res.requestsAverage)} req/s, p50 ${res.latency.p50} ms, p99 ${res.latency.p99} ms${res.non2xx || res.errors ? `, ${res.non2xx} non-2xx, ${res.errors} errors` : ''}`);
+        }
+      }
+
+      const med = (key: string, f: (x: LoadResult) => number) => median(results.get(key)!.map(f));
+      const baseRps = med('baseline', (x) => x.requestsAverage);
+      const summaryRows = targets.map((t) => {
+        const rps = med(t.key, (x) => x.requestsAverage);
+        return [
+          t.label,
+          fmtInt(rps),
+          t.key === 'baseline' ? '1.00' : fmt(rps / baseRps, 3),
+          fmt(med(t.key, (x) => x.latency.p50), 1),
+          fmt(med(t.key, (x) => x.latency.p97_5), 1),
+          fmt(med(t.key, (x) => x.latency.p99), 1),
+        ];
+      });
+      const rawRows: Array<Array<string | number>> = [];
+      for (let r = 0; r < rounds; r++) {
+        for (const t of targets) {
+          const x = results.get(t.key)![r];
+          const b = results.get('baseline')![r];
+          rawRows.push([r + 1, t.key, fmtInt(x.requestsAverage), t.key === 'baseline' ? '' : fmt(x.requestsAverage / b.requestsAverage, 3), x.latency.p50, x.latency.p97_5, x.latency.p99, x.latency.max, fmtInt(x.totalCompleted), x.non2xx + x.errors + x.timeouts]);
+        }
+      }
+      const bad = [...results.values()].flat().reduce((n, x) => n + x.non2xx + x.errors + x.timeouts, 0);
+      const sessRps = med('session', (x) => x.requestsAverage);
+      const ratio = sessRps / baseRps;
+      const health = med('healthz', (x) => x.requestsAverage);
+      const dbLabel = sr.dbKind === 'pglite' ? 'PGlite in memory (one connection)' : 'PostgreSQL (pool of 10, BENCH_DATABASE_URL)';
+
+      return {
+        variant: sr.dbKind,
+        headline: `session call ${fmtInt(sessRps)} req/s = ${fmt(ratio, 3)} x baseline ${fmtInt(baseRps)} req/s (${sr.dbKind})${bad ? `; ${bad} failed requests!` : ''}`,
+        summary: [
+          `- **Strongroom / baseline: ${fmt(ratio, 3)}** (${fmtInt(sessRps)} vs ${fmtInt(baseRps)} requests/s, medians of ${rounds} rounds).`,
+          `- Without the database (\`/healthz\`, same plugins and hooks): ${fmtInt(health)} req/s = ${fmt(health / baseRps, 3)} x baseline; ` +
+            `so the session call's database reads take it from ${fmt(health / baseRps, 3)} to ${fmt(ratio, 3)}.`,
+          `- Database: ${dbLabel}. Failed requests (non-2xx, errors, timeouts) over all rounds: ${bad}.`,
+        ],
+        tables: [
+          {
+            caption: 'Medians over the rounds (latency in ms as autocannon records it: whole milliseconds)',
+            columns: ['target', 'req/s', 'x baseline', 'p50 ms', 'p97.5 ms', 'p99 ms'],
+            rows: summaryRows,
+          },
+          {
+            caption: 'Every round (ratio to the baseline of the same round)',
+            columns: ['round', 'target', 'req/s', 'x baseline', 'p50', 'p97.5', 'p99', 'max', 'requests', 'failed'],
+            rows: rawRows,
+          },
+        ],
+        notes: [
+          `- Load: autocannon ${autocannonVersion} in a child process (its own core), ${connections} connections, no pipelining, ${duration} s per run after a ${warmup} s warm-up per target; ${rounds} rounds, targets interleaved and their order turned each round. Loopback only.`,
+          '- Server: the app from `buildApp` (server/src/app.ts) with LOG_LEVEL=silent, NODE_ENV=production, a temporary DATA_DIR; one organization made with `createOrganizationFromCli`, one session made with `createSession` (as sign-in makes it). Baseline: `Fastify({ logger: false })` answering `{ hello: "world" }`, same process, another port.',
+          '- Each session call runs `resolveSession`: one query for the session joined with its user (live, not revoked, not expired, user active), one for the organization. The session call does not extend the idle timeout, so it writes nothing. On PGlite every query goes through its single connection, and PGlite (PostgreSQL in WASM) runs on the same thread as Fastify: the server uses one core for HTTP and SQL alike.',
+          '- Figures from a shared 2-core machine move by some percent between runs; compare ratios rather than absolute requests/s.',
+        ],
+      };
+    } finally {
+      await sr?.close();
+      await baseline.close();
+    }
+  },
+};

@@ -1,0 +1,16 @@
+// npm start: builds when the build is missing or stale, then serves the production build on one port.
+import { spawnSync, spawn } from 'node:child_process';
+import { buildIsStale, root } from './build-state.mjs';
+
+if (buildIsStale()) {
+  console.log('Building Strongroom (first start or sources changed)...');
+  const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+const child = spawn(process.execPath, ['--enable-source-maps', 'server/dist/main.js'], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { NODE_ENV: 'production', ...process.env },
+});
+for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

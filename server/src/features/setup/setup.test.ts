@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG } from '@strongroom/contracts';
+import { Client, createTestApp, type TestApp } from '../../../test/helpers.js';
+import { prepareSetupToken } from './setup.service.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.shutdown());
+
+const body = (setupToken: string) => ({ setupToken, organizationName: 'First Firm LLP', adminName: 'Fay First', adminEmail: 'fay@first.test', adminPassword: 'first password' });
+
+describe('first run', () => {
+  it('says setup is needed, refuses a wrong token, creates the organization once', async () => {
+    const c = new Client(t.app);
+    expect((await c.get('/_api/setup/status')).json()).toEqual({ needsSetup: true });
+    const token = (await prepareSetupToken(t.ctx))!;
+    expect(token.length).toBeGreaterThan(20);
+    const wrong = await c.post('/_api/setup', body('wrong-token'));
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.json().error).toBe(MSG.setupTokenInvalid);
+    expect((await c.post('/_api/setup', { ...body(token), organizationName: 'F' })).json().error).toBe(MSG.firmNameRequired);
+    const ok = await c.post('/_api/setup', body(token));
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ organizationId: expect.any(String), userId: expect.any(Number) });
+    expect((await c.get('/_api/setup/status')).json()).toEqual({ needsSetup: false });
+    const again = await c.post('/_api/setup', body(token));
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe(MSG.setupDone);
+    const flags = await t.ctx.db.selectFrom('featureFlags').select(['flagName', 'enabled']).where('organizationId', '=', ok.json().organizationId).execute();
+    expect(flags).toHaveLength(6);
+    expect(await prepareSetupToken(t.ctx)).toBeNull();
+    const login = await c.post('/_api/auth/login_with_password', { email: 'fay@first.test', password: 'first password' });
+    expect(login.statusCode).toBe(200);
+  });
+});
