@@ -1,6 +1,7 @@
 // npm run bench [-- NAME...]: runs the scenarios of bench/scenarios/ in order (or the named ones) and writes
 // their figures to docs/performance.md, keeping the sections of scenarios not run this time.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describeMachine, machineInfo } from './lib/machine.js';
@@ -43,10 +44,12 @@ async function main(): Promise<number> {
   for (const s of chosen) {
     console.log(`\n== ${s.name}: ${s.title}`);
     const t0 = performance.now();
+    const loadBefore = os.loadavg()[0];
+    if (loadBefore > machine.cores / 2) console.log(`  note: load average ${loadBefore.toFixed(2)} on ${machine.cores} cores: other work is running, figures will be noisy`);
     try {
       const result = await s.run({ root, machine, log: (m) => console.log(`  ${m}`) });
       const seconds = (performance.now() - t0) / 1000;
-      fresh.set(sectionKey(s, result), renderSection(s, result, when, machine, seconds));
+      fresh.set(sectionKey(s, result), renderSection(s, result, when, machine, { seconds, loadBefore, loadAfter: os.loadavg()[0] }));
       headlines.push(`${s.name}: ${result.headline}`);
       console.log(`  -> ${result.headline}`);
     } catch (err) {

@@ -24,19 +24,23 @@ const cell = (v: string | number) => String(typeof v === 'number' ? v.toLocaleSt
 function table(t: Table): string {
   const lines = [];
   if (t.caption) lines.push(`${t.caption}:`, '');
-  lines.push(`| ${t.columns.join(' | ')} |`, `| ${t.columns.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
+  // Right-align the columns whose cells are all numbers (or empty), left-align the rest.
+  const numeric = t.columns.map((_, i) => t.rows.every((r) => r[i] === undefined || /^[\d.,\s-]*$/.test(String(r[i]))));
+  lines.push(`| ${t.columns.join(' | ')} |`, `| ${numeric.map((n) => (n ? '---:' : '---')).join(' | ')} |`);
   for (const r of t.rows) lines.push(`| ${r.map(cell).join(' | ')} |`);
   return lines.join('\n');
 }
 
-export function renderSection(s: Scenario, r: ScenarioResult, when: Date, machine: MachineInfo, seconds: number): string {
+export type RunStats = { seconds: number; loadBefore: number; loadAfter: number };
+
+export function renderSection(s: Scenario, r: ScenarioResult, when: Date, machine: MachineInfo, stats: RunStats): string {
   const key = sectionKey(s, r);
   const title = r.variant ? `${s.title} (${r.variant})` : s.title;
   return [
     START(key),
     `## ${title}`,
     '',
-    `\`npm run bench -- ${s.name}\` · run ${when.toISOString().replace(/\.\d+Z$/, 'Z')} · ${machine.cores} cores, Node ${machine.node} · took ${Math.round(seconds)} s`,
+    `\`npm run bench -- ${s.name}\` · run ${when.toISOString().replace(/\.\d+Z$/, 'Z')} · ${machine.cores} cores, Node ${machine.node} · took ${Math.round(stats.seconds)} s · load average (1 min) ${stats.loadBefore.toFixed(2)} before, ${stats.loadAfter.toFixed(2)} after`,
     '',
     s.description,
     '',

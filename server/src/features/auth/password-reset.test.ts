@@ -40,7 +40,9 @@ describe('password reset', () => {
   it('sets the new password once, ends every session, and only the newest link works', async () => {
     const session = await signInWithEmailCode(t, admin);
     const c = new Client(t.app);
+    const start = t.sink.messages.length;
     await c.post('/_api/auth/password-reset', { email: admin.email });
+    await waitForCount(t.sink, start + 1);
     const first = tokenOf(await t.sink.lastLink(admin.email, '/password-reset'));
     const before = t.sink.messages.length;
     await c.post('/_api/auth/password-reset', { email: admin.email });
