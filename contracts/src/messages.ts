@@ -106,6 +106,10 @@ export const MSG = {
   inviteAdminOnly: 'Only administrators can invite administrators.',
   inviteAlreadyMember: 'This person is already a member of an organization.',
 
+  // Password change
+  passwordChanged: 'Password changed successfully.',
+  currentPasswordWrong: 'Current password is incorrect.',
+
   // Security tooling
   securityActionInvalid: 'Invalid security event action.',
   actionEmpty: 'Action cannot be empty',

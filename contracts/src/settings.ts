@@ -42,3 +42,16 @@ export const inviteUserResponse = z.object({
   message: z.string(),
   invitation: z.object({ id: z.string(), email: z.string(), role: roleSchema, expiresAt: z.string() }),
 });
+
+/** POST /_api/settings/password: the signed-in user changes their own password. */
+export const changePasswordRequest = z
+  .strictObject({
+    currentPassword: z.string({ error: 'Current password is required.' }).min(1, { error: 'Current password is required.' }).max(1024),
+    newPassword: z
+      .string({ error: 'New password must be at least 8 characters.' })
+      .min(LIMITS.passwordMin, { error: 'New password must be at least 8 characters.' })
+      .max(LIMITS.passwordMax, { error: MSG.passwordMax100Long }),
+    confirmPassword: z.string(),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { error: "New passwords don't match.", path: ['confirmPassword'] });
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;

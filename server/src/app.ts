@@ -18,7 +18,7 @@ import { localStoreRoutes } from './platform/storage/local-store.routes.js';
 import type { AppContext } from './shared/context.js';
 import { registerErrorHandler } from './shared/http-errors.js';
 import { authRoutes } from './features/auth/auth.routes.js';
-import { settingsRoutes } from './features/mfa/mfa.routes.js';
+import { settingsRoutes } from './features/mfa/settings.routes.js';
 import { securityRoutes } from './features/security/security.routes.js';
 import { setupRoutes } from './features/setup/setup.routes.js';
 

@@ -34,7 +34,7 @@ export async function loginWithPassword(ctx: AppContext, input: { email: string;
       await appendAudit(trx, {
         organizationId: user?.organizationId ?? null,
         actor: user ? auditActor(user) : null,
-        action: 'LOGIN_FAILED',
+        action: 'USER_LOGIN_FAILED',
         targetTable: 'users',
         targetId: user?.id ?? null,
         details: { email: input.email.toLowerCase(), reason, userAgent: meta.userAgent },
@@ -161,7 +161,7 @@ export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, me
     await appendAudit(trx, {
       organizationId: pending.user.organizationId,
       actor,
-      action: 'LOGIN_SUCCESS',
+      action: method === 'email' ? 'USER_LOGIN_MFA_EMAIL_SUCCESS' : 'USER_LOGIN',
       targetTable: 'sessions',
       targetId: session.id,
       details: { method, userAgent: meta.userAgent },
@@ -183,7 +183,7 @@ export async function logout(ctx: AppContext, auth: AuthContext | null, meta: Re
     await appendAudit(trx, {
       organizationId: auth.user.organizationId,
       actor: auditActor(auth.user),
-      action: 'LOGOUT',
+      action: 'USER_LOGOUT',
       targetTable: 'sessions',
       targetId: auth.session.id,
       details: {},

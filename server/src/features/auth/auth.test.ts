@@ -38,8 +38,8 @@ describe('password step', () => {
     expect(wrong.statusCode).toBe(401);
     expect(unknown.json()).toEqual(wrong.json());
     expect(wrong.json().error).toBe(MSG.invalidCredentials);
-    expect(await auditActions(admin.organizationId)).toContain('LOGIN_FAILED');
-    expect(await auditActions(null)).toContain('LOGIN_FAILED');
+    expect(await auditActions(admin.organizationId)).toContain('USER_LOGIN_FAILED');
+    expect(await auditActions(null)).toContain('USER_LOGIN_FAILED');
   });
 
   it('validates with the spec messages and refuses unknown fields', async () => {
@@ -130,7 +130,7 @@ describe('second factor', () => {
     const c2 = new Client(t.app);
     await c2.post('/_api/auth/login_with_password', { email: admin.email, password: admin.password });
     expect((await c2.post('/_api/auth/mfa-verify-email', { userId, token: code })).statusCode).toBe(401);
-    expect(await auditActions(admin.organizationId)).toEqual(expect.arrayContaining(['LOGIN_PASSWORD_VERIFIED', 'MFA_EMAIL_CODE_SENT', 'LOGIN_SUCCESS']));
+    expect(await auditActions(admin.organizationId)).toEqual(expect.arrayContaining(['LOGIN_PASSWORD_VERIFIED', 'MFA_EMAIL_CODE_SENT', 'USER_LOGIN_MFA_EMAIL_SUCCESS']));
   });
 
   it('ends the pending sign-in after five wrong codes', async () => {
@@ -199,7 +199,7 @@ describe('session', () => {
     const reuse = new Client(t.app);
     reuse.cookies.set('sr_session', token);
     expect((await reuse.get('/_api/auth/session', API)).json().code).toBe('SESSION_NOT_FOUND');
-    expect(await auditActions(admin.organizationId)).toContain('LOGOUT');
+    expect(await auditActions(admin.organizationId)).toContain('USER_LOGOUT');
   });
 
   it('stores only a hash of the session token and rotates it at every sign-in', async () => {

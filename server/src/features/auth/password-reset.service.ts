@@ -20,7 +20,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string, meta:
   const user = await findUserByEmail(ctx.db, email);
   const mail = await ctx.db.transaction().execute(async (trx) => {
     if (!user || !user.isActive) {
-      await appendAudit(trx, { organizationId: null, actor: null, action: 'PASSWORD_RESET_REQUEST', details: { email: email.toLowerCase(), accountFound: false }, ipAddress: meta.ip });
+      await appendAudit(trx, { organizationId: null, actor: null, action: 'PASSWORD_RESET_REQUESTED', details: { email: email.toLowerCase(), accountFound: false }, ipAddress: meta.ip });
       return null;
     }
     await trx.updateTable('passwordResetTokens').set({ usedAt: new Date() }).where('userId', '=', user.id).where('usedAt', 'is', null).execute();
@@ -29,7 +29,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string, meta:
       .insertInto('passwordResetTokens')
       .values({ tokenHash: hashToken(token), userId: user.id, expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000), usedAt: null })
       .execute();
-    await appendAudit(trx, { organizationId: user.organizationId, actor: auditActor(user), action: 'PASSWORD_RESET_REQUEST', targetTable: 'users', targetId: user.id, details: { accountFound: true }, ipAddress: meta.ip });
+    await appendAudit(trx, { organizationId: user.organizationId, actor: auditActor(user), action: 'PASSWORD_RESET_REQUESTED', targetTable: 'users', targetId: user.id, details: { accountFound: true }, ipAddress: meta.ip });
     const link = `${ctx.config.appUrl}/password-reset?token=${encodeURIComponent(token)}`;
     return {
       to: user.email,
@@ -62,7 +62,7 @@ export async function resetPassword(ctx: AppContext, input: { token: string; new
     const ended = await revokeUserSessions(trx, user.id, 'password_reset');
     await trx.updateTable('pendingLogins').set({ endedAt: new Date() }).where('userId', '=', user.id).where('endedAt', 'is', null).execute();
     await trx.deleteFrom('authThrottle').where('key', '=', `login:acct:${user.email.toLowerCase()}`).execute();
-    await appendAudit(trx, { organizationId: user.organizationId, actor: auditActor(user), action: 'PASSWORD_RESET_SUCCESS', targetTable: 'users', targetId: user.id, details: { sessionsEnded: ended }, ipAddress: meta.ip });
+    await appendAudit(trx, { organizationId: user.organizationId, actor: auditActor(user), action: 'PASSWORD_RESET_COMPLETED', targetTable: 'users', targetId: user.id, details: { sessionsEnded: ended }, ipAddress: meta.ip });
   });
   return { success: true, message: MSG.resetSuccess };
 }

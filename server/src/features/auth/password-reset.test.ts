@@ -57,7 +57,7 @@ describe('password reset', () => {
     expect((await c.post('/_api/auth/login_with_password', { email: admin.email, password: admin.password })).statusCode).toBe(401);
     expect((await c.post('/_api/auth/login_with_password', { email: admin.email, password: 'a brand new secret' })).statusCode).toBe(200);
     const actions = (await t.ctx.db.selectFrom('auditLogs').select('action').where('organizationId', '=', admin.organizationId).execute()).map((r) => r.action);
-    expect(actions).toEqual(expect.arrayContaining(['PASSWORD_RESET_REQUEST', 'PASSWORD_RESET_SUCCESS']));
+    expect(actions).toEqual(expect.arrayContaining(['PASSWORD_RESET_REQUESTED', 'PASSWORD_RESET_COMPLETED']));
   });
 
   it('expires links after an hour', async () => {

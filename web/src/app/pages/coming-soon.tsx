@@ -16,6 +16,7 @@ export function ComingSoon({ icon, title, description }: ComingSoonProps) {
         description={description}
         action={<Badge tone="primary">Coming soon</Badge>}
         className="py-16"
+        titleAs="p"
       />
     </Card>
   );

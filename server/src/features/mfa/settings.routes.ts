@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { inviteUserRequest, inviteUserResponse, mfaManageRequest, mfaManageResponse } from '@strongroom/contracts';
+import { changePasswordRequest, inviteUserRequest, inviteUserResponse, messageResponse, mfaManageRequest, mfaManageResponse } from '@strongroom/contracts';
+import { changePassword } from '../auth/password-change.service.js';
 import type { AppContext } from '../../shared/context.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { inviteUser } from '../invitations/invitations.service.js';
@@ -12,6 +13,11 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/_api/settings/mfa-manage',
       { schema: { tags: ['settings'], body: mfaManageRequest, response: { 200: mfaManageResponse } }, preHandler: requireSession(ctx, { allowMfaSetup: true }) },
       async (request) => manageMfa(ctx, authOf(request), request.body, requestMeta(request)),
+    );
+    app.post(
+      '/_api/settings/password',
+      { schema: { tags: ['settings'], body: changePasswordRequest, response: { 200: messageResponse } }, preHandler: requireSession(ctx) },
+      async (request) => changePassword(ctx, authOf(request), request.body, requestMeta(request)),
     );
     app.post(
       '/_api/settings/users/invite',

@@ -1,0 +1,30 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startMailSink } from './support/mail-sink.js';
+import { adminCli, startServer } from './support/server.js';
+
+export const ADMIN = { email: 'ada@acme.test', password: 'correct horse battery', name: 'Ada Admin', firm: 'Acme LLP' };
+
+/**
+ * One Strongroom for the run: a fresh DATA_DIR with an organization made by the CLI, mail through a real
+ * SMTP server on loopback. Workers find the address and the mail folder in the environment.
+ */
+export default async function globalSetup() {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-e2e-'));
+  const mailDir = path.join(root, 'mail');
+  const sink = await startMailSink(mailDir);
+  const port = String(3100 + Math.floor(Math.random() * 800));
+  const env = { DATA_DIR: path.join(root, 'data'), PORT: port, APP_URL: `http://127.0.0.1:${port}`, SMTP_URL: sink.url, MAIL_FROM: 'Strongroom <archive@acme.test>' };
+  adminCli(['create-org', '--name', ADMIN.firm, '--admin-email', ADMIN.email, '--admin-name', ADMIN.name, '--admin-password', ADMIN.password], env);
+  const server = await startServer(env);
+  process.env.E2E_BASE_URL = server.url;
+  process.env.E2E_MAIL_DIR = mailDir;
+  process.env.E2E_ROOT = root;
+  process.env.E2E_SMTP_URL = sink.url;
+  return async () => {
+    await server.stop();
+    await sink.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+}

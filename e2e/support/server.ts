@@ -1,0 +1,48 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+export type RunningServer = { url: string; output: () => string; stop(): Promise<void> };
+
+/** Starts the production build (`server/dist/main.js`) on loopback and waits until it is ready. */
+export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  let out = '';
+  const child: ChildProcess = spawn(process.execPath, ['server/dist/main.js'], {
+    cwd: repoRoot,
+    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (out += String(d)));
+  child.stderr!.on('data', (d) => (out += String(d)));
+  const url = `http://127.0.0.1:${env.PORT}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
+    try {
+      const r = await fetch(`${url}/readyz`);
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become ready:\n${out}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    output: () => out,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Runs the admin CLI of the build (the server must not hold the same DATA_DIR). */
+export function adminCli(args: string[], env: Record<string, string>): string {
+  const r = spawnSync(process.execPath, ['server/dist/cli.js', ...args], { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`CLI failed: ${r.stderr}`);
+  return r.stdout.trim();
+}

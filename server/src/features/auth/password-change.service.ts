@@ -1,0 +1,29 @@
+import { MSG } from '@strongroom/contracts';
+import { appendAudit } from '../../shared/audit.js';
+import type { AppContext, RequestMeta } from '../../shared/context.js';
+import { badRequest } from '../../shared/errors.js';
+import { assertNotLocked, recordHit, type ThrottleRule } from '../../shared/throttle.js';
+import { revokeUserSessions, type AuthContext } from '../sessions/sessions.service.js';
+import { updateUser } from '../users/users.repository.js';
+import { auditActor, hashPassword, verifyPassword } from '../users/users.service.js';
+
+const WRONG_CURRENT_RULE: ThrottleRule = { limit: 5, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
+
+/** Changes the signed-in user's password and ends every other session of the account. */
+export async function changePassword(ctx: AppContext, auth: AuthContext, input: { currentPassword: string; newPassword: string }, meta: RequestMeta) {
+  const key = `pwchange:${auth.user.id}`;
+  await assertNotLocked(ctx.db, key, MSG.tooManyAttempts);
+  if (!(await verifyPassword(auth.user.passwordHash, input.currentPassword))) {
+    await recordHit(ctx.db, key, WRONG_CURRENT_RULE);
+    throw badRequest(MSG.currentPasswordWrong);
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateUser(trx, auth.user.id, { passwordHash });
+    const ended = await revokeUserSessions(trx, auth.user.id, 'password_change', auth.session.id);
+    await trx.updateTable('pendingLogins').set({ endedAt: new Date() }).where('userId', '=', auth.user.id).where('endedAt', 'is', null).execute();
+    await trx.updateTable('passwordResetTokens').set({ usedAt: new Date() }).where('userId', '=', auth.user.id).where('usedAt', 'is', null).execute();
+    await appendAudit(trx, { organizationId: auth.user.organizationId, actor: auditActor(auth.user), action: 'USER_PASSWORD_CHANGE', targetTable: 'users', targetId: auth.user.id, details: { otherSessionsEnded: ended }, ipAddress: meta.ip });
+  });
+  return { success: true, message: MSG.passwordChanged };
+}
