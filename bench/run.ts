@@ -79,6 +79,13 @@ async function main(): Promise<number> {
   return failed ? 1 : 0;
 }
 
+// A last bound on the whole run: whatever hangs (a browser, a child, a server), the process ends by itself.
+const LIMIT_MINUTES = 30;
+setTimeout(() => {
+  console.error(`bench: still running after ${LIMIT_MINUTES} minutes; stopping`);
+  process.exit(1);
+}, LIMIT_MINUTES * 60_000).unref();
+
 main().then(
   (code) => process.exit(code),
   (err) => {

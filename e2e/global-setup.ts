@@ -14,7 +14,7 @@ export default async function globalSetup() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-e2e-'));
   const mailDir = path.join(root, 'mail');
   const sink = await startMailSink(mailDir);
-  const port = String(3100 + Math.floor(Math.random() * 800));
+  const port = process.env.E2E_PORT!;
   const env = { DATA_DIR: path.join(root, 'data'), PORT: port, APP_URL: `http://127.0.0.1:${port}`, SMTP_URL: sink.url, MAIL_FROM: 'Strongroom <archive@acme.test>' };
   adminCli(['create-org', '--name', ADMIN.firm, '--admin-email', ADMIN.email, '--admin-name', ADMIN.name, '--admin-password', ADMIN.password], env);
   const server = await startServer(env);

@@ -1,5 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
+// One port for the run, chosen here so that baseURL is known before global setup starts the server.
+process.env.E2E_PORT ??= String(3100 + Math.floor(Math.random() * 700));
+
 // End-to-end tests in Debian's headless Chromium against the production build (`npm run build` first).
 export default defineConfig({
   testDir: '.',
@@ -13,7 +16,7 @@ export default defineConfig({
   reporter: [['list']],
   globalSetup: './global-setup.ts',
   use: {
-    baseURL: process.env.E2E_BASE_URL,
+    baseURL: `http://127.0.0.1:${process.env.E2E_PORT}`,
     headless: true,
     reducedMotion: 'reduce',
     screenshot: 'only-on-failure',

@@ -27,13 +27,35 @@ async function webDist(ctx: RunContext): Promise<{ dir: string; origin: string; 
     return { dir, origin: 'a fresh build (BENCH_WEB_BUILD=1)', cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
   const dir = path.join(ctx.root, 'web', 'dist');
+  let origin = 'web/dist as found';
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
     ctx.log('web/dist is missing: building contracts and web...');
     await buildContracts();
     await run(npm, ['run', 'build', '-w', 'web'], { cwd: ctx.root, timeoutMs: 300_000 });
-    return { dir, origin: 'web/dist, built by this run', cleanup() {} };
+    origin = 'web/dist, built by this run';
   }
-  return { dir, origin: 'web/dist as found', cleanup() {} };
+  // Measure a copy: web/dist may be rebuilt (and emptied) by someone else while the browser loads it.
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-bench-web-'));
+  for (let attempt = 1; ; attempt++) {
+    fs.rmSync(copy, { recursive: true, force: true });
+    try {
+      fs.cpSync(dir, copy, { recursive: true, preserveTimestamps: true });
+      if (completeBuild(copy)) break;
+    } catch {
+      /* caught mid-rebuild */
+    }
+    if (attempt === 5) throw new Error('web/dist kept changing (or misses files its index.html names); try again later');
+    ctx.log('web/dist is being rebuilt; trying again in 5 s...');
+    await new Promise((r) => setTimeout(r, 5000));
+  }
+  return { dir: copy, origin, cleanup: () => fs.rmSync(copy, { recursive: true, force: true }) };
+}
+
+/** index.html is there and every script and preload it names exists. */
+function completeBuild(dist: string): boolean {
+  if (!fs.existsSync(path.join(dist, 'index.html'))) return false;
+  const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+  return [...html.matchAll(/\b(?:src|href)="\/([^"]+)"/g)].every((m) => fs.existsSync(path.join(dist, m[1])));
 }
 
 /** The newest modification time under a folder (to tell whether a build predates its sources). */
@@ -115,10 +137,12 @@ export const scenario: Scenario = {
           const context = await browser.newContext({ serviceWorkers: 'block' });
           const page = await context.newPage();
           const bodies: Promise<void>[] = [];
+          const failures: string[] = [];
           page.on('response', (res) => {
             const u = new URL(res.url());
             if (u.origin !== sr.url || !u.pathname.endsWith('.js')) return;
-            bodies.push(res.body().then((b) => void loaded.set(u.pathname, b)));
+            if (res.status() !== 200) failures.push(`${u.pathname}: ${res.status()}`);
+            else bodies.push(res.body().then((b) => void loaded.set(u.pathname, b)));
           });
           await page.goto(`${sr.url}/login`, { waitUntil: 'networkidle', timeout: 60_000 });
           passwordField = await page
@@ -128,6 +152,7 @@ export const scenario: Scenario = {
             .then(() => true, () => false);
           await page.waitForLoadState('networkidle', { timeout: 30_000 });
           await Promise.all(bodies);
+          if (failures.length) throw new Error(`JavaScript the page asked for did not load: ${failures.join(', ')}`);
           finalUrl = new URL(page.url()).pathname;
           await context.close();
         } finally {

@@ -6,3 +6,6 @@ export * from './settings.js';
 export * from './security.js';
 export * from './setup.js';
 export * from './version.js';
+export * from './nodes.js';
+export * from './matters.js';
+export * from './uploads.js';

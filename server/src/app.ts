@@ -6,7 +6,7 @@ import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_VERSION, MSG } from '@strongroom/contracts';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, ping, type DatabaseHandle } from './platform/db/database.js';
@@ -21,6 +21,12 @@ import { authRoutes } from './features/auth/auth.routes.js';
 import { settingsRoutes } from './features/mfa/settings.routes.js';
 import { securityRoutes } from './features/security/security.routes.js';
 import { setupRoutes } from './features/setup/setup.routes.js';
+import { mattersRoutes } from './features/matters/matters.routes.js';
+import { nodesRoutes } from './features/nodes/nodes.routes.js';
+import { defineNodeJobs } from './features/nodes/nodes.jobs.js';
+import { uploadsRoutes } from './features/uploads/uploads.routes.js';
+import { defineUploadJobs } from './features/uploads/uploads.jobs.js';
+import { JobQueue } from './platform/jobs/job-queue.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The built web app: web/dist beside server/, from src/ (tests, dev) and from dist/ (production) alike. */
@@ -69,7 +75,10 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   if (opts.migrate !== false) await migrateToLatest(database.db);
   const mailer = opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   const store = opts.store ?? (await createBlobStore({ dataDir: config.dataDir, appUrl: config.appUrl, signingKey: config.storageSigningKey, s3: config.s3 }));
-  const ctx: AppContext = { config, db: database.db, dbKind: database.kind, mailer, store, log: app.log };
+  const jobs = new JobQueue(database, { mode: config.jobRunner, backend: database.kind, log: app.log });
+  const ctx: AppContext = { config, db: database.db, dbKind: database.kind, mailer, store, jobs, log: app.log };
+  defineNodeJobs(ctx);
+  defineUploadJobs(ctx);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -126,12 +135,17 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
       info: { title: 'Strongroom API', version: API_VERSION, description: 'The calls behind the Strongroom web app. Every body is JSON.' },
     },
     transform: jsonSchemaTransform,
+    // Named schemas (the recursive node tree) become components the paths refer to.
+    transformObject: jsonSchemaTransformObject,
   });
 
   await app.register(authRoutes(ctx));
   await app.register(settingsRoutes(ctx));
   await app.register(securityRoutes(ctx));
   await app.register(setupRoutes(ctx));
+  await app.register(mattersRoutes(ctx));
+  await app.register(nodesRoutes(ctx));
+  await app.register(uploadsRoutes(ctx));
   if (store instanceof LocalBlobStore) await app.register(localStoreRoutes, { prefix: '/_objects', store });
 
   app.get('/_api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -171,11 +185,15 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     });
   }
 
+  // Jobs are enqueued from the first request on; with JOB_RUNNER=embedded this process also runs them.
+  await jobs.start();
+
   return {
     app,
     ctx,
     async close() {
       await app.close();
+      await jobs.stop();
       await mailer.close();
       if (!opts.database) await database.close();
     },

@@ -29,6 +29,8 @@ const envSchema = z.object({
   SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
   TRUST_PROXY: bool.default(false),
   SETUP_TOKEN: z.string().min(16).optional(),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1).max(5 * 1024 ** 4).default(5 * 1024 ** 3),
+  JOB_RUNNER: z.enum(['embedded', 'off']).default('embedded'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -49,6 +51,10 @@ export type Config = {
   session: { idleMinutes: number; absoluteHours: number };
   trustProxy: boolean;
   setupToken?: string;
+  /** Largest file an upload may have, in bytes (default 5 GiB). */
+  uploadMaxBytes: number;
+  /** 'embedded': this process runs background jobs; 'off': it only enqueues them (separate workers, tests). */
+  jobRunner: 'embedded' | 'off';
   /** Directory of the built web app, served from the same port when present. */
   webDist?: string;
 };
@@ -94,6 +100,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     session: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteHours: e.SESSION_ABSOLUTE_HOURS },
     trustProxy: e.TRUST_PROXY,
     setupToken: e.SETUP_TOKEN,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    jobRunner: e.JOB_RUNNER,
     ...overrides,
   };
 }

@@ -25,6 +25,13 @@ export async function testDatabase(): Promise<DatabaseHandle> {
       ...h,
       async close() {
         await h.close();
+        // The pool's end resolves before its connections are gone; a forced drop would then kill them
+        // mid-close and their 'terminating connection' errors would surface as unhandled.
+        for (let i = 0; i < 50; i++) {
+          const { rows } = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          if (rows[0].n === 0) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
         await admin.query(`drop database if exists ${name} with (force)`);
         await admin.end();
       },

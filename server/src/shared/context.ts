@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../platform/db/database.js';
+import type { JobQueue } from '../platform/jobs/job-queue.js';
 import type { Mailer } from '../platform/mail/mailer.js';
 import type { BlobStore } from '../platform/storage/blob-store.js';
 
@@ -11,6 +12,8 @@ export type AppContext = {
   dbKind: 'pglite' | 'postgres';
   mailer: Mailer;
   store: BlobStore;
+  /** Durable background jobs; enqueue inside the transaction of the change that needs them. */
+  jobs: JobQueue;
   log: FastifyBaseLogger;
 };
 

@@ -12,6 +12,8 @@ export type Executor = Kysely<DB> | Transaction<DB>;
 export type DatabaseHandle = {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** The pool under `db` (on PGlite: its one connection), for clients that must run raw SQL beside Kysely (pg-boss). */
+  pool: pg.Pool;
   close(): Promise<void>;
 };
 
@@ -62,7 +64,7 @@ const camel = () => new CamelCasePlugin({ maintainNestedObjectKeys: true });
 export async function openPostgres(connectionString: string, max = 10): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString, max });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [camel()] });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  return { db, kind: 'postgres', pool, close: () => db.destroy() };
 }
 
 /**
@@ -93,6 +95,7 @@ export async function openPglite(
   return {
     db,
     kind: 'pglite',
+    pool,
     pglite,
     async close() {
       await db.destroy();

@@ -152,6 +152,72 @@ export interface SystemSettingsTable {
   updatedAt: Timestamp;
 }
 
+export interface MattersTable {
+  id: Generated<string>;
+  organizationId: string;
+  matterName: string;
+  matterNumber: string | null;
+  clientName: string | null;
+  description: string | null;
+  responsibleLawyer: string | null;
+  status: Generated<'Open' | 'Vaulted'>;
+  isVaulted: Generated<boolean>;
+  legalHold: Generated<boolean>;
+  holdReason: string | null;
+  retentionExpiresAt: TimestampNull;
+  vaultedAt: TimestampNull;
+  version: Generated<number>;
+  createdBy: number | null;
+  updatedBy: number | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface MatterNumberCountersTable {
+  organizationId: string;
+  year: number;
+  lastValue: number;
+}
+
+export interface NodesTable {
+  id: Generated<string>;
+  organizationId: string;
+  matterId: string;
+  parentId: string | null;
+  name: string;
+  nodeType: 'file' | 'folder';
+  /** bigint: read as a string. */
+  fileSize: ColumnType<string | null, number | string | null, number | string | null>;
+  mimeType: string | null;
+  sha256Hash: string | null;
+  storagePath: string | null;
+  uploadId: string | null;
+  uploadStatus: string | null;
+  uploadProgress: number | null;
+  createdBy: number | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface UploadSessionsTable {
+  id: Generated<string>;
+  organizationId: string;
+  userId: number;
+  matterId: string;
+  parentId: string | null;
+  s3Key: string;
+  uploadId: string | null;
+  fileName: string;
+  fileType: string;
+  fileSize: ColumnType<string | null, number | string | null, number | string | null>;
+  kind: 'standard' | 'multipart';
+  status: Generated<'pending' | 'completed' | 'aborted' | 'failed' | 'expired'>;
+  nodeId: string | null;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+  finishedAt: TimestampNull;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -166,4 +232,8 @@ export interface DB {
   auditChainHeads: AuditChainHeadsTable;
   authThrottle: AuthThrottleTable;
   systemSettings: SystemSettingsTable;
+  matters: MattersTable;
+  matterNumberCounters: MatterNumberCountersTable;
+  nodes: NodesTable;
+  uploadSessions: UploadSessionsTable;
 }

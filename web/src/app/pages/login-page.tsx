@@ -13,11 +13,6 @@ import { AuthLayout } from '../layouts/auth-layout';
 import { BrandMark } from '../shell/brand';
 import type { LoginRedirectState } from '../shell/protected-layout';
 
-/** Where to go after sign-in: back to the page that sent the visitor here, else the dashboard. */
-function safeReturnPath(from: unknown): string {
-  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') && !from.startsWith('/login') ? from : '/';
-}
-
 /** /login: password, then the second factor (spec part 1, sections 2.4, 2.5 and 4.3). */
 export function LoginPage() {
   useDocumentTitle('Login');
@@ -27,15 +22,15 @@ export function LoginPage() {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<LoginResponse | null>(null);
   const redirect = (location.state ?? {}) as LoginRedirectState;
-  const returnTo = safeReturnPath(redirect.from);
 
-  if (auth.status === 'authenticated') return <Navigate to={returnTo} replace />;
+  // A signed-in visitor goes to the dashboard (design.md, readings decided).
+  if (auth.status === 'authenticated') return <Navigate to="/" replace />;
 
   const onVerified = (user: SessionUser) => {
     setSessionData(queryClient, { user, session: null, apiVersion: null });
     // The verify answer has the user only: fetch the full session (expiry, API version) behind it.
     void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-    void navigate(returnTo, { replace: true });
+    void navigate('/', { replace: true });
   };
 
   return (

@@ -16,7 +16,8 @@ type AvatarMenuProps = { user: SessionUser | null; loading?: boolean; onLogout: 
 
 export function AvatarMenu({ user, loading = false, onLogout }: AvatarMenuProps) {
   return (
-    <DropdownMenu>
+    // Not modal: a modal menu hides the rest of the page with aria-hidden while focus can still reach it.
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger
         aria-label="Account menu"
         className="rounded-full p-0.5 transition-colors hover:bg-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
@@ -25,7 +26,7 @@ export function AvatarMenu({ user, loading = false, onLogout }: AvatarMenuProps)
           <AvatarFallback className="text-xs">{initialsOf(user?.displayName, loading && !user)}</AvatarFallback>
         </Avatar>
       </DropdownMenuTrigger>
-      <DropdownMenuContent className="w-64">
+      <DropdownMenuContent className="w-64" inline>
         <DropdownMenuLabel className="grid gap-0.5">
           <span className="truncate font-medium text-foreground">{user?.displayName ?? '...'}</span>
           <span className="truncate text-xs font-normal text-muted-foreground">{user?.email}</span>

@@ -1,6 +1,6 @@
-import { useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet } from 'react-router';
 import { LogOut, ShieldAlert } from 'lucide-react';
 import { MSG, PAGE_ROLES } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
@@ -13,7 +13,8 @@ import { useLogout } from '@/features/auth/hooks/use-logout';
 import { MfaSetupWall } from '@/features/mfa/components/mfa-setup-wall';
 import { AppShell } from './app-shell';
 
-export type LoginRedirectState = { from?: string; message?: string };
+/** What the gate tells /login when it sends someone there: why, when there is a reason to show. */
+export type LoginRedirectState = { message?: string };
 
 /**
  * The protected-page gate (spec part 1, section 2.2): a skeleton while the session loads; /login when
@@ -22,21 +23,15 @@ export type LoginRedirectState = { from?: string; message?: string };
  */
 export function ProtectedLayout() {
   const auth = useAuth();
-  const location = useLocation();
   const queryClient = useQueryClient();
   const { logout, pending: loggingOut } = useLogout();
-  // Someone who was signed in here and lost the session (logout, expiry) starts afresh at /;
-  // a first visit to a deep link goes back to it after sign-in.
-  const wasAuthenticated = useRef(false);
-  if (auth.status === 'authenticated') wasAuthenticated.current = true;
-
   if (auth.status === 'loading') return <AuthenticatingSkeleton />;
 
   if (auth.status === 'unauthenticated') {
     if (auth.reason === 'version-mismatch') {
       return (
         <FullPage>
-          <ErrorState titleAs="h1" title="Update required" message={MSG.versionCritical} onRetry={() => window.location.reload()} retryLabel="Refresh" />
+          <ErrorState titleAs="h1" title="Update required" message={MSG.apiVersionMismatch} onRetry={() => window.location.reload()} retryLabel="Refresh" />
         </FullPage>
       );
     }
@@ -47,10 +42,7 @@ export function ProtectedLayout() {
         </FullPage>
       );
     }
-    const state: LoginRedirectState = {
-      from: wasAuthenticated.current ? undefined : location.pathname + location.search,
-      message: auth.reason === 'invalid-account' ? auth.message : undefined,
-    };
+    const state: LoginRedirectState = { message: auth.reason === 'invalid-account' ? auth.message : undefined };
     return (
       <FullPage>
         <p role="status" className="text-sm text-muted-foreground">

@@ -6,20 +6,24 @@ export const DropdownMenu = Menu.Root;
 export const DropdownMenuTrigger = Menu.Trigger;
 export const DropdownMenuGroup = Menu.Group;
 
-export function DropdownMenuContent({ className, sideOffset = 6, align = 'end', ...props }: ComponentProps<typeof Menu.Content>) {
-  return (
-    <Menu.Portal>
-      <Menu.Content
-        sideOffset={sideOffset}
-        align={align}
-        className={cn(
-          'z-50 min-w-[12rem] overflow-hidden rounded-lg border border-border bg-popover p-1 text-popover-foreground shadow-lg data-[state=open]:animate-fade-in',
-          className,
-        )}
-        {...props}
-      />
-    </Menu.Portal>
+type DropdownMenuContentProps = ComponentProps<typeof Menu.Content> & {
+  /** Render in place instead of in a portal (keeps the menu inside its landmark, e.g. the top bar). */
+  inline?: boolean;
+};
+
+export function DropdownMenuContent({ className, sideOffset = 6, align = 'end', inline = false, ...props }: DropdownMenuContentProps) {
+  const content = (
+    <Menu.Content
+      sideOffset={sideOffset}
+      align={align}
+      className={cn(
+        'z-50 min-w-[12rem] overflow-hidden rounded-lg border border-border bg-popover p-1 text-popover-foreground shadow-lg data-[state=open]:animate-fade-in',
+        className,
+      )}
+      {...props}
+    />
   );
+  return inline ? content : <Menu.Portal>{content}</Menu.Portal>;
 }
 
 export function DropdownMenuItem({ className, destructive, ...props }: ComponentProps<typeof Menu.Item> & { destructive?: boolean }) {

@@ -3,15 +3,19 @@ import type { MfaChallengeResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/mfa-challenge: starts the second factor for the user who just passed the password step. */
-export function startMfaChallenge(userId: number, signal?: AbortSignal): Promise<MfaChallengeResponse> {
-  return apiRequest<MfaChallengeResponse>('/_api/auth/mfa-challenge', { body: { userId }, signal, mfaRetry: false });
+export function startMfaChallenge(userId: number): Promise<MfaChallengeResponse> {
+  return apiRequest<MfaChallengeResponse>('/_api/auth/mfa-challenge', { body: { userId }, mfaRetry: false });
 }
 
-/** A query (not a mutation) so a remount never starts a second challenge; Try Again refetches. */
+/**
+ * A query (not a mutation) so a remount never starts a second challenge; Try Again refetches. No abort
+ * signal: an unmount must not cancel a challenge the server has already started (React's strict mode would
+ * then start a second one).
+ */
 export function mfaChallengeQueryOptions(userId: number) {
   return queryOptions({
     queryKey: ['mfa-challenge', userId],
-    queryFn: ({ signal }) => startMfaChallenge(userId, signal),
+    queryFn: () => startMfaChallenge(userId),
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,

@@ -17,7 +17,8 @@ export function totpSecretQueryOptions() {
     queryFn: () => mfaManage({ operation: 'generate_totp_secret' }),
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
-    gcTime: 0,
+    // Kept while the wall is open, so switching tabs does not replace a secret the user already scanned.
+    gcTime: 15 * 60_000,
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
   });

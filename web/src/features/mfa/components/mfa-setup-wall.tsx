@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Check, Copy, LogOut, Mail, ShieldCheck, Smartphone } from 'lucide-react';
 import { toast } from '@/lib/toast';
 import { MSG } from '@strongroom/contracts';
@@ -11,7 +12,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api-error';
 import { isCompleteCode } from '@/lib/code-input';
-import { useMfaManage, useTotpSecret } from '../api/mfa-manage';
+import { totpSecretQueryOptions, useMfaManage, useTotpSecret } from '../api/mfa-manage';
 
 type MfaSetupWallProps = {
   /** MFA is now enabled: refresh the session so the wall goes away. */
@@ -22,8 +23,22 @@ type MfaSetupWallProps = {
 };
 
 /** Shown instead of every page to a user whose organization requires MFA they have not set up (spec 2.6). */
-export function MfaSetupWall({ onEnabled, onLogout, loggingOut, organizationName }: MfaSetupWallProps) {
+export function MfaSetupWall({ onEnabled: notifyEnabled, onLogout, loggingOut, organizationName }: MfaSetupWallProps) {
   const [tab, setTab] = useState<'totp' | 'email'>('totp');
+  const queryClient = useQueryClient();
+  // Once MFA is on, the pending secret is spent: forget it when the wall goes away (not before, or the
+  // still-mounted tab would fetch a new one).
+  const enabled = useRef(false);
+  useEffect(
+    () => () => {
+      if (enabled.current) queryClient.removeQueries({ queryKey: totpSecretQueryOptions().queryKey });
+    },
+    [queryClient],
+  );
+  const onEnabled = () => {
+    enabled.current = true;
+    notifyEnabled();
+  };
   return (
     <div className="flex min-h-dvh items-start justify-center bg-background px-4 py-10 sm:items-center">
       <Card className="w-full max-w-lg">

@@ -108,7 +108,7 @@ function SetupForm({ onDone, onAlreadyDone }: { onDone: () => void; onAlreadyDon
           {(control) => <Input {...control} {...form.register('adminPassword')} type="password" autoComplete="new-password" />}
         </FormField>
         <Button type="submit" size="lg" className="w-full" loading={setup.isPending} loadingText="Setting up...">
-          Complete Setup
+          Set Up Strongroom
         </Button>
       </form>
     </div>

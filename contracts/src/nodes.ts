@@ -1,0 +1,162 @@
+import { z } from 'zod';
+
+/**
+ * Folders and files of a matter (spec part 2, sections 3, 5 and 7). Texts the user sees are here once; the
+ * server answers with them and the web app shows them.
+ */
+export const NODE_MSG = {
+  invalidNodeId: 'Invalid Node ID format.',
+  invalidMatterId: 'Invalid Matter ID format.',
+  invalidParentId: 'Invalid Parent ID format.',
+  nodeIdRequired: 'Node ID is required.',
+  folderNameEmpty: 'Folder name cannot be empty.',
+  folderNameTooLong: 'Folder name is too long.',
+  nameEmpty: 'Name cannot be empty.',
+  nameTooLong: 'Name is too long.',
+  itemNotFound: 'Item not found.',
+  nameExists: (name: string) => `An item named "${name}" already exists in this folder.`,
+  moveIntoItself: 'A folder cannot be moved into itself or its descendants.',
+  moveSameParent: 'The item is already in this folder.',
+  targetNotFolder: 'Items can only be placed in folders.',
+  renameFoldersOnly: 'Only folders can be renamed.',
+  downloadFilesOnly: 'Only files can be downloaded.',
+  // Restriction tooltips (spec section 4) and client guards (section 8), enforced by the server.
+  legalHold: 'Actions are disabled due to legal hold',
+  vaulted: 'Actions are disabled for vaulted matters',
+  folderCreateLegalHold: 'Cannot create folders while matter is under legal hold',
+  folderCreateVaulted: 'Cannot create folders in vaulted matter',
+  // Toasts (section 8)
+  folderCreated: (name: string) => `Folder "${name}" created successfully.`,
+  renamed: (name: string) => `${name} was renamed.`,
+  moved: (name: string) => `${name} was moved.`,
+  deleted: (name: string) => `${name} was deleted.`,
+} as const;
+
+/** Longest folder or file name (spec section 9). */
+export const NAME_MAX_LENGTH = 255;
+
+type NameMessages = {
+  empty: string;
+  tooLong: string;
+  invalidCharacters: string;
+  dotDot: string;
+  startsWithDot: string;
+  separators: string;
+  traversal: string;
+};
+
+/** The messages of the upload file-name rules (spec section 5), verbatim; folder names use the same rules. */
+export const nameRuleMessages = (subject: 'File name' | 'Folder name' | 'Name', empty: string, tooLong: string): NameMessages => ({
+  empty,
+  tooLong,
+  invalidCharacters: `${subject} contains invalid characters.`,
+  dotDot: `${subject} cannot contain '..' sequences.`,
+  startsWithDot: `${subject} cannot start with '.'.`,
+  separators: `${subject} cannot contain directory separators.`,
+  traversal: `${subject} contains path traversal characters.`,
+});
+
+// Characters a name may not hold: < > : " / \ | ? * and control characters (spec section 5).
+// eslint-disable-next-line no-control-regex
+const INVALID_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f\u007f]/;
+/** Separators written out or percent-encoded: what a path traversal attempt looks like once decoded. */
+const ENCODED_TRAVERSAL = /%2e|%2f|%5c|%00/i;
+
+/**
+ * A folder or file name: trimmed, 1 to 255 characters, no separators, no '..', no leading dot, none of the
+ * characters Windows and S3 tools choke on. The checks run in an order that names the most precise fault.
+ */
+export function nodeNameSchema(m: NameMessages) {
+  return z
+    .string({ error: m.empty })
+    .trim()
+    .min(1, { error: m.empty })
+    .max(NAME_MAX_LENGTH, { error: m.tooLong })
+    .superRefine((name, ctx) => {
+      const fail = (message: string) => ctx.addIssue({ code: 'custom', message, input: name });
+      if (name.includes('..')) return fail(m.dotDot);
+      if (ENCODED_TRAVERSAL.test(name)) return fail(m.traversal);
+      if (name.includes('/') || name.includes('\\')) return fail(m.separators);
+      if (name.startsWith('.')) return fail(m.startsWithDot);
+      if (INVALID_CHARACTERS.test(name)) return fail(m.invalidCharacters);
+    });
+}
+
+const FOLDER_NAME = nameRuleMessages('Folder name', NODE_MSG.folderNameEmpty, NODE_MSG.folderNameTooLong);
+const RENAME = nameRuleMessages('Name', NODE_MSG.nameEmpty, NODE_MSG.nameTooLong);
+
+const nodeId = z.uuid({ error: NODE_MSG.invalidNodeId });
+const matterId = z.uuid({ error: NODE_MSG.invalidMatterId });
+const parentId = z.uuid({ error: NODE_MSG.invalidParentId }).nullable();
+
+export const NODE_TYPES = ['file', 'folder'] as const;
+export type NodeType = (typeof NODE_TYPES)[number];
+export const UPLOAD_STATUSES = ['completed'] as const;
+
+/** A folder or file as the API answers it. Dates are ISO strings; fileSize is bytes. */
+export const nodeSchema = z.object({
+  id: z.string(),
+  matterId: z.string(),
+  organizationId: z.string(),
+  /** null: the matter's root. */
+  parentId: z.string().nullable(),
+  name: z.string(),
+  nodeType: z.enum(NODE_TYPES),
+  /** '/Folder/Sub/name', built from the names of the ancestors. */
+  path: z.string(),
+  fileSize: z.number().int().nullable(),
+  mimeType: z.string().nullable(),
+  /** sha256 (hex) of the whole stored file, computed by the server at completion. */
+  sha256Hash: z.string().nullable(),
+  /** The object key in the store (chosen by the server). */
+  storagePath: z.string().nullable(),
+  uploadId: z.string().nullable(),
+  uploadStatus: z.string().nullable(),
+  uploadProgress: z.number().int().nullable(),
+  /** The creator's profile id (uuid). */
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type NodeDto = z.infer<typeof nodeSchema>;
+
+/** A node with its children (folders first, then files, each by name). Files have no children. */
+export type NodeTreeDto = NodeDto & { children: NodeTreeDto[] };
+export const nodeTreeSchema: z.ZodType<NodeTreeDto> = nodeSchema
+  .extend({
+    get children(): z.ZodArray<z.ZodType<NodeTreeDto>> {
+      return z.array(nodeTreeSchema);
+    },
+  })
+  // Named, so that OpenAPI shows the recursive shape as one component.
+  .meta({ id: 'NodeTree' });
+
+export const createFolderRequest = z.strictObject({
+  matterId,
+  parentId: parentId.optional(),
+  folderName: nodeNameSchema(FOLDER_NAME),
+});
+export type CreateFolderRequest = z.infer<typeof createFolderRequest>;
+
+export const renameNodeRequest = z.strictObject({ nodeId, newName: nodeNameSchema(RENAME) });
+export type RenameNodeRequest = z.infer<typeof renameNodeRequest>;
+
+export const moveNodeRequest = z.strictObject({ nodeId, newParentId: parentId });
+export type MoveNodeRequest = z.infer<typeof moveNodeRequest>;
+
+export const deleteNodeRequest = z.strictObject({ nodeId });
+export type DeleteNodeRequest = z.infer<typeof deleteNodeRequest>;
+
+export const nodeResponse = z.object({ node: nodeSchema });
+export type NodeResponse = z.infer<typeof nodeResponse>;
+
+export const deleteNodeResponse = z.object({
+  success: z.literal(true),
+  /** The node itself and every node below it. */
+  deletedCount: z.number().int(),
+});
+
+export const downloadUrlQuery = z.object({
+  nodeId: z.uuid({ error: (iss) => (iss.input === undefined ? NODE_MSG.nodeIdRequired : NODE_MSG.invalidNodeId) }),
+});
+export const downloadUrlResponse = z.object({ url: z.string(), expiresAt: z.string() });

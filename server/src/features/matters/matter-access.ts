@@ -1,0 +1,66 @@
+/**
+ * The matter checks other features (nodes, uploads) build on: find a matter of the user's organization, lock it
+ * for a change, and refuse changes while it is under legal hold or vaulted.
+ */
+import type { MatterDto } from '@strongroom/contracts';
+import { MATTER_MSG } from '@strongroom/contracts';
+import type { Executor } from '../../platform/db/database.js';
+import { conflict, forbidden, notFound } from '../../shared/errors.js';
+import type { UserRow } from '../users/users.repository.js';
+import { findMatter, lockMatterRow, type MatterRow } from './matters.repository.js';
+
+export type { MatterRow } from './matters.repository.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toMatterDto(m: MatterRow): MatterDto {
+  return {
+    id: m.id,
+    organizationId: m.organizationId,
+    matterName: m.matterName,
+    matterNumber: m.matterNumber,
+    clientName: m.clientName,
+    description: m.description,
+    responsibleLawyer: m.responsibleLawyer,
+    status: m.status,
+    isVaulted: m.isVaulted,
+    legalHold: m.legalHold,
+    holdReason: m.holdReason,
+    retentionExpiresAt: iso(m.retentionExpiresAt),
+    vaultedAt: iso(m.vaultedAt),
+    createdAt: m.createdAt.toISOString(),
+    updatedAt: m.updatedAt.toISOString(),
+    version: m.version,
+  };
+}
+
+/** Vaulted matters are shown only to holders of canViewVaulted (spec section 6). */
+function requireVisible(user: Pick<UserRow, 'permissions'>, matter: MatterRow): MatterRow {
+  if (matter.isVaulted && !user.permissions.canViewVaulted) throw forbidden(MATTER_MSG.vaultedHidden);
+  return matter;
+}
+
+/** A matter of the user's organization that the user may see; another organization's id answers 404. */
+export async function getVisibleMatter(db: Executor, user: Pick<UserRow, 'organizationId' | 'permissions'>, matterId: string): Promise<MatterRow> {
+  const matter = await findMatter(db, user.organizationId, matterId);
+  if (!matter) throw notFound(MATTER_MSG.matterNotFound);
+  return requireVisible(user, matter);
+}
+
+/** The same, with the row locked for the rest of the transaction (every change to a matter or its tree). */
+export async function lockVisibleMatter(trx: Executor, user: Pick<UserRow, 'organizationId' | 'permissions'>, matterId: string): Promise<MatterRow> {
+  const matter = await lockMatterRow(trx, user.organizationId, matterId);
+  if (!matter) throw notFound(MATTER_MSG.matterNotFound);
+  return requireVisible(user, matter);
+}
+
+export type ReadOnlyMessages = { legalHold: string; vaulted: string };
+
+/**
+ * Refuses a change to a vaulted matter or one under legal hold (spec section 4, Restrictions): 409 with the
+ * restriction's text and details.reason 'VAULTED' or 'LEGAL_HOLD'. Vaulted wins: vaulting applies a hold too.
+ */
+export function requireMatterWritable(matter: MatterRow, messages: ReadOnlyMessages = { legalHold: MATTER_MSG.legalHold, vaulted: MATTER_MSG.vaulted }): void {
+  if (matter.isVaulted || matter.status === 'Vaulted') throw conflict(messages.vaulted, { reason: 'VAULTED' });
+  if (matter.legalHold) throw conflict(messages.legalHold, { reason: 'LEGAL_HOLD' });
+}

@@ -1,0 +1,175 @@
+import { sql, type Selectable } from 'kysely';
+import type { MatterSortField, MatterStatus } from '@strongroom/contracts';
+import type { Executor } from '../../platform/db/database.js';
+import type { MattersTable } from '../../platform/db/schema.js';
+
+export type MatterRow = Selectable<MattersTable>;
+
+/** `%text%` for ILIKE with the pattern characters of the text taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function findMatter(db: Executor, organizationId: string, matterId: string) {
+  return db.selectFrom('matters').selectAll().where('organizationId', '=', organizationId).where('id', '=', matterId).executeTakeFirst();
+}
+
+/**
+ * Locks the matter's row for the rest of the transaction. Every change to a matter or to its tree takes this
+ * lock first, so changes of one matter run one after another (no cycles from racing moves, no upload into a
+ * matter that was just put under legal hold).
+ */
+export function lockMatterRow(db: Executor, organizationId: string, matterId: string) {
+  return db.selectFrom('matters').selectAll().where('organizationId', '=', organizationId).where('id', '=', matterId).forUpdate().executeTakeFirst();
+}
+
+export function insertMatter(
+  db: Executor,
+  values: Pick<MatterRow, 'organizationId' | 'matterName' | 'matterNumber' | 'clientName' | 'description' | 'responsibleLawyer' | 'createdBy'>,
+) {
+  return db
+    .insertInto('matters')
+    .values({ ...values, updatedBy: values.createdBy, holdReason: null, retentionExpiresAt: null, vaultedAt: null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export type MatterChanges = Partial<Pick<MatterRow, 'matterName' | 'matterNumber' | 'clientName' | 'description' | 'responsibleLawyer'>>;
+
+/** Applies changes and bumps the version; the caller holds the row lock and has checked the version. */
+export function updateMatterRow(db: Executor, matter: MatterRow, changes: MatterChanges, userId: number) {
+  return db
+    .updateTable('matters')
+    .set({ ...changes, version: matter.version + 1, updatedBy: userId, updatedAt: new Date() })
+    .where('id', '=', matter.id)
+    .where('organizationId', '=', matter.organizationId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function matterNumberTaken(db: Executor, organizationId: string, matterNumber: string, exceptMatterId?: string): Promise<boolean> {
+  let q = db
+    .selectFrom('matters')
+    .select('id')
+    .where('organizationId', '=', organizationId)
+    .where((eb) => eb(eb.fn('lower', ['matterNumber']), '=', matterNumber.toLowerCase()));
+  if (exceptMatterId) q = q.where('id', '!=', exceptMatterId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+/**
+ * The next value of the organization's counter for a year. The first use of a year starts after the highest
+ * MAT-<year>-N already stored (numbers typed by users count too). The counter row's lock serializes concurrent
+ * creations of one organization.
+ */
+export async function nextMatterCounter(db: Executor, organizationId: string, year: number): Promise<number> {
+  const row = await db
+    .insertInto('matterNumberCounters')
+    .values({
+      organizationId,
+      year,
+      lastValue: sql<number>`(
+        select coalesce(max(substring(matter_number from ${'^MAT-' + year + '-(\\d+)$'})::int), 0) + 1
+        from matters where organization_id = ${organizationId} and matter_number like ${'MAT-' + year + '-%'}
+      )`,
+    })
+    .onConflict((oc) => oc.columns(['organizationId', 'year']).doUpdateSet({ lastValue: sql<number>`matter_number_counters.last_value + 1` }))
+    .returning('lastValue')
+    .executeTakeFirstOrThrow();
+  return row.lastValue;
+}
+
+export type MatterFilters = {
+  organizationId: string;
+  includeVaulted: boolean;
+  search?: string;
+  status?: MatterStatus;
+  clientName?: string;
+  responsibleLawyer?: string;
+  createdFrom?: Date;
+  createdBefore?: Date;
+};
+
+function filtered(db: Executor, f: MatterFilters) {
+  let q = db.selectFrom('matters').where('organizationId', '=', f.organizationId);
+  if (!f.includeVaulted) q = q.where('isVaulted', '=', false);
+  if (f.search) {
+    const pattern = containsPattern(f.search);
+    // Each arm can use its column's trigram index (BitmapOr).
+    q = q.where((eb) =>
+      eb.or([eb('matterName', 'ilike', pattern), eb('matterNumber', 'ilike', pattern), eb('clientName', 'ilike', pattern), eb('description', 'ilike', pattern)]),
+    );
+  }
+  if (f.status) q = q.where('isVaulted', '=', f.status === 'Vaulted');
+  if (f.clientName) q = q.where((eb) => eb(eb.fn('lower', ['clientName']), '=', f.clientName!.toLowerCase()));
+  if (f.responsibleLawyer) q = q.where((eb) => eb(eb.fn('lower', ['responsibleLawyer']), '=', f.responsibleLawyer!.toLowerCase()));
+  if (f.createdFrom) q = q.where('createdAt', '>=', f.createdFrom);
+  if (f.createdBefore) q = q.where('createdAt', '<', f.createdBefore);
+  return q;
+}
+
+export async function listMatters(
+  db: Executor,
+  f: MatterFilters,
+  order: { sortBy: MatterSortField; direction: 'asc' | 'desc' },
+  page: { limit: number; offset: number },
+): Promise<MatterRow[]> {
+  const dir = order.direction;
+  let q = filtered(db, f).selectAll();
+  switch (order.sortBy) {
+    case 'matter_name':
+      q = q.orderBy((eb) => eb.fn('lower', ['matterName']), dir);
+      break;
+    case 'client_name':
+      q = q.orderBy((eb) => eb.fn('lower', ['clientName']), dir);
+      break;
+    case 'is_vaulted':
+      q = q.orderBy('isVaulted', dir);
+      break;
+    case 'created_at':
+      q = q.orderBy('createdAt', dir);
+      break;
+  }
+  // id breaks ties, so pages never overlap or skip rows with equal sort values.
+  return q.orderBy('id', dir).limit(page.limit).offset(page.offset).execute();
+}
+
+export async function countMatters(db: Executor, f: MatterFilters): Promise<number> {
+  const row = await filtered(db, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/**
+ * Names in a column with how many matters carry each (case folded), those starting with the query first,
+ * then by count.
+ */
+export async function nameSuggestions(
+  db: Executor,
+  column: 'clientName' | 'responsibleLawyer',
+  f: { organizationId: string; includeVaulted: boolean; query?: string; limit: number },
+): Promise<Array<{ name: string; matterCount: number }>> {
+  let q = db
+    .selectFrom('matters')
+    .where('organizationId', '=', f.organizationId)
+    .where(column, 'is not', null)
+    .where(column, '!=', '');
+  if (!f.includeVaulted) q = q.where('isVaulted', '=', false);
+  const prefix = f.query ? `${f.query.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%` : '%';
+  if (f.query) q = q.where(column, 'ilike', containsPattern(f.query));
+  const rows = await q
+    .select((eb) => [eb.fn.max(column).as('name'), sql<number>`count(*)::int`.as('matterCount')])
+    .groupBy((eb) => eb.fn('lower', [column]))
+    .orderBy((eb) => sql`bool_or(lower(${eb.ref(column)}) like ${prefix})`, 'desc')
+    .orderBy(sql`count(*)`, 'desc')
+    .orderBy((eb) => eb.fn('lower', [eb.fn.max(column)]), 'asc')
+    .limit(f.limit)
+    .execute();
+  return rows.map((r) => ({ name: r.name as string, matterCount: r.matterCount }));
+}
+
+/** Display name of a user, for conflict answers. */
+export async function userName(db: Executor, userId: number | null): Promise<string | null> {
+  if (userId === null) return null;
+  const row = await db.selectFrom('users').select('fullName').where('id', '=', userId).executeTakeFirst();
+  return row?.fullName ?? null;
+}

@@ -1,0 +1,213 @@
+import type {
+  ClientSuggestion,
+  CreateMatterRequest,
+  LawyerSuggestion,
+  MatterConflictDetails,
+  MatterDetailResponse,
+  MatterListQuery,
+  MatterListResponse,
+  MatterResponse,
+  SuggestionQuery,
+  UpdateMatterRequest,
+} from '@strongroom/contracts';
+import { MATTER_LIMITS, MATTER_MSG } from '@strongroom/contracts';
+import { appendAudit } from '../../shared/audit.js';
+import { requireMemberRole, requirePermission } from '../../shared/access.js';
+import type { AppContext, RequestMeta } from '../../shared/context.js';
+import { conflict, forbidden } from '../../shared/errors.js';
+import { matterTree } from '../nodes/nodes.service.js';
+import type { AuthContext } from '../sessions/sessions.service.js';
+import type { UserRow } from '../users/users.repository.js';
+import { auditActor } from '../users/users.service.js';
+import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, toMatterDto } from './matter-access.js';
+import {
+  countMatters,
+  insertMatter,
+  listMatters as listMatterRows,
+  matterNumberTaken,
+  nameSuggestions,
+  nextMatterCounter,
+  updateMatterRow,
+  userName,
+  type MatterChanges,
+  type MatterFilters,
+} from './matters.repository.js';
+
+const DAY_MS = 86_400_000;
+
+function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23505' && (!constraint || e.constraint === constraint);
+}
+
+/** A date-only bound covers the whole UTC day; a date-time is taken as given. */
+function dateBounds(q: Pick<MatterListQuery, 'dateFrom' | 'dateTo'>): { createdFrom?: Date; createdBefore?: Date } {
+  const dateOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
+  return {
+    createdFrom: q.dateFrom ? new Date(dateOnly(q.dateFrom) ? `${q.dateFrom}T00:00:00.000Z` : q.dateFrom) : undefined,
+    createdBefore: q.dateTo
+      ? dateOnly(q.dateTo)
+        ? new Date(Date.parse(`${q.dateTo}T00:00:00.000Z`) + DAY_MS)
+        : new Date(Date.parse(q.dateTo) + 1)
+      : undefined,
+  };
+}
+
+export async function listMatters(ctx: AppContext, auth: AuthContext, q: MatterListQuery): Promise<MatterListResponse> {
+  requireMemberRole(auth.user);
+  const filters: MatterFilters = {
+    organizationId: auth.user.organizationId,
+    includeVaulted: auth.user.permissions.canViewVaulted,
+    search: q.search,
+    status: q.status,
+    clientName: q.clientName,
+    responsibleLawyer: q.responsibleLawyer,
+    ...dateBounds(q),
+  };
+  const [rows, totalCount] = await Promise.all([
+    listMatterRows(ctx.db, filters, { sortBy: q.sortBy, direction: q.sortDirection }, { limit: q.pageSize, offset: (q.page - 1) * q.pageSize }),
+    countMatters(ctx.db, filters),
+  ]);
+  return { matters: rows.map(toMatterDto), totalCount };
+}
+
+export async function getMatterDetail(ctx: AppContext, auth: AuthContext, matterId: string): Promise<MatterDetailResponse> {
+  requireMemberRole(auth.user);
+  const matter = await getVisibleMatter(ctx.db, auth.user, matterId);
+  return { matter: toMatterDto(matter), nodes: await matterTree(ctx.db, matter) };
+}
+
+const pad = (n: number) => String(n).padStart(3, '0');
+
+/** Admins and holders of canUpload create matters (the New Matter button needs canUpload, spec section 6). */
+export async function createMatter(ctx: AppContext, auth: AuthContext, input: CreateMatterRequest, meta: RequestMeta): Promise<MatterResponse> {
+  const { user } = auth;
+  requirePermission(user, 'canUpload');
+  const givenNumber = input.matterNumber?.trim();
+  try {
+    const matter = await ctx.db.transaction().execute(async (trx) => {
+      let matterNumber: string;
+      if (givenNumber) {
+        if (await matterNumberTaken(trx, user.organizationId, givenNumber)) throw conflict(MATTER_MSG.matterNumberExists, { field: 'matterNumber' });
+        matterNumber = givenNumber;
+      } else {
+        const year = new Date().getUTCFullYear();
+        // The counter skips numbers users typed by hand.
+        for (let attempt = 0; ; attempt++) {
+          matterNumber = `MAT-${year}-${pad(await nextMatterCounter(trx, user.organizationId, year))}`;
+          if (!(await matterNumberTaken(trx, user.organizationId, matterNumber))) break;
+          if (attempt > 100) throw conflict(MATTER_MSG.concurrentCreation);
+        }
+      }
+      const row = await insertMatter(trx, {
+        organizationId: user.organizationId,
+        matterName: input.matterName,
+        matterNumber,
+        clientName: input.clientName,
+        description: input.description ? input.description : null,
+        responsibleLawyer: input.responsibleAttorney,
+        createdBy: user.id,
+      });
+      await appendAudit(trx, {
+        organizationId: user.organizationId,
+        actor: auditActor(user),
+        action: 'CREATE_MATTER',
+        targetTable: 'matters',
+        targetId: row.id,
+        details: { matterName: row.matterName, matterNumber: row.matterNumber, clientName: row.clientName, responsibleLawyer: row.responsibleLawyer, numberGenerated: !givenNumber },
+        ipAddress: meta.ip,
+      });
+      return row;
+    });
+    return { matter: toMatterDto(matter) };
+  } catch (err) {
+    // Two creations with the same number at once: the unique index decides.
+    if (isUniqueViolation(err, 'matters_org_number_unique')) {
+      throw givenNumber ? conflict(MATTER_MSG.matterNumberExists, { field: 'matterNumber' }) : conflict(MATTER_MSG.concurrentCreation);
+    }
+    throw err;
+  }
+}
+
+/** Admins and holders of canUpload edit matters (decisions.md). */
+function requireMatterEditor(user: UserRow): void {
+  requireMemberRole(user);
+  if (user.role !== 'admin' && !user.permissions.canUpload) throw forbidden();
+}
+
+const EDITABLE = ['matterName', 'matterNumber', 'clientName', 'description', 'responsibleLawyer'] as const;
+
+export async function updateMatter(ctx: AppContext, auth: AuthContext, input: UpdateMatterRequest, meta: RequestMeta): Promise<MatterResponse> {
+  const { user } = auth;
+  requireMatterEditor(user);
+  try {
+    const matter = await ctx.db.transaction().execute(async (trx) => {
+      const current = await lockVisibleMatter(trx, user, input.matterId);
+      requireMatterWritable(current);
+      if (current.version !== input.expectedVersion) {
+        const details: MatterConflictDetails = {
+          currentVersion: current.version,
+          updatedAt: current.updatedAt.toISOString(),
+          updatedBy: await userName(trx, current.updatedBy),
+        };
+        throw conflict(MATTER_MSG.versionMismatch, details);
+      }
+      const wanted: MatterChanges = {
+        matterName: input.matterName,
+        matterNumber: input.matterNumber,
+        clientName: input.clientName,
+        description: input.description === undefined ? undefined : input.description === '' ? null : input.description,
+        responsibleLawyer: input.responsibleLawyer,
+      };
+      const changes: MatterChanges = {};
+      const audited: Record<string, { from: unknown; to: unknown }> = {};
+      for (const field of EDITABLE) {
+        const value = wanted[field];
+        if (value === undefined || value === current[field]) continue;
+        (changes as Record<string, unknown>)[field] = value;
+        audited[field] = { from: current[field], to: value };
+      }
+      if (Object.keys(changes).length === 0) return current;
+      if (changes.matterNumber && (await matterNumberTaken(trx, user.organizationId, changes.matterNumber, current.id))) {
+        throw conflict(MATTER_MSG.matterNumberExists, { field: 'matterNumber' });
+      }
+      const updated = await updateMatterRow(trx, current, changes, user.id);
+      await appendAudit(trx, {
+        organizationId: user.organizationId,
+        actor: auditActor(user),
+        action: 'UPDATE_MATTER',
+        targetTable: 'matters',
+        targetId: current.id,
+        details: { matterName: updated.matterName, changes: audited, version: updated.version },
+        ipAddress: meta.ip,
+      });
+      return updated;
+    });
+    return { matter: toMatterDto(matter) };
+  } catch (err) {
+    if (isUniqueViolation(err, 'matters_org_number_unique')) throw conflict(MATTER_MSG.matterNumberExists, { field: 'matterNumber' });
+    throw err;
+  }
+}
+
+async function suggestions(ctx: AppContext, auth: AuthContext, column: 'clientName' | 'responsibleLawyer', q: SuggestionQuery) {
+  requireMemberRole(auth.user);
+  return nameSuggestions(ctx.db, column, {
+    organizationId: auth.user.organizationId,
+    includeVaulted: auth.user.permissions.canViewVaulted,
+    query: q.query,
+    limit: q.limit,
+  });
+}
+
+/** Clients by how many matters name them; Frequent from MATTER_LIMITS.frequentMatterCount (3) matters. */
+export async function clientSuggestions(ctx: AppContext, auth: AuthContext, q: SuggestionQuery): Promise<ClientSuggestion[]> {
+  const rows = await suggestions(ctx, auth, 'clientName', q);
+  return rows.map((r) => ({ clientName: r.name, matterCount: r.matterCount, isFrequentClient: r.matterCount >= MATTER_LIMITS.frequentMatterCount }));
+}
+
+export async function lawyerSuggestions(ctx: AppContext, auth: AuthContext, q: SuggestionQuery): Promise<LawyerSuggestion[]> {
+  const rows = await suggestions(ctx, auth, 'responsibleLawyer', q);
+  return rows.map((r) => ({ lawyerName: r.name, matterCount: r.matterCount, isFrequentLawyer: r.matterCount >= MATTER_LIMITS.frequentMatterCount }));
+}
+

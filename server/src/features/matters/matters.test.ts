@@ -1,0 +1,384 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MATTER_MSG, MSG } from '@strongroom/contracts';
+import { createTestApp, type TestApp } from '../../../test/helpers.js';
+import { addMember, auditActions, createFolder, createMatter, newOrganization, ok, setMatterFlags, type Member } from './matter-fixtures.js';
+
+let t: TestApp;
+let admin: Member;
+let other: Member;
+beforeAll(async () => {
+  t = await createTestApp({ JOB_RUNNER: 'off' });
+  admin = await newOrganization(t, 'Acme LLP');
+  other = await newOrganization(t, 'Other & Partners');
+});
+afterAll(() => t.shutdown());
+
+const year = new Date().getUTCFullYear();
+
+describe('POST /_api/matters/create', () => {
+  it('creates a matter, generates MAT-YYYY-NNN numbers in sequence and audits it', async () => {
+    const a = await createMatter(admin.client, { matterName: 'Smith v Jones', clientName: 'Smith Ltd', description: 'Contract dispute', responsibleAttorney: 'Jane Counsel' });
+    expect(a).toMatchObject({
+      matterName: 'Smith v Jones',
+      clientName: 'Smith Ltd',
+      description: 'Contract dispute',
+      responsibleLawyer: 'Jane Counsel',
+      status: 'Open',
+      isVaulted: false,
+      legalHold: false,
+      holdReason: null,
+      retentionExpiresAt: null,
+      vaultedAt: null,
+      version: 1,
+      organizationId: admin.organizationId,
+      matterNumber: `MAT-${year}-001`,
+    });
+    expect(new Date(a.createdAt as string).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    const b = await createMatter(admin.client);
+    expect(b.matterNumber).toBe(`MAT-${year}-002`);
+    // Another organization counts on its own.
+    expect((await createMatter(other.client)).matterNumber).toBe(`MAT-${year}-001`);
+    // A number typed by hand is skipped by the counter.
+    await createMatter(admin.client, { matterNumber: `MAT-${year}-003` });
+    expect((await createMatter(admin.client)).matterNumber).toBe(`MAT-${year}-004`);
+    const audit = (await auditActions(t, admin.organizationId)).filter((e) => e.action === 'CREATE_MATTER');
+    expect(audit.length).toBe(4);
+    expect(audit[0]).toMatchObject({ targetId: a.id, details: { matterName: 'Smith v Jones', matterNumber: `MAT-${year}-001`, numberGenerated: true } });
+  });
+
+  it('refuses a number that exists in the organization, ignoring case, with a 409 the dialog maps to the field', async () => {
+    await createMatter(admin.client, { matterNumber: 'MAT-2025-100' });
+    const dup = await admin.client.post('/_api/matters/create', { matterName: 'X', clientName: 'Y', responsibleAttorney: 'Z', matterNumber: 'MAT-2025-100' });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json()).toMatchObject({ error: MATTER_MSG.matterNumberExists, code: 'CONFLICT_ERROR' });
+    expect(dup.json().error).toContain('already exists');
+    // The same number in another organization is fine.
+    expect((await createMatter(other.client, { matterNumber: 'MAT-2025-100' })).matterNumber).toBe('MAT-2025-100');
+  });
+
+  it('gives every concurrent creation its own number', async () => {
+    const made = await Promise.all(Array.from({ length: 6 }, () => createMatter(other.client)));
+    const numbers = made.map((m) => m.matterNumber);
+    expect(new Set(numbers).size).toBe(6);
+    for (const n of numbers) expect(n).toMatch(new RegExp(`^MAT-${year}-\\d{3}$`));
+  });
+
+  it('validates with the spec messages and rejects unknown fields', async () => {
+    const v = async (body: object) => {
+      const r = await admin.client.post('/_api/matters/create', body);
+      expect(r.statusCode).toBe(400);
+      return r.json().error;
+    };
+    const base = { matterName: 'Name', clientName: 'Client', responsibleAttorney: 'Lawyer' };
+    expect(await v({ ...base, matterName: '' })).toBe('Matter name is required.');
+    expect(await v({ ...base, matterName: '   ' })).toBe('Matter name is required.');
+    expect(await v({ clientName: 'C', responsibleAttorney: 'L' })).toBe('Matter name is required.');
+    expect(await v({ ...base, clientName: '' })).toBe('Client name is required.');
+    expect(await v({ ...base, description: 'x'.repeat(2001) })).toBe('Description cannot exceed 2000 characters.');
+    expect(await v({ ...base, matterNumber: '2026-001' })).toBe('Matter number must be in the format MAT-YYYY-NNN.');
+    expect(await v({ ...base, responsibleAttorney: '' })).toBe('Responsible attorney is required.');
+    expect(await v({ ...base, matterName: 'x'.repeat(256) })).toBe(MATTER_MSG.matterNameTooLong);
+    expect(await v({ ...base, extra: 1 })).toBe(MSG.unknownFields(['extra']));
+    // 2000 characters exactly is fine.
+    expect((await createMatter(admin.client, { description: 'd'.repeat(2000) })).description).toHaveLength(2000);
+  });
+
+  it('needs canUpload; guests get Access denied', async () => {
+    const noUpload = await addMember(t, admin.organizationId, 'user', { canUpload: false });
+    const guest = await addMember(t, admin.organizationId, 'guest', { canUpload: true });
+    const body = { matterName: 'N', clientName: 'C', responsibleAttorney: 'L' };
+    const r1 = await noUpload.client.post('/_api/matters/create', body);
+    expect(r1.statusCode).toBe(403);
+    expect(r1.json()).toMatchObject({ error: MSG.permissionDenied, code: 'PERMISSION_ERROR' });
+    const r2 = await guest.client.post('/_api/matters/create', body);
+    expect(r2.statusCode).toBe(403);
+    expect(r2.json().error).toBe(MSG.accessDenied('guest'));
+    const user = await addMember(t, admin.organizationId, 'user');
+    expect((await createMatter(user.client)).organizationId).toBe(admin.organizationId);
+    expect((await user.client.get('/_api/matters/list')).statusCode).toBe(200);
+    expect((await guest.client.get('/_api/matters/list')).statusCode).toBe(403);
+  });
+});
+
+describe('POST /_api/matters/update', () => {
+  it('changes fields, bumps the version and audits what changed', async () => {
+    const m = await createMatter(admin.client, { description: 'old' });
+    const r = ok(await admin.client.post('/_api/matters/update', { matterId: m.id, matterName: 'Renamed', description: '', responsibleLawyer: 'New Lawyer', expectedVersion: 1 }));
+    expect(r.matter).toMatchObject({ id: m.id, matterName: 'Renamed', description: null, responsibleLawyer: 'New Lawyer', version: 2 });
+    const r2 = ok(await admin.client.post('/_api/matters/update', { matterId: m.id, clientName: 'Other Client', expectedVersion: 2 }));
+    expect(r2.matter).toMatchObject({ clientName: 'Other Client', matterName: 'Renamed', version: 3 });
+    // Nothing changed: same version, no audit entry.
+    const same = ok(await admin.client.post('/_api/matters/update', { matterId: m.id, clientName: 'Other Client', expectedVersion: 3 }));
+    expect(same.matter.version).toBe(3);
+    const entries = (await auditActions(t, admin.organizationId)).filter((e) => e.action === 'UPDATE_MATTER' && e.targetId === m.id);
+    expect(entries).toHaveLength(2);
+    expect(entries[0]!.details).toMatchObject({
+      version: 2,
+      changes: { matterName: { from: m.matterName, to: 'Renamed' }, description: { from: 'old', to: null }, responsibleLawyer: { from: 'Jane Counsel', to: 'New Lawyer' } },
+    });
+  });
+
+  it('lets exactly one of two updates with the same expectedVersion through; the other is a 409 version mismatch', async () => {
+    const m = await createMatter(admin.client);
+    const [a, b] = await Promise.all([
+      admin.client.post('/_api/matters/update', { matterId: m.id, matterName: 'First', expectedVersion: 1 }),
+      admin.client.post('/_api/matters/update', { matterId: m.id, matterName: 'Second', expectedVersion: 1 }),
+    ]);
+    const codes = [a.statusCode, b.statusCode].sort();
+    expect(codes).toEqual([200, 409]);
+    const lost = a.statusCode === 409 ? a : b;
+    const won = a.statusCode === 200 ? a : b;
+    expect(lost.json()).toMatchObject({ code: 'CONFLICT_ERROR', details: { currentVersion: 2, updatedBy: 'Ada Admin' } });
+    expect(lost.json().error.toLowerCase()).toContain('version mismatch');
+    expect(lost.json().details.updatedAt).toBe(won.json().matter.updatedAt);
+    const detail = ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`));
+    expect(detail.matter).toMatchObject({ version: 2, matterName: won.json().matter.matterName });
+  });
+
+  it('refuses a number another matter has, and accepts its own', async () => {
+    const a = await createMatter(admin.client);
+    const b = await createMatter(admin.client);
+    const r = await admin.client.post('/_api/matters/update', { matterId: b.id, matterNumber: a.matterNumber.toLowerCase().replace('mat', 'MAT'), expectedVersion: 1 });
+    expect(r.statusCode).toBe(409);
+    expect(r.json().error).toBe(MATTER_MSG.matterNumberExists);
+    expect(ok(await admin.client.post('/_api/matters/update', { matterId: b.id, matterNumber: b.matterNumber, expectedVersion: 1 })).matter.version).toBe(1);
+  });
+
+  it('validates with the spec messages', async () => {
+    const m = await createMatter(admin.client);
+    const v = async (body: object) => {
+      const r = await admin.client.post('/_api/matters/update', body);
+      expect(r.statusCode).toBe(400);
+      return r.json().error;
+    };
+    expect(await v({ matterId: 'nope', expectedVersion: 1 })).toBe('Invalid Matter ID format.');
+    expect(await v({ matterId: m.id, matterName: '', expectedVersion: 1 })).toBe('Matter name cannot be empty.');
+    expect(await v({ matterId: m.id, description: 'x'.repeat(2001), expectedVersion: 1 })).toBe('Description cannot exceed 2000 characters.');
+    expect(await v({ matterId: m.id, matterNumber: 'M-1', expectedVersion: 1 })).toBe(MATTER_MSG.matterNumberFormat);
+    expect(await v({ matterId: m.id, matterName: 'X' })).toBe(MATTER_MSG.expectedVersionRequired);
+    expect(await v({ matterId: m.id, expectedVersion: 1, status: 'Vaulted' })).toBe(MSG.unknownFields(['status']));
+  });
+
+  it('refuses edits under legal hold and when vaulted', async () => {
+    const held = await createMatter(admin.client);
+    await setMatterFlags(t, held.id, { legalHold: true });
+    const r = await admin.client.post('/_api/matters/update', { matterId: held.id, matterName: 'X', expectedVersion: 1 });
+    expect(r.statusCode).toBe(409);
+    expect(r.json()).toMatchObject({ error: 'Actions are disabled due to legal hold', details: { reason: 'LEGAL_HOLD' } });
+    const vaulted = await createMatter(admin.client);
+    await setMatterFlags(t, vaulted.id, { vaulted: true, legalHold: true });
+    const r2 = await admin.client.post('/_api/matters/update', { matterId: vaulted.id, matterName: 'X', expectedVersion: 1 });
+    expect(r2.statusCode).toBe(409);
+    expect(r2.json()).toMatchObject({ error: 'Actions are disabled for vaulted matters', details: { reason: 'VAULTED' } });
+  });
+
+  it('lets admins and canUpload holders edit; others get 403; another organization gets 404', async () => {
+    const m = await createMatter(admin.client);
+    const user = await addMember(t, admin.organizationId, 'user');
+    expect(ok(await user.client.post('/_api/matters/update', { matterId: m.id, matterName: 'By user', expectedVersion: 1 })).matter.version).toBe(2);
+    const reader = await addMember(t, admin.organizationId, 'user', { canUpload: false });
+    expect((await reader.client.post('/_api/matters/update', { matterId: m.id, matterName: 'No', expectedVersion: 2 })).statusCode).toBe(403);
+    const guest = await addMember(t, admin.organizationId, 'guest');
+    expect((await guest.client.post('/_api/matters/update', { matterId: m.id, matterName: 'No', expectedVersion: 2 })).statusCode).toBe(403);
+    const foreign = await other.client.post('/_api/matters/update', { matterId: m.id, matterName: 'No', expectedVersion: 2 });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error).toBe('Matter not found.');
+  });
+});
+
+describe('GET /_api/matters/detail', () => {
+  it('answers the matter and its nodes as a tree', async () => {
+    const m = await createMatter(admin.client, { matterName: 'Tree' });
+    const a = await createFolder(admin.client, m.id, 'Alpha');
+    const b = await createFolder(admin.client, m.id, 'beta');
+    const sub = await createFolder(admin.client, m.id, 'Sub', a.id);
+    const r = ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`));
+    expect(r.matter).toMatchObject({ id: m.id, matterName: 'Tree' });
+    expect(r.nodes.map((n: { name: string }) => n.name)).toEqual(['Alpha', 'beta']);
+    expect(r.nodes[0]).toMatchObject({ id: a.id, nodeType: 'folder', parentId: null, path: '/Alpha', matterId: m.id, organizationId: admin.organizationId });
+    expect(r.nodes[0].children).toEqual([expect.objectContaining({ id: sub.id, parentId: a.id, path: '/Alpha/Sub', children: [] })]);
+    expect(r.nodes[1]).toMatchObject({ id: b.id, children: [] });
+    expect(r.nodes[0].createdBy).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers 404 for another organization, and the spec messages for bad ids', async () => {
+    const m = await createMatter(admin.client);
+    const r = await other.client.get(`/_api/matters/detail?matterId=${m.id}`);
+    expect(r.statusCode).toBe(404);
+    expect(r.json()).toMatchObject({ error: 'Matter not found.', code: 'NOT_FOUND' });
+    expect((await admin.client.get(`/_api/matters/detail?matterId=${randomUUID()}`)).statusCode).toBe(404);
+    expect((await admin.client.get('/_api/matters/detail?matterId=abc')).json().error).toBe('Invalid Matter ID format.');
+    expect((await admin.client.get('/_api/matters/detail')).json().error).toBe(MATTER_MSG.matterIdRequired);
+  });
+
+  it('hides vaulted matters from users without canViewVaulted', async () => {
+    const m = await createMatter(admin.client);
+    await setMatterFlags(t, m.id, { vaulted: true, legalHold: true });
+    const blind = await addMember(t, admin.organizationId, 'user', { canViewVaulted: false });
+    const r = await blind.client.get(`/_api/matters/detail?matterId=${m.id}`);
+    expect(r.statusCode).toBe(403);
+    expect(r.json().error).toBe(MATTER_MSG.vaultedHidden);
+    expect(ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`)).matter).toMatchObject({ isVaulted: true, status: 'Vaulted' });
+  });
+});
+
+describe('GET /_api/matters/list', () => {
+  let firm: Member;
+  let ids: Record<string, string>;
+  beforeAll(async () => {
+    firm = await newOrganization(t, 'List & Co');
+    const make = async (name: string, client: string, lawyer: string, description?: string) =>
+      (await createMatter(firm.client, { matterName: name, clientName: client, responsibleAttorney: lawyer, ...(description ? { description } : {}) })).id;
+    ids = {
+      alpha: await make('Alpha lease', 'Northwind', 'Jane Counsel', 'Office lease renewal'),
+      bravo: await make('bravo merger', 'Contoso', 'Jane Counsel'),
+      charlie: await make('Charlie estate', 'northwind', 'Sam Barrister', 'Probate of the 50% share'),
+      delta: await make('Delta patent', 'Fabrikam', 'Sam Barrister'),
+      echo: await make('Echo arbitration', 'Contoso', 'Lee Solicitor', 'Shipping_claim'),
+    };
+    await setMatterFlags(t, ids.delta!, { vaulted: true, legalHold: true });
+    // Spread creation times over known days.
+    const days: Record<string, string> = { alpha: '2026-01-10T10:00:00Z', bravo: '2026-02-10T10:00:00Z', charlie: '2026-03-10T10:00:00Z', delta: '2026-03-10T10:00:00Z', echo: '2026-04-10T23:30:00Z' };
+    for (const [k, d] of Object.entries(days)) await t.ctx.db.updateTable('matters').set({ createdAt: new Date(d) }).where('id', '=', ids[k]!).execute();
+  });
+
+  const list = async (query: string, c = firm.client) => ok(await c.get(`/_api/matters/list${query}`)) as { matters: Array<{ id: string; matterName: string }>; totalCount: number };
+  const names = (r: { matters: Array<{ matterName: string }> }) => r.matters.map((m) => m.matterName);
+
+  it('answers matters newest first by default with the total count, only this organization\'s', async () => {
+    const r = await list('');
+    expect(r.totalCount).toBe(5);
+    const n = names(r);
+    expect(n[0]).toBe('Echo arbitration');
+    expect(new Set(n.slice(1, 3))).toEqual(new Set(['Charlie estate', 'Delta patent']));
+    expect(n.slice(3)).toEqual(['bravo merger', 'Alpha lease']);
+    // Delta and Charlie share a timestamp: id decides, in the same direction.
+    const tied = r.matters.slice(1, 3).map((m) => m.id);
+    expect(tied[0]! > tied[1]!).toBe(true);
+  });
+
+  it('searches name, number, client and description as substrings, case-insensitively, with LIKE characters taken literally', async () => {
+    expect(names(await list('?search=LEASE'))).toEqual(['Alpha lease']);
+    expect(names(await list('?search=north&sortBy=matter_name&sortDirection=asc'))).toEqual(['Alpha lease', 'Charlie estate']);
+    expect(names(await list('?search=renewal'))).toEqual(['Alpha lease']);
+    expect(names(await list('?search=50%25'))).toEqual(['Charlie estate']);
+    // '_' is a character here, not a wildcard ('e_s' would otherwise match 'lease').
+    expect(names(await list('?search=e_s'))).toEqual([]);
+    expect(names(await list('?search=ng_cl'))).toEqual(['Echo arbitration']);
+    const echo = (await list('?search=Echo')).matters[0] as unknown as { matterNumber: string };
+    expect(names(await list(`?search=${echo.matterNumber.toLowerCase()}`))).toEqual(['Echo arbitration']);
+  });
+
+  it('filters by status, client, lawyer and dates', async () => {
+    expect(names(await list('?status=Vaulted'))).toEqual(['Delta patent']);
+    expect((await list('?status=Open')).totalCount).toBe(4);
+    expect((await list('?status=All')).totalCount).toBe(5);
+    expect(names(await list('?clientName=NORTHWIND&sortBy=matter_name&sortDirection=asc'))).toEqual(['Alpha lease', 'Charlie estate']);
+    expect(names(await list('?responsibleLawyer=sam%20barrister&sortBy=matter_name&sortDirection=asc'))).toEqual(['Charlie estate', 'Delta patent']);
+    expect(names(await list('?dateFrom=2026-02-10&dateTo=2026-03-10&sortBy=matter_name&sortDirection=asc'))).toEqual(['bravo merger', 'Charlie estate', 'Delta patent']);
+    // A date-only dateTo includes the whole (UTC) day.
+    expect(names(await list('?dateFrom=2026-04-10&dateTo=2026-04-10'))).toEqual(['Echo arbitration']);
+    expect(names(await list('?dateTo=2026-01-10T10:00:00.000Z'))).toEqual(['Alpha lease']);
+    expect((await list('?search=&status=&clientName=')).totalCount).toBe(5);
+  });
+
+  it('sorts by each field both ways with id as the tiebreaker', async () => {
+    expect(names(await list('?sortBy=matter_name&sortDirection=asc'))).toEqual(['Alpha lease', 'bravo merger', 'Charlie estate', 'Delta patent', 'Echo arbitration']);
+    expect(names(await list('?sortBy=matter_name&sortDirection=desc'))).toEqual(['Echo arbitration', 'Delta patent', 'Charlie estate', 'bravo merger', 'Alpha lease']);
+    const byClient = (await list('?sortBy=client_name&sortDirection=asc')).matters as unknown as Array<{ clientName: string; id: string }>;
+    expect(byClient.map((m) => m.clientName.toLowerCase())).toEqual(['contoso', 'contoso', 'fabrikam', 'northwind', 'northwind']);
+    expect(byClient[0]!.id < byClient[1]!.id).toBe(true);
+    const vaultedFirst = await list('?sortBy=is_vaulted&sortDirection=desc');
+    expect(vaultedFirst.matters[0]!.matterName).toBe('Delta patent');
+    expect(names(await list('?sortBy=created_at&sortDirection=asc'))[0]).toBe('Alpha lease');
+  });
+
+  it('pages with a stable order and the full total', async () => {
+    const all = names(await list('?sortBy=matter_name&sortDirection=asc&pageSize=100'));
+    const pages = [];
+    for (let page = 1; page <= 3; page++) pages.push(...names(await list(`?sortBy=matter_name&sortDirection=asc&pageSize=2&page=${page}`)));
+    expect(pages).toEqual(all);
+    const p3 = await list('?sortBy=matter_name&pageSize=2&page=3');
+    expect(p3.matters).toHaveLength(1);
+    expect(p3.totalCount).toBe(5);
+    expect((await list('?page=9')).matters).toEqual([]);
+  });
+
+  it('validates the query', async () => {
+    const v = async (q: string) => {
+      const r = await firm.client.get(`/_api/matters/list${q}`);
+      expect(r.statusCode).toBe(400);
+      return r.json().error;
+    };
+    expect(await v('?pageSize=101')).toBe(MATTER_MSG.pageSizeMax);
+    expect(await v('?page=0')).toBe(MATTER_MSG.pagePositive);
+    expect(await v('?sortBy=name')).toBe(MATTER_MSG.invalidSortBy);
+    expect(await v('?sortDirection=up')).toBe(MATTER_MSG.invalidSortDirection);
+    expect(await v('?status=Closed')).toBe(MATTER_MSG.invalidStatus);
+    expect(await v('?dateFrom=yesterday')).toBe(MATTER_MSG.invalidDate);
+  });
+
+  it('leaves vaulted matters out for users without canViewVaulted', async () => {
+    const blind = await addMember(t, firm.organizationId, 'user', { canViewVaulted: false });
+    const r = await list('', blind.client);
+    expect(r.totalCount).toBe(4);
+    expect(names(r)).not.toContain('Delta patent');
+  });
+
+  it('never shows another organization\'s matters', async () => {
+    const r = await list('?pageSize=100', other.client);
+    expect(r.matters.map((m) => m.id)).not.toEqual(expect.arrayContaining([ids.alpha]));
+    expect(r.matters.every((m) => !Object.values(ids).includes(m.id))).toBe(true);
+    expect(names(await list('?search=Northwind', other.client))).toEqual([]);
+  });
+});
+
+describe('client and lawyer suggestions', () => {
+  let firm: Member;
+  beforeAll(async () => {
+    firm = await newOrganization(t, 'Suggest LLP');
+    const rows: Array<[string, string]> = [
+      ['Acme Corp', 'Jane Counsel'],
+      ['acme corp', 'Jane Counsel'],
+      ['Acme Corp', 'Jane Counsel'],
+      ['Beta Acme', 'Sam Barrister'],
+      ['Gamma', 'Sam Barrister'],
+    ];
+    for (const [client, lawyer] of rows) await createMatter(firm.client, { clientName: client, responsibleAttorney: lawyer });
+  });
+
+  it('answers names with counts and the Frequent mark from 3 matters, prefix matches first', async () => {
+    const r = ok(await firm.client.get('/_api/matters/clients/suggestions?query=acme'));
+    expect(r).toEqual([
+      { clientName: expect.stringMatching(/^acme corp$/i), matterCount: 3, isFrequentClient: true },
+      { clientName: 'Beta Acme', matterCount: 1, isFrequentClient: false },
+    ]);
+    const all = ok(await firm.client.get('/_api/matters/clients/suggestions'));
+    expect(all.map((s: { clientName: string }) => s.clientName.toLowerCase())).toEqual(['acme corp', 'beta acme', 'gamma']);
+    expect(ok(await firm.client.get('/_api/matters/clients/suggestions?limit=1'))).toHaveLength(1);
+    const lawyers = ok(await firm.client.get('/_api/matters/lawyers/suggestions?query=sa'));
+    expect(lawyers).toEqual([{ lawyerName: 'Sam Barrister', matterCount: 2, isFrequentLawyer: false }]);
+    expect(ok(await firm.client.get('/_api/matters/lawyers/suggestions'))[0]).toEqual({ lawyerName: 'Jane Counsel', matterCount: 3, isFrequentLawyer: true });
+  });
+
+  it('validates the limit, keeps organizations apart and refuses guests', async () => {
+    const r = await firm.client.get('/_api/matters/clients/suggestions?limit=51');
+    expect(r.statusCode).toBe(400);
+    expect(r.json().error).toBe(MATTER_MSG.suggestionLimitMax);
+    expect(ok(await other.client.get('/_api/matters/clients/suggestions?query=gamma'))).toEqual([]);
+    const guest = await addMember(t, firm.organizationId, 'guest');
+    expect((await guest.client.get('/_api/matters/lawyers/suggestions')).statusCode).toBe(403);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the matter, node and upload calls, the node tree included', async () => {
+    const doc = (await t.app.inject('/_api/openapi.json')).json();
+    for (const path of ['/_api/matters/list', '/_api/matters/detail', '/_api/nodes/move', '/_api/nodes/download-url', '/_api/upload/presigned', '/_api/upload/parts']) {
+      expect(Object.keys(doc.paths)).toContain(path);
+    }
+    expect(JSON.stringify(doc.paths['/_api/matters/detail'])).toContain('#/components/schemas/NodeTree');
+    expect(doc.components.schemas.NodeTree.properties.children.items).toEqual({ $ref: '#/components/schemas/NodeTree' });
+  });
+});

@@ -1,0 +1,297 @@
+import type { CreateFolderRequest, MoveNodeRequest, NodeDto, NodeTreeDto, RenameNodeRequest } from '@strongroom/contracts';
+import { NODE_MSG } from '@strongroom/contracts';
+import type { Executor } from '../../platform/db/database.js';
+import { MAX_PRESIGN_SECONDS } from '../../platform/storage/blob-store.js';
+import { requirePermission } from '../../shared/access.js';
+import { appendAudit } from '../../shared/audit.js';
+import type { AppContext, RequestMeta } from '../../shared/context.js';
+import { badRequest, conflict, notFound } from '../../shared/errors.js';
+import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, type MatterRow } from '../matters/matter-access.js';
+import type { AuthContext } from '../sessions/sessions.service.js';
+import { auditActor } from '../users/users.service.js';
+import { enqueueObjectDeletion } from './nodes.jobs.js';
+import {
+  deleteSubtree,
+  findNode,
+  insertNode,
+  isSelfOrDescendant,
+  listMatterNodes,
+  lockNode,
+  nameTaken,
+  pathNames,
+  updateNode,
+  type NewNode,
+  type NodeRow,
+  type NodeWithCreator,
+} from './nodes.repository.js';
+
+/** Download links live 5 minutes: enough to start a download, short for a link that is a bearer credential. */
+export const DOWNLOAD_URL_SECONDS = Math.min(5 * 60, MAX_PRESIGN_SECONDS);
+
+export function toNodeDto(n: NodeRow, path: string, creatorId: string | null): NodeDto {
+  return {
+    id: n.id,
+    matterId: n.matterId,
+    organizationId: n.organizationId,
+    parentId: n.parentId,
+    name: n.name,
+    nodeType: n.nodeType,
+    path,
+    fileSize: n.fileSize === null ? null : Number(n.fileSize),
+    mimeType: n.mimeType,
+    sha256Hash: n.sha256Hash,
+    storagePath: n.storagePath,
+    uploadId: n.uploadId,
+    uploadStatus: n.uploadStatus,
+    uploadProgress: n.uploadProgress,
+    createdBy: creatorId,
+    createdAt: n.createdAt.toISOString(),
+    updatedAt: n.updatedAt.toISOString(),
+  };
+}
+
+/** One node as the API answers it, path and creator looked up. */
+export async function nodeDto(db: Executor, organizationId: string, nodeId: string): Promise<NodeDto> {
+  const node = await findNode(db, organizationId, nodeId);
+  if (!node) throw notFound(NODE_MSG.itemNotFound);
+  return toNodeDto(node, '/' + (await pathNames(db, node.id)).join('/'), node.creatorId);
+}
+
+const byFolderThenName = (a: NodeRow, b: NodeRow) =>
+  a.nodeType === b.nodeType ? a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }) : a.nodeType === 'folder' ? -1 : 1;
+
+/** The matter's nodes as a tree: root entries with their children, folders first, then files, by name. */
+export async function matterTree(db: Executor, matter: MatterRow): Promise<NodeTreeDto[]> {
+  const rows = await listMatterNodes(db, matter.organizationId, matter.id);
+  const byParent = new Map<string | null, NodeWithCreator[]>();
+  for (const row of rows) {
+    const list = byParent.get(row.parentId) ?? [];
+    list.push(row);
+    byParent.set(row.parentId, list);
+  }
+  const build = (parentId: string | null, parentPath: string): NodeTreeDto[] =>
+    (byParent.get(parentId) ?? []).sort(byFolderThenName).map((row) => {
+      const path = `${parentPath}/${row.name}`;
+      return { ...toNodeDto(row, path, row.creatorId), children: row.nodeType === 'folder' ? build(row.id, path) : [] };
+    });
+  return build(null, '');
+}
+
+/** The folder a new node goes into: null for the root, else a folder of the same matter. */
+export async function resolveParentFolder(trx: Executor, matter: MatterRow, parentId: string | null | undefined): Promise<string | null> {
+  if (!parentId) return null;
+  const parent = await findNode(trx, matter.organizationId, parentId);
+  if (!parent || parent.matterId !== matter.id) throw notFound(NODE_MSG.itemNotFound);
+  if (parent.nodeType !== 'folder') throw badRequest(NODE_MSG.targetNotFolder);
+  return parent.id;
+}
+
+/** 409 when the folder already has an item of that name (case-insensitive). */
+export async function requireNameFree(trx: Executor, matterId: string, parentId: string | null, name: string, exceptNodeId?: string): Promise<void> {
+  if (await nameTaken(trx, matterId, parentId, name, exceptNodeId)) throw conflict(NODE_MSG.nameExists(name), { field: 'name' });
+}
+
+function isNameClash(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23505' && e.constraint === 'nodes_name_unique';
+}
+
+/** Runs a tree change; a name clash that slipped past the check (a race) still answers 409. */
+async function withNameGuard<T>(name: () => string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (isNameClash(err)) throw conflict(NODE_MSG.nameExists(name()), { field: 'name' });
+    throw err;
+  }
+}
+
+/** Inserts a file node; the caller holds the matter lock and checked the parent and the name. */
+export function insertFileNode(trx: Executor, values: Omit<NewNode, 'nodeType'>): Promise<NodeRow> {
+  return insertNode(trx, { ...values, nodeType: 'file' });
+}
+
+export async function createFolder(ctx: AppContext, auth: AuthContext, input: CreateFolderRequest, meta: RequestMeta): Promise<{ node: NodeDto }> {
+  const { user } = auth;
+  requirePermission(user, 'canUpload');
+  const name = input.folderName;
+  const node = await withNameGuard(
+    () => name,
+    () =>
+      ctx.db.transaction().execute(async (trx) => {
+        const matter = await lockVisibleMatter(trx, user, input.matterId);
+        requireMatterWritable(matter, { legalHold: NODE_MSG.folderCreateLegalHold, vaulted: NODE_MSG.folderCreateVaulted });
+        const parentId = await resolveParentFolder(trx, matter, input.parentId);
+        await requireNameFree(trx, matter.id, parentId, name);
+        const row = await insertNode(trx, {
+          organizationId: user.organizationId,
+          matterId: matter.id,
+          parentId,
+          name,
+          nodeType: 'folder',
+          fileSize: null,
+          mimeType: null,
+          sha256Hash: null,
+          storagePath: null,
+          uploadId: null,
+          uploadStatus: null,
+          uploadProgress: null,
+          createdBy: user.id,
+        });
+        await appendAudit(trx, {
+          organizationId: user.organizationId,
+          actor: auditActor(user),
+          action: 'CREATE_FOLDER',
+          targetTable: 'nodes',
+          targetId: row.id,
+          details: { matterId: matter.id, matterName: matter.matterName, name, parentId },
+          ipAddress: meta.ip,
+        });
+        return row;
+      }),
+  );
+  return { node: await nodeDto(ctx.db, user.organizationId, node.id) };
+}
+
+/**
+ * Locks the matter of a node, then the node. Every tree change of a matter takes the matter's lock first, so
+ * two changes of one matter never interleave.
+ */
+async function lockNodeForChange(trx: Executor, auth: AuthContext, nodeId: string): Promise<{ matter: MatterRow; node: NodeRow }> {
+  const { user } = auth;
+  const found = await findNode(trx, user.organizationId, nodeId);
+  if (!found) throw notFound(NODE_MSG.itemNotFound);
+  const matter = await lockVisibleMatter(trx, user, found.matterId);
+  const node = await lockNode(trx, user.organizationId, nodeId);
+  if (!node) throw notFound(NODE_MSG.itemNotFound);
+  requireMatterWritable(matter, { legalHold: NODE_MSG.legalHold, vaulted: NODE_MSG.vaulted });
+  return { matter, node };
+}
+
+/** Folders only, as in the detail dialog's menu: a file's name is part of its record (decisions.md). */
+export async function renameNode(ctx: AppContext, auth: AuthContext, input: RenameNodeRequest, meta: RequestMeta): Promise<{ node: NodeDto }> {
+  const { user } = auth;
+  requirePermission(user, 'canRename');
+  const newName = input.newName;
+  await withNameGuard(
+    () => newName,
+    () =>
+      ctx.db.transaction().execute(async (trx) => {
+        const { matter, node } = await lockNodeForChange(trx, auth, input.nodeId);
+        if (node.nodeType !== 'folder') throw badRequest(NODE_MSG.renameFoldersOnly);
+        if (node.name === newName) return node;
+        await requireNameFree(trx, node.matterId, node.parentId, newName, node.id);
+        const updated = await updateNode(trx, node, { name: newName });
+        await appendAudit(trx, {
+          organizationId: user.organizationId,
+          actor: auditActor(user),
+          action: 'RENAME_NODE',
+          targetTable: 'nodes',
+          targetId: node.id,
+          details: { matterId: matter.id, nodeType: node.nodeType, from: node.name, to: newName },
+          ipAddress: meta.ip,
+        });
+        return updated;
+      }),
+  );
+  return { node: await nodeDto(ctx.db, user.organizationId, input.nodeId) };
+}
+
+/** Moving needs canRename: it changes where an item is found, as a rename changes what it is called. */
+export async function moveNode(ctx: AppContext, auth: AuthContext, input: MoveNodeRequest, meta: RequestMeta): Promise<{ node: NodeDto }> {
+  const { user } = auth;
+  requirePermission(user, 'canRename');
+  let movedName = '';
+  await withNameGuard(
+    () => movedName,
+    () =>
+      ctx.db.transaction().execute(async (trx) => {
+        const { matter, node } = await lockNodeForChange(trx, auth, input.nodeId);
+        movedName = node.name;
+        const target = input.newParentId;
+        if (target === node.id) throw badRequest(NODE_MSG.moveIntoItself);
+        const parentId = await resolveParentFolder(trx, matter, target);
+        if (parentId === node.parentId) throw badRequest(NODE_MSG.moveSameParent);
+        // Under the matter's lock the tree cannot change between this check and the update.
+        if (parentId && node.nodeType === 'folder' && (await isSelfOrDescendant(trx, node.id, parentId))) throw badRequest(NODE_MSG.moveIntoItself);
+        await requireNameFree(trx, matter.id, parentId, node.name, node.id);
+        const updated = await updateNode(trx, node, { parentId });
+        await appendAudit(trx, {
+          organizationId: user.organizationId,
+          actor: auditActor(user),
+          action: 'MOVE_NODE',
+          targetTable: 'nodes',
+          targetId: node.id,
+          details: { matterId: matter.id, name: node.name, nodeType: node.nodeType, fromParentId: node.parentId, toParentId: parentId },
+          ipAddress: meta.ip,
+        });
+        return updated;
+      }),
+  );
+  return { node: await nodeDto(ctx.db, user.organizationId, input.nodeId) };
+}
+
+/**
+ * Deletes a node and its subtree: the rows go in one transaction, which also enqueues the deletion of the
+ * stored objects; the job runs after the commit. So a crash leaves at worst an object without a row (removed
+ * when the job runs), never a row without its object.
+ */
+export async function deleteNode(ctx: AppContext, auth: AuthContext, nodeId: string, meta: RequestMeta): Promise<{ success: true; deletedCount: number }> {
+  const { user } = auth;
+  requirePermission(user, 'canDelete');
+  const deleted = await ctx.db.transaction().execute(async (trx) => {
+    const { matter, node } = await lockNodeForChange(trx, auth, nodeId);
+    const path = '/' + (await pathNames(trx, node.id)).join('/');
+    const rows = await deleteSubtree(trx, user.organizationId, node.id);
+    const keys = rows.flatMap((r) => (r.storagePath ? [r.storagePath] : []));
+    if (keys.length > 0) await enqueueObjectDeletion(ctx, trx, user.organizationId, keys, 'node-deleted');
+    await appendAudit(trx, {
+      organizationId: user.organizationId,
+      actor: auditActor(user),
+      action: 'DELETE_NODE',
+      targetTable: 'nodes',
+      targetId: node.id,
+      details: {
+        matterId: matter.id,
+        name: node.name,
+        nodeType: node.nodeType,
+        path,
+        deletedNodes: rows.length,
+        deletedFiles: rows.filter((r) => r.nodeType === 'file').length,
+        deletedBytes: rows.reduce((sum, r) => sum + Number(r.fileSize ?? 0), 0),
+        fileIds: rows.filter((r) => r.nodeType === 'file').map((r) => r.id).slice(0, 1000),
+      },
+      ipAddress: meta.ip,
+    });
+    return rows.length;
+  });
+  return { success: true, deletedCount: deleted };
+}
+
+/** A short-lived download link for a file (canRetrieve), audited as DOWNLOAD_FILE. Reading is allowed under hold and in the vault. */
+export async function downloadUrl(ctx: AppContext, auth: AuthContext, nodeId: string, meta: RequestMeta): Promise<{ url: string; expiresAt: string }> {
+  const { user } = auth;
+  requirePermission(user, 'canRetrieve');
+  const node = await findNode(ctx.db, user.organizationId, nodeId);
+  if (!node) throw notFound(NODE_MSG.itemNotFound);
+  const matter = await getVisibleMatter(ctx.db, user, node.matterId);
+  if (node.nodeType !== 'file' || !node.storagePath) throw badRequest(NODE_MSG.downloadFilesOnly);
+  const signed = await ctx.store.presignGet({
+    key: node.storagePath,
+    expiresInSeconds: DOWNLOAD_URL_SECONDS,
+    fileName: node.name,
+    contentType: node.mimeType ?? undefined,
+  });
+  await ctx.db.transaction().execute((trx) =>
+    appendAudit(trx, {
+      organizationId: user.organizationId,
+      actor: auditActor(user),
+      action: 'DOWNLOAD_FILE',
+      targetTable: 'nodes',
+      targetId: node.id,
+      details: { matterId: matter.id, matterName: matter.matterName, fileName: node.name, fileSize: Number(node.fileSize), sha256Hash: node.sha256Hash },
+      ipAddress: meta.ip,
+    }),
+  );
+  return { url: signed.url, expiresAt: signed.expiresAt.toISOString() };
+}

@@ -1,0 +1,224 @@
+/**
+ * Durable background jobs in PostgreSQL, through pg-boss 12.
+ *
+ * Every statement pg-boss runs goes through the pool under the app's Kysely (never a connection of its own):
+ * on PGlite that pool is the one connection there is, so pg-boss queues behind the app's transactions instead
+ * of running inside or beside them. A job is enqueued inside the caller's transaction (`enqueue(trx, ...)`), so
+ * it exists exactly when the change that needs it commits: a rolled-back change leaves no job, and a crash
+ * after the commit leaves a job that runs once the app is back.
+ *
+ * Modes:
+ * - 'embedded' (default): this process runs the workers (polling), pg-boss maintenance and cron schedules.
+ * - 'off': jobs are only enqueued here; another process runs them (or a test calls runDueJobs()).
+ *
+ * Handlers must be idempotent: a job may run again after a crash or a failure (at-least-once delivery).
+ */
+import { CompiledQuery } from 'kysely';
+import type pg from 'pg';
+import { PgBoss } from 'pg-boss';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle, Executor } from '../db/database.js';
+
+/** pg-boss's database port: one statement (or a parameterless multi-statement block) at a time. */
+type BossDatabase = { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
+
+export type JobRunnerMode = 'embedded' | 'off';
+
+export type JobMeta = { id: string; retryCount: number };
+
+export type JobDefinition<T extends object = object> = {
+  name: string;
+  handler: (data: T, meta: JobMeta) => Promise<void>;
+  /** Cron expression (UTC) on which the embedded runner enqueues the job with `{}` as data. */
+  cron?: string;
+  /** Retries after the first failure (default 8), with exponential backoff from retryDelaySeconds (default 30). */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /** How often an idle embedded worker looks for work (default 5 s). */
+  pollingIntervalSeconds?: number;
+  /** Longest a job may run before it counts as failed (default 30 minutes). */
+  expireInSeconds?: number;
+};
+
+export type JobQueueOptions = {
+  mode: JobRunnerMode;
+  backend: 'pglite' | 'postgres';
+  log: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>;
+  /** The schema pg-boss keeps its tables in (default 'pgboss'). */
+  schema?: string;
+};
+
+export type RunResult = { completed: number; failed: number };
+
+const DAY = 86_400;
+
+/**
+ * pg-boss's own statements, on a connection of the app's pool. Raw node-postgres, not Kysely: pg-boss runs
+ * parameterless multi-statement blocks (BEGIN; lock; ...; COMMIT) and reads the rows of every statement, which
+ * Kysely does not return. A failed block is rolled back before the connection goes back to the pool.
+ */
+function poolDatabase(pool: pg.Pool): BossDatabase {
+  return {
+    async executeSql(text, values) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        // An array of results for a multi-statement block; pg-boss unwraps it.
+        return (await client.query(text, values ?? [])) as unknown as { rows: unknown[] };
+      } catch (err) {
+        await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    },
+  };
+}
+
+/** Statements inside the caller's transaction (without the app's camelCase plugin: pg-boss reads its own column names). */
+function transactionDatabase(trx: Executor): BossDatabase {
+  const raw = trx.withoutPlugins();
+  return {
+    async executeSql(text, values) {
+      const result = await raw.executeQuery(CompiledQuery.raw(text, values ?? []));
+      return { rows: [...result.rows] };
+    },
+  };
+}
+
+export class JobQueue {
+  private readonly boss: PgBoss;
+  private readonly definitions = new Map<string, JobDefinition<never>>();
+  private state: 'new' | 'started' | 'stopped' = 'new';
+
+  constructor(
+    database: Pick<DatabaseHandle, 'pool'>,
+    private readonly options: JobQueueOptions,
+  ) {
+    const embedded = options.mode === 'embedded';
+    this.boss = new PgBoss({
+      db: poolDatabase(database.pool),
+      backend: options.backend,
+      schema: options.schema ?? 'pgboss',
+      migrate: true,
+      supervise: embedded,
+      schedule: embedded,
+      registerInstance: false,
+      openTelemetry: { enabled: false },
+    });
+    this.boss.on('error', (err) => options.log.error({ err }, 'job queue error'));
+    this.boss.on('warning', (warning) => options.log.warn({ warning }, 'job queue warning'));
+  }
+
+  get mode(): JobRunnerMode {
+    return this.options.mode;
+  }
+
+  /** Declares a job; all definitions come before start(). */
+  define<T extends object>(definition: JobDefinition<T>): void {
+    if (this.state !== 'new') throw new Error(`Job ${definition.name} defined after the queue started`);
+    if (this.definitions.has(definition.name)) throw new Error(`Job ${definition.name} defined twice`);
+    this.definitions.set(definition.name, definition as JobDefinition<never>);
+  }
+
+  /** Installs or upgrades pg-boss's tables, creates the queues and, when embedded, starts workers and schedules. */
+  async start(): Promise<void> {
+    if (this.state !== 'new') return;
+    await this.boss.start();
+    for (const def of this.definitions.values()) {
+      const retryDelay = def.retryDelaySeconds ?? 30;
+      await this.boss.createQueue(def.name, {
+        retryLimit: def.retryLimit ?? 8,
+        retryDelay,
+        retryBackoff: true,
+        retryDelayMax: 6 * 3600,
+        expireInSeconds: def.expireInSeconds ?? 1800,
+        // A job waits up to a year for a runner (an app that was down a long time still cleans up) ...
+        retentionSeconds: 365 * DAY,
+        // ... and is kept a week after it finished, for inspection.
+        deleteAfterSeconds: 7 * DAY,
+      });
+    }
+    this.state = 'started';
+    if (this.options.mode !== 'embedded') return;
+    for (const def of this.definitions.values()) {
+      await this.boss.work<object>(def.name, { pollingIntervalSeconds: def.pollingIntervalSeconds ?? 5, batchSize: 1 }, async (jobs) => {
+        for (const job of jobs) await this.runOne(def, job);
+      });
+      if (def.cron) await this.boss.schedule(def.name, def.cron, {}, { tz: 'UTC', missed: 'once' });
+    }
+  }
+
+  /**
+   * Enqueues a job inside the caller's transaction: it commits or rolls back with the change.
+   * Pass ctx.db to enqueue outside a transaction.
+   */
+  async enqueue<T extends object>(trx: Executor, name: string, data: T, options: { startAfterSeconds?: number } = {}): Promise<string> {
+    if (this.state !== 'started') throw new Error('The job queue is not running');
+    if (!this.definitions.has(name)) throw new Error(`Unknown job ${name}`);
+    const id = await this.boss.send(name, data, {
+      db: transactionDatabase(trx),
+      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+    });
+    if (!id) throw new Error(`Job ${name} was not enqueued`);
+    return id;
+  }
+
+  /**
+   * Runs every job that is due now, in this process, and returns when none is left (tests; a CLI). Jobs that
+   * fail are retried later per their queue's backoff, not again in this call.
+   */
+  async runDueJobs(names?: string[]): Promise<RunResult> {
+    if (this.state !== 'started') throw new Error('The job queue is not running');
+    const result: RunResult = { completed: 0, failed: 0 };
+    for (const def of this.definitions.values()) {
+      if (names && !names.includes(def.name)) continue;
+      const seen = new Set<string>();
+      for (;;) {
+        const jobs = await this.boss.fetch<object>(def.name, { batchSize: 20 });
+        if (jobs.length === 0) break;
+        let fresh = 0;
+        for (const job of jobs) {
+          if (!seen.has(job.id)) fresh += 1;
+          seen.add(job.id);
+          const attempt = { id: job.id, retryCount: job.retryCount };
+          try {
+            await this.runOne(def, job);
+            await this.boss.complete(def.name, attempt);
+            result.completed += 1;
+          } catch (err) {
+            await this.boss.fail(def.name, attempt, { message: (err as Error).message });
+            result.failed += 1;
+          }
+        }
+        if (fresh === 0) break;
+      }
+    }
+    return result;
+  }
+
+  /** Jobs of a queue that are waiting or running (tests and readiness checks). */
+  async pendingCount(name: string): Promise<number> {
+    const jobs = await this.boss.findJobs(name, { limit: 100_000 });
+    return jobs.filter((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active').length;
+  }
+
+  private async runOne(def: JobDefinition<never>, job: { id: string; data: object; retryCount?: number }): Promise<void> {
+    try {
+      await def.handler(job.data as never, { id: job.id, retryCount: job.retryCount ?? 0 });
+    } catch (err) {
+      this.options.log.error({ err, job: def.name, jobId: job.id }, 'job failed; it will be retried');
+      throw err;
+    }
+  }
+
+  /** Stops workers and timers, letting a running job finish (up to 20 s). The database stays open. */
+  async stop(): Promise<void> {
+    if (this.state !== 'started') {
+      this.state = 'stopped';
+      return;
+    }
+    this.state = 'stopped';
+    await this.boss.stop({ graceful: true, timeout: 20_000, close: false });
+  }
+}

@@ -1,0 +1,16 @@
+import type { PermissionKey } from '@strongroom/contracts';
+import { MSG, PAGE_ROLES } from '@strongroom/contracts';
+import { forbidden } from './errors.js';
+
+type Actor = { role: 'admin' | 'user' | 'guest'; permissions: Record<PermissionKey, boolean> };
+
+/** Matters, folders and files are for admins and users; guests see 'Access denied' (spec part 2, section 6). */
+export function requireMemberRole(user: Actor): void {
+  if (!PAGE_ROLES.includes(user.role)) throw forbidden(MSG.accessDenied(user.role));
+}
+
+/** A named permission flag, after the role check. */
+export function requirePermission(user: Actor, permission: PermissionKey): void {
+  requireMemberRole(user);
+  if (!user.permissions[permission]) throw forbidden();
+}
