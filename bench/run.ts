@@ -44,12 +44,13 @@ async function main(): Promise<number> {
   for (const s of chosen) {
     console.log(`\n== ${s.name}: ${s.title}`);
     const t0 = performance.now();
+    const started = new Date();
     const loadBefore = os.loadavg()[0];
     if (loadBefore > machine.cores / 2) console.log(`  note: load average ${loadBefore.toFixed(2)} on ${machine.cores} cores: other work is running, figures will be noisy`);
     try {
       const result = await s.run({ root, machine, log: (m) => console.log(`  ${m}`) });
       const seconds = (performance.now() - t0) / 1000;
-      fresh.set(sectionKey(s, result), renderSection(s, result, when, machine, { seconds, loadBefore, loadAfter: os.loadavg()[0] }));
+      fresh.set(sectionKey(s, result), renderSection(s, result, started, machine, { seconds, loadBefore, loadAfter: os.loadavg()[0] }));
       headlines.push(`${s.name}: ${result.headline}`);
       console.log(`  -> ${result.headline}`);
     } catch (err) {

@@ -30,10 +30,10 @@ test('the first administrator sets up the firm at /setup', async ({ page }) => {
   await page.getByLabel('Your full name').fill('Bea Beacon');
   await page.getByLabel('Email').fill('bea@beacon.test');
   await page.getByLabel('Password').fill('beacon passphrase');
-  await page.getByRole('button', { name: 'Complete Setup' }).click();
+  await page.getByRole('button', { name: 'Set Up Strongroom' }).click();
   await expect(page.getByText('The setup token is not valid.')).toBeVisible();
   await page.getByLabel('Setup token').fill(SETUP_TOKEN);
-  await page.getByRole('button', { name: 'Complete Setup' }).click();
+  await page.getByRole('button', { name: 'Set Up Strongroom' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await page.goto(`${server.url}/setup`);
   await expect(page.getByText('Strongroom is already set up. Sign in instead.')).toBeVisible();

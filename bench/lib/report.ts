@@ -2,7 +2,6 @@
 // Sections are fenced by HTML comments so that a run of one scenario keeps the others' last figures.
 import fs from 'node:fs';
 import type { MachineInfo } from './machine.js';
-import { describeMachine } from './machine.js';
 import type { Scenario, ScenarioResult, Table } from './types.js';
 
 const START = (key: string) => `<!-- bench:${key}:start -->`;
@@ -40,7 +39,7 @@ export function renderSection(s: Scenario, r: ScenarioResult, when: Date, machin
     START(key),
     `## ${title}`,
     '',
-    `\`npm run bench -- ${s.name}\` · run ${when.toISOString().replace(/\.\d+Z$/, 'Z')} · ${machine.cores} cores, Node ${machine.node} · took ${Math.round(stats.seconds)} s · load average (1 min) ${stats.loadBefore.toFixed(2)} before, ${stats.loadAfter.toFixed(2)} after`,
+    `\`${r.command ?? `npm run bench -- ${s.name}`}\` · run ${when.toISOString().replace(/\.\d+Z$/, 'Z')} · ${machine.cores} cores, Node ${machine.node} · took ${Math.round(stats.seconds)} s · load average (1 min) ${stats.loadBefore.toFixed(2)} before, ${stats.loadAfter.toFixed(2)} after`,
     '',
     s.description,
     '',
@@ -72,7 +71,13 @@ export function writeReport(file: string, opts: { when: Date; machine: MachineIn
     'run in the same process where one exists; no test asserts on timings.',
     'Running one scenario rewrites its own section and keeps the others as they were (each section says when and where it ran).',
     '',
-    `Last run: ${opts.when.toISOString().replace(/\.\d+Z$/, 'Z')} on ${describeMachine(opts.machine)}.`,
+    `## Machine of the last run (${opts.when.toISOString().replace(/\.\d+Z$/, 'Z')})`,
+    '',
+    `- CPU: ${opts.machine.cores} cores, ${opts.machine.cpuModel} (model name from /proc/cpuinfo)`,
+    `- Memory: ${opts.machine.memoryGiB} GiB`,
+    `- Node: ${opts.machine.node}`,
+    `- OS: ${opts.machine.os}`,
+    '- Shared: other sessions\' builds, tests and browsers may run on the same 2 cores; each section gives the load average around its run.',
     '',
   ];
   fs.writeFileSync(file, [...head, ...opts.sections.flatMap((s) => [s, ''])].join('\n'));

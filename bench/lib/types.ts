@@ -9,6 +9,8 @@ export type ScenarioResult = {
    * docs/performance.md, so a PostgreSQL run does not replace the PGlite figures.
    */
   variant?: string;
+  /** The command that reproduces this section, when it needs more than `npm run bench -- NAME`. */
+  command?: string;
   /** Markdown lines shown above the tables: the headline figures. */
   summary: string[];
   tables: Table[];

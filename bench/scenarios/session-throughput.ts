@@ -97,6 +97,7 @@ export const scenario: Scenario = {
 
       return {
         variant: sr.dbKind,
+        ...(sr.dbKind === 'postgres' ? { command: 'BENCH_DATABASE_URL=postgres://… npm run bench -- session-throughput' } : {}),
         headline: `session call ${fmtInt(sessRps)} req/s = ${fmt(ratio, 3)} x baseline ${fmtInt(baseRps)} req/s (${sr.dbKind})${bad ? `; ${bad} failed requests!` : ''}`,
         summary: [
           `- **Strongroom / baseline: ${fmt(ratio, 3)}** (median over ${rounds} rounds of the ratio to the baseline run of the same round; ` +
@@ -119,12 +120,12 @@ export const scenario: Scenario = {
         ],
         notes: [
           `- Load: autocannon ${autocannonVersion} in a child process (its own core), ${connections} connections, no pipelining, ${duration} s per run after a ${warmup} s warm-up per target; ${rounds} rounds, targets interleaved and their order turned each round. Loopback only.`,
-          '- Server: the app from `buildApp` (server/src/app.ts) with LOG_LEVEL=silent, NODE_ENV=production, a temporary DATA_DIR; one organization made with `createOrganizationFromCli`, one session made with `createSession` (as sign-in makes it). Baseline: `Fastify({ logger: false })` answering `{ hello: "world" }`, same process, another port.',
+          `- Server: the app from \`buildApp\` (server/src/app.ts) with LOG_LEVEL=silent, NODE_ENV=production, JOB_RUNNER=${sr.config.jobRunner}${sr.config.jobRunner === 'embedded' ? ' (the default: pg-boss workers in the process poll the same database every few seconds)' : ''}, a temporary DATA_DIR; one organization made with \`createOrganizationFromCli\`, one session made with \`createSession\` (as sign-in makes it). Baseline: \`Fastify({ logger: false })\` answering \`{ hello: "world" }\`, same process, another port.`,
           '- Each session call runs `resolveSession`: one query for the session joined with its user (live, not revoked, not expired, user active), one for the organization. The session call does not extend the idle timeout, so it writes nothing.',
           sr.dbKind === 'pglite'
             ? '- PGlite (PostgreSQL compiled to WASM) runs on the same thread as Fastify and has one connection: every query of every request queues on it, and HTTP and SQL share one core. autocannon has the other core.'
             : '- PostgreSQL runs on the same machine: its backends, the Node server and autocannon share the 2 cores.',
-          '- The machine is shared with other work (see the load average above): absolute requests/s moved by tens of percent between runs while the ratios moved less. Compare ratios, and rerun on a quiet machine before reading much into a change of a few percent.',
+          '- The machine is shared with other work (see the load average above). With the load average above the core count, absolute requests/s moved up to 2x between runs and the ratios by tens of percent: compare ratios, look at the per-round table, and rerun on a quiet machine before reading much into a change.',
         ],
       };
     } finally {

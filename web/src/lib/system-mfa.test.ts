@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MSG } from '@strongroom/contracts';
+import { ApiError } from './api-error';
 import {
   clearSystemMfaTokens,
   closeSystemMfaPrompt,
   completeSystemMfa,
   getSystemMfaToken,
   requireSystemMfa,
+  runWithSystemMfa,
   storeSystemMfaToken,
   SYSTEM_MFA_STORAGE_KEY,
 } from './system-mfa';
@@ -42,5 +44,20 @@ describe('system MFA prompt', () => {
     const early = storeSystemMfaToken('VAULT_MATTER', 't2', new Date(now + 5 * 60_000).toISOString(), now);
     expect(early).toBe(now + 5 * 60_000);
     expect(getSystemMfaToken('VAULT_MATTER', now + 6 * 60_000)).toBeNull();
+  });
+
+  it('runs a call with the token, and asks again once when the server refuses it', async () => {
+    storeSystemMfaToken('EXPORT_AUDIT_LOGS', 'stale');
+    const seen: string[] = [];
+    const result = runWithSystemMfa('EXPORT_AUDIT_LOGS', async (token) => {
+      seen.push(token);
+      if (token === 'stale') throw new ApiError({ status: 401, code: 'MFA_REQUIRED', message: MSG.mfaRequired });
+      return 'exported';
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    completeSystemMfa('fresh');
+    await expect(result).resolves.toBe('exported');
+    expect(seen).toEqual(['stale', 'fresh']);
+    expect(getSystemMfaToken('EXPORT_AUDIT_LOGS')).toBe('fresh');
   });
 });

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { LIMITS, MSG, type SystemMfaOperation } from '@strongroom/contracts';
+import { isMfaRequiredError } from './api-error';
 
 /**
  * The system-level MFA prompt (spec part 1, section 4.5): one prompt at a time; closing it rejects the
@@ -93,6 +94,28 @@ export function requireSystemMfa(operation: SystemMfaOperation): Promise<string>
     pending = { operation, resolve, reject };
     emit();
   });
+}
+
+/** Forgets one operation's token (the server refused it: expired early, or another session). */
+export function forgetSystemMfaToken(operation: SystemMfaOperation): void {
+  const tokens = readStored();
+  delete tokens[operation];
+  writeStored(tokens);
+}
+
+/**
+ * Runs a call that needs a system MFA token: asks for one if none is stored, passes it to `call` (send it as
+ * `mfaToken` or the `x-mfa-token` header), and if the server refuses it (MFA_REQUIRED) asks once more.
+ */
+export async function runWithSystemMfa<T>(operation: SystemMfaOperation, call: (token: string) => Promise<T>): Promise<T> {
+  const token = await requireSystemMfa(operation);
+  try {
+    return await call(token);
+  } catch (error) {
+    if (!isMfaRequiredError(error)) throw error;
+    forgetSystemMfaToken(operation);
+    return call(await requireSystemMfa(operation));
+  }
 }
 
 /** Called by the prompt after POST /_api/auth/verifySystemMfa succeeded. */

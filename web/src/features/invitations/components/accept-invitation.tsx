@@ -2,7 +2,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { toast } from '@/lib/toast';
-import { Building2, MailX } from 'lucide-react';
+import { MailX } from 'lucide-react';
 import { invitationAcceptRequest, MSG } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -97,10 +97,7 @@ function AcceptForm({ token, organizationName, email, onAccepted }: AcceptFormPr
         </p>
       </div>
       <Alert tone="info">
-        <span className="inline-flex items-center gap-1.5">
-          <Building2 aria-hidden="true" className="size-4" />
-          You are joining <strong>{organizationName}</strong> on Strongroom.
-        </span>
+        You are joining <strong>{organizationName}</strong> on Strongroom. Your administrator has chosen your role.
       </Alert>
       <form onSubmit={onSubmit} noValidate className="grid gap-5">
         <FormField label="Full Name" error={errors.fullName?.message}>

@@ -85,7 +85,7 @@ function SetupForm({ onDone, onAlreadyDone }: { onDone: () => void; onAlreadyDon
         <div className="flex size-11 items-center justify-center rounded-full bg-primary-soft text-primary-soft-foreground">
           <Landmark aria-hidden="true" className="size-5" />
         </div>
-        <h1 className="text-2xl font-semibold tracking-tight">Set up Strongroom</h1>
+        <h1 className="text-2xl font-semibold tracking-tight">Set up your firm</h1>
         <p className="text-sm text-muted-foreground">
           Create your firm and its first administrator account. You will sign in with it afterwards.
         </p>
