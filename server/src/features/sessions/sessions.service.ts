@@ -4,7 +4,7 @@ import type { Executor } from '../../platform/db/database.js';
 import type { AppContext } from '../../shared/context.js';
 import { AppError, unauthenticated } from '../../shared/errors.js';
 import { hashToken, newToken } from '../../shared/tokens.js';
-import { findOrganization, type OrganizationRow, type UserRow } from '../users/users.repository.js';
+import type { OrganizationRow, UserRow } from '../users/users.repository.js';
 import { mfaSetupRequired } from '../users/users.service.js';
 
 export const SESSION_COOKIE = 'sr_session';
@@ -83,9 +83,11 @@ export async function revokeSession(trx: Executor, sessionId: string, reason: st
 /** The live session behind a cookie token, with its user and organization, or null. */
 export async function resolveSession(ctx: AppContext, token: string): Promise<AuthContext | null> {
   const now = new Date();
+  // One query for the session, its user and the organization: this runs on every authenticated call.
   const row = await ctx.db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.userId')
+    .innerJoin('organizations', 'organizations.id', 'users.organizationId')
     .selectAll('users')
     .select([
       'sessions.id as sessionId',
@@ -93,6 +95,14 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Au
       'sessions.absoluteExpiresAt',
       'sessions.lastSeenAt',
       'sessions.organizationId as sessionOrganizationId',
+      'organizations.name as orgName',
+      'organizations.primaryContactName as orgPrimaryContactName',
+      'organizations.primaryContactEmail as orgPrimaryContactEmail',
+      'organizations.primaryContactPhone as orgPrimaryContactPhone',
+      'organizations.mfaRequired as orgMfaRequired',
+      'organizations.defaultRetentionYears as orgDefaultRetentionYears',
+      'organizations.createdAt as orgCreatedAt',
+      'organizations.updatedAt as orgUpdatedAt',
     ])
     .where('sessions.tokenHash', '=', hashToken(token))
     .where('sessions.revokedAt', 'is', null)
@@ -101,11 +111,24 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Au
     .where('users.isActive', '=', true)
     .executeTakeFirst();
   if (!row) return null;
-  const { sessionId, idleExpiresAt, absoluteExpiresAt, lastSeenAt, sessionOrganizationId, ...user } = row;
+  const {
+    sessionId, idleExpiresAt, absoluteExpiresAt, lastSeenAt, sessionOrganizationId,
+    orgName, orgPrimaryContactName, orgPrimaryContactEmail, orgPrimaryContactPhone, orgMfaRequired,
+    orgDefaultRetentionYears, orgCreatedAt, orgUpdatedAt, ...user
+  } = row;
   // A user moved between organizations would keep no session from the old one.
   if (sessionOrganizationId !== user.organizationId) return null;
-  const org = await findOrganization(ctx.db, user.organizationId);
-  if (!org) return null;
+  const org: OrganizationRow = {
+    id: user.organizationId,
+    name: orgName,
+    primaryContactName: orgPrimaryContactName,
+    primaryContactEmail: orgPrimaryContactEmail,
+    primaryContactPhone: orgPrimaryContactPhone,
+    mfaRequired: orgMfaRequired,
+    defaultRetentionYears: orgDefaultRetentionYears,
+    createdAt: orgCreatedAt,
+    updatedAt: orgUpdatedAt,
+  };
   return {
     session: { id: sessionId, userId: user.id, organizationId: user.organizationId, idleExpiresAt, absoluteExpiresAt, lastSeenAt },
     user,
