@@ -1,14 +1,150 @@
-import { FolderKanban } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { ChevronLeft, ChevronRight, Plus } from 'lucide-react';
+import { MATTER_MSG, MATTER_SORT_FIELDS, type MatterSortField } from '@strongroom/contracts';
+import { Button } from '@/components/ui/button';
+import { ErrorState } from '@/components/ui/error-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { errorMessage } from '@/lib/api-error';
 import { useDocumentTitle } from '@/lib/document-title';
-import { ComingSoon } from './coming-soon';
+import { useCurrentUser } from '@/features/auth/hooks/use-current-user';
+import { useMatters, type MatterListParams } from '@/features/matters/api/get-matters';
+import { CreateMatterDialog } from '@/features/matters/components/create-matter-dialog';
+import { MatterFilters, type MatterFilterValues } from '@/features/matters/components/matter-filters';
+import { MattersTable } from '@/features/matters/components/matters-table';
+import { MatterDetailDialog } from './matters/matter-detail-dialog';
+
+const PAGE_SIZE = 50;
+
+/** Filters, sort, page and the open matter live in the query string, so a reload keeps them. */
+function readParams(sp: URLSearchParams) {
+  const status = sp.get('status');
+  const sortBy = sp.get('sortBy') as MatterSortField | null;
+  const page = Number(sp.get('page') ?? '1');
+  return {
+    filters: {
+      search: sp.get('search') ?? '',
+      status: status === 'Open' || status === 'Vaulted' ? status : 'All',
+      clientName: sp.get('client') ?? '',
+      responsibleLawyer: sp.get('lawyer') ?? '',
+      dateFrom: sp.get('from') ?? '',
+      dateTo: sp.get('to') ?? '',
+    } satisfies MatterFilterValues,
+    sortBy: sortBy && (MATTER_SORT_FIELDS as readonly string[]).includes(sortBy) ? sortBy : 'created_at',
+    sortDirection: sp.get('dir') === 'asc' ? 'asc' : 'desc',
+    page: Number.isInteger(page) && page > 0 ? page : 1,
+    matterId: sp.get('matter'),
+  } as const;
+}
 
 export function MattersPage() {
   useDocumentTitle('Matters');
+  const user = useCurrentUser();
+  const [sp, setSp] = useSearchParams();
+  const state = readParams(sp);
+  const [createOpen, setCreateOpen] = useState(false);
+
+  const update = (change: Record<string, string | null>) =>
+    setSp(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        for (const [k, v] of Object.entries(change)) {
+          if (v === null || v === '') next.delete(k);
+          else next.set(k, v);
+        }
+        return next;
+      },
+      { replace: !('matter' in change) },
+    );
+
+  const params: MatterListParams = useMemo(
+    () => ({
+      search: state.filters.search || undefined,
+      status: state.filters.status === 'All' ? undefined : state.filters.status,
+      clientName: state.filters.clientName || undefined,
+      responsibleLawyer: state.filters.responsibleLawyer || undefined,
+      dateFrom: state.filters.dateFrom || undefined,
+      dateTo: state.filters.dateTo || undefined,
+      sortBy: state.sortBy,
+      sortDirection: state.sortDirection,
+      page: state.page,
+      pageSize: PAGE_SIZE,
+    }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [sp.toString()],
+  );
+  const list = useMatters(params);
+  const total = list.data?.totalCount ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const first = total === 0 ? 0 : (state.page - 1) * PAGE_SIZE + 1;
+  const last = Math.min(total, state.page * PAGE_SIZE);
+
+  const setFilters = (f: MatterFilterValues) =>
+    update({
+      search: f.search,
+      status: f.status === 'All' ? null : f.status,
+      client: f.clientName,
+      lawyer: f.responsibleLawyer,
+      from: f.dateFrom,
+      to: f.dateTo,
+      page: null,
+    });
+  const sort = (field: MatterSortField) =>
+    update({ sortBy: field, dir: state.sortBy === field && state.sortDirection === 'asc' ? 'desc' : field === 'created_at' && state.sortBy !== field ? 'desc' : 'asc', page: null });
+
   return (
-    <div className="grid gap-8">
-      <PageHeader title="Matters" description="Every case your firm keeps, with its folders and files." />
-      <ComingSoon icon={FolderKanban} title="Matters are coming soon" description="Create matters, organise their folders and upload files here." />
+    <div className="grid gap-6">
+      <PageHeader
+        title="Matters"
+        description="Every case your firm keeps, with its folders and files."
+        actions={
+          user?.permissions.canUpload ? (
+            <Button onClick={() => setCreateOpen(true)}>
+              <Plus aria-hidden="true" />
+              New Matter
+            </Button>
+          ) : null
+        }
+      />
+      <MatterFilters value={state.filters} onChange={setFilters} />
+      {list.isError && !list.data ? (
+        <ErrorState
+          title={MATTER_MSG.fetchListFailed}
+          message={`Error loading matters: ${errorMessage(list.error)}`}
+          onRetry={() => void list.refetch()}
+          retrying={list.isFetching}
+          className="rounded-lg border border-border"
+        />
+      ) : (
+        <div className="grid gap-3">
+          <MattersTable
+            matters={list.data?.matters ?? []}
+            loading={list.isFetching}
+            sortBy={state.sortBy}
+            sortDirection={state.sortDirection}
+            onSort={sort}
+            onOpen={(m) => update({ matter: m.id })}
+          />
+          <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-muted-foreground">
+            <p aria-live="polite">{list.data ? (total === 0 ? 'No matters' : `Showing ${first}–${last} of ${total} matters`) : ''}</p>
+            <nav aria-label="Pagination" className="flex items-center gap-2">
+              <Button variant="outline" size="sm" disabled={state.page <= 1} onClick={() => update({ page: String(state.page - 1) })}>
+                <ChevronLeft aria-hidden="true" />
+                Previous
+              </Button>
+              <span className="tabular-nums">
+                Page {Math.min(state.page, pages)} of {pages}
+              </span>
+              <Button variant="outline" size="sm" disabled={state.page >= pages} onClick={() => update({ page: String(state.page + 1) })}>
+                Next
+                <ChevronRight aria-hidden="true" />
+              </Button>
+            </nav>
+          </div>
+        </div>
+      )}
+      {user?.permissions.canUpload ? <CreateMatterDialog open={createOpen} onOpenChange={setCreateOpen} /> : null}
+      {state.matterId && user ? <MatterDetailDialog key={state.matterId} matterId={state.matterId} user={user} onClose={() => update({ matter: null })} /> : null}
     </div>
   );
 }

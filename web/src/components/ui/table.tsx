@@ -2,9 +2,9 @@ import type { ComponentProps } from 'react';
 import { cn } from '@/lib/class-names';
 
 /** A data table that scrolls sideways on narrow screens; give it a caption or aria-label. */
-export function Table({ className, ...props }: ComponentProps<'table'>) {
+export function Table({ className, containerClassName, ...props }: ComponentProps<'table'> & { containerClassName?: string }) {
   return (
-    <div className="relative w-full overflow-x-auto rounded-lg border border-border">
+    <div className={cn('relative w-full overflow-x-auto rounded-lg border border-border', containerClassName)}>
       <table className={cn('w-full caption-bottom border-collapse text-sm', className)} {...props} />
     </div>
   );

@@ -1,0 +1,305 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page, type Route } from '@playwright/test';
+import { startServer, type RunningServer } from './support/server.js';
+import { shot, waitForCode } from './support/fixtures.js';
+
+// Matters, folders and uploads on a Strongroom of their own (own DATA_DIR and port), so this story does not
+// depend on the order of the other specs: the firm is set up through POST /_api/setup, then the admin signs
+// in through the UI with emailed codes.
+test.describe.configure({ mode: 'serial' });
+
+const SETUP_TOKEN = 'e2e-matters-setup-token-0123456789abcdef';
+const ADMIN = { email: 'mia@harbor.test', name: 'Mia Matters', password: 'matters passphrase', firm: 'Harbor & Co' };
+const MB = 1024 * 1024;
+
+let server: RunningServer;
+let root: string;
+let page: Page;
+let smallFile: string;
+let bigFile: string;
+
+const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+/** Both themes of what is on screen now, switching the class in place (dialogs stay open). */
+async function shotThemes(p: Page, name: string) {
+  // No colour transitions half way through the switch.
+  await p.addStyleTag({ content: '*, *::before, *::after { transition: none !important; }' });
+  for (const dark of [true, false]) {
+    await p.evaluate((d) => {
+      document.documentElement.classList.toggle('dark', d);
+      document.documentElement.style.colorScheme = d ? 'dark' : 'light';
+    }, dark);
+    await p.waitForTimeout(250);
+    await shot(p, name);
+  }
+  await p.evaluate(() => {
+    document.documentElement.classList.toggle('dark', true);
+    document.documentElement.style.colorScheme = 'dark';
+  });
+}
+
+const detail = () => page.getByRole('dialog').filter({ has: page.getByRole('navigation', { name: 'Folders' }) });
+const contents = () => detail().getByRole('table');
+
+async function createFolder(name: string) {
+  await detail().getByRole('button', { name: 'Create folder' }).click();
+  const d = page.getByRole('dialog', { name: 'Create New Folder' });
+  await d.getByPlaceholder('Enter folder name').fill(name);
+  await d.getByRole('button', { name: 'Create Folder' }).click();
+  await expect(page.getByText(`Folder "${name}" created successfully.`)).toBeVisible();
+  await expect(d).toBeHidden();
+}
+
+async function rowAction(name: string, action: string) {
+  await contents().getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: action }).click();
+}
+
+test.beforeAll(async ({ browser }) => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-e2e-matters-'));
+  const port = String(4000 + Math.floor(Math.random() * 500));
+  server = await startServer({
+    DATA_DIR: path.join(root, 'data'),
+    PORT: port,
+    APP_URL: `http://127.0.0.1:${port}`,
+    SMTP_URL: process.env.E2E_SMTP_URL!,
+    MAIL_FROM: 'Strongroom <archive@harbor.test>',
+    SETUP_TOKEN,
+  });
+  const res = await fetch(`${server.url}/_api/setup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ setupToken: SETUP_TOKEN, organizationName: ADMIN.firm, adminName: ADMIN.name, adminEmail: ADMIN.email, adminPassword: ADMIN.password }),
+  });
+  expect(res.status, await res.clone().text()).toBeLessThan(300);
+
+  smallFile = path.join(root, 'engagement-letter.pdf');
+  fs.writeFileSync(smallFile, Buffer.concat([Buffer.from('%PDF-1.4\n'), crypto.randomBytes(48 * 1024)]));
+  bigFile = path.join(root, 'evidence-archive.zip');
+  const chunk = crypto.randomBytes(MB);
+  const fd = fs.openSync(bigFile, 'w');
+  for (let i = 0; i < 120; i += 1) {
+    chunk.writeUInt32BE(i, 0); // every MB differs
+    fs.writeSync(fd, chunk);
+  }
+  fs.closeSync(fd);
+
+  page = await (await browser.newContext({ baseURL: server.url, acceptDownloads: true, viewport: { width: 1440, height: 900 } })).newPage();
+});
+
+test.afterAll(async () => {
+  await page?.context().close();
+  await server?.stop();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+test('the admin signs in with an emailed code and sets up email MFA', async () => {
+  await page.goto('/login');
+  await page.evaluate(() => localStorage.setItem('strongroom.theme', 'dark'));
+  await page.getByLabel('Email').fill(ADMIN.email);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Verify your identity' })).toBeVisible();
+  let since = Date.now();
+  await page.getByRole('button', { name: 'Send Code' }).click();
+  await page.getByLabel('Verification Code').fill(await waitForCode(process.env.E2E_MAIL_DIR!, ADMIN.email, since));
+  await page.getByRole('button', { name: 'Verify', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Enhance Your Account Security' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Email' }).click();
+  since = Date.now();
+  await page.getByRole('button', { name: 'Send Verification Code' }).click();
+  await page.getByLabel('Verification Code').fill(await waitForCode(process.env.E2E_MAIL_DIR!, ADMIN.email, since));
+  await page.getByRole('button', { name: 'Verify & Continue' }).click();
+  await expect(page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Matters' })).toBeVisible();
+});
+
+test('create a matter, find it in the list and open it', async () => {
+  await page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Matters' }).click();
+  await expect(page.getByRole('heading', { name: 'Matters', level: 1 })).toBeVisible();
+  await expect(page.getByText('No matters found matching your criteria.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'New Matter' }).click();
+  const create = page.getByRole('dialog', { name: 'Create New Matter' });
+  await create.getByRole('button', { name: 'Create Matter' }).click();
+  await expect(create.getByText('Matter name is required.')).toBeVisible();
+  await expect(create.getByText('Client name is required.')).toBeVisible();
+  await expect(create.getByText('Responsible attorney is required.')).toBeVisible();
+  await create.getByLabel('Matter Name').fill('Harbor Lease Dispute');
+  await create.getByLabel('Client Name').fill('Northwind Shipping');
+  await create.getByLabel('Description').fill('Commercial lease dispute over the east pier warehouses, including correspondence, filings and expert reports.');
+  await create.getByLabel('Responsible Attorney').fill('Mia Matters');
+  await page.keyboard.press('Escape'); // closes the suggestions, not the dialog
+  await expect(create).toBeVisible();
+  await expect(create.getByText('Auto-generated but can be edited if needed.')).toBeVisible();
+  await shotThemes(page, 'matters-create-dialog');
+  await create.getByRole('button', { name: 'Create Matter' }).click();
+  await expect(page.getByText('Matter created successfully!')).toBeVisible();
+  await expect(create).toBeHidden();
+
+  // A second one with the same number is refused on the number field.
+  const row = page.getByRole('row', { name: 'Open matter Harbor Lease Dispute' });
+  await expect(row).toBeVisible();
+  const number = (await row.getByRole('cell').nth(1).innerText()).trim();
+  expect(number).toMatch(/^MAT-\d{4}-\d{3}$/);
+  await page.getByRole('button', { name: 'New Matter' }).click();
+  await create.getByLabel('Matter Name').fill('Duplicate Number');
+  await create.getByLabel('Matter Number').fill(number);
+  await create.getByLabel('Client Name').fill('Northwind Shipping');
+  await create.getByLabel('Responsible Attorney').fill('Mia Matters');
+  await page.keyboard.press('Escape');
+  await create.getByRole('button', { name: 'Create Matter' }).click();
+  await expect(create.getByText('A matter with this number already exists.')).toBeVisible();
+  await create.getByLabel('Matter Number').fill('');
+  await create.getByLabel('Matter Name').fill('Estate of A. Pemberton');
+  await create.getByLabel('Client Name').fill('Pemberton Family Trust');
+  await page.keyboard.press('Escape');
+  await create.getByRole('button', { name: 'Create Matter' }).click();
+  await expect(create).toBeHidden();
+
+  // Search (debounced) keeps its value in the URL.
+  await page.getByLabel('Search matters').fill('lease');
+  await expect(page).toHaveURL(/search=lease/);
+  await expect(page.getByRole('row', { name: /Open matter/ })).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByLabel('Search matters')).toHaveValue('lease');
+  await expect(page.getByRole('row', { name: /Open matter/ })).toHaveCount(1);
+  await page.getByRole('button', { name: 'Clear All' }).click();
+  await expect(page.getByRole('row', { name: /Open matter/ })).toHaveCount(2);
+  await shotThemes(page, 'matters-list');
+
+  // Rows open with the keyboard.
+  await page.getByRole('row', { name: 'Open matter Harbor Lease Dispute' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/matter=/);
+  await expect(detail().getByRole('heading', { name: 'Harbor Lease Dispute' })).toBeVisible();
+  await expect(detail().getByText('This folder is empty')).toBeVisible();
+});
+
+test('build a folder tree, rename and move folders', async () => {
+  await createFolder('Pleadings');
+  await createFolder('Correspondence');
+  await contents().getByRole('row', { name: 'Folder Pleadings' }).dblclick();
+  await expect(detail().getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Pleadings');
+  await createFolder('Drafts');
+  await contents().getByRole('row', { name: 'Folder Drafts' }).focus();
+  await page.keyboard.press('Enter');
+  await createFolder('Old');
+  await expect(detail().getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Root');
+
+  // Rename Drafts (from within Pleadings).
+  await detail().getByRole('navigation', { name: 'Breadcrumb' }).getByRole('button', { name: 'Pleadings' }).click();
+  await rowAction('Drafts', 'Rename');
+  const rename = page.getByRole('dialog', { name: 'Rename Folder' });
+  await rename.getByLabel('New name').fill('Working Drafts');
+  await rename.getByRole('button', { name: 'Rename' }).click();
+  await expect(page.getByText('"Drafts" was renamed.')).toBeVisible();
+  await expect(contents().getByRole('row', { name: 'Folder Working Drafts' })).toBeVisible();
+
+  // Move Working Drafts to Correspondence: the folder itself and its current parent are not offered.
+  await rowAction('Working Drafts', 'Move');
+  const move = page.getByRole('dialog', { name: 'Move "Working Drafts"' });
+  const picker = move.getByRole('navigation', { name: 'Destination folder' });
+  await expect(picker.getByRole('button', { name: 'Pleadings', exact: true })).toBeDisabled();
+  await expect(move.getByRole('button', { name: 'Move Here' })).toBeDisabled();
+  await picker.getByRole('button', { name: 'Correspondence', exact: true }).click();
+  await shotThemes(page, 'matters-move-dialog');
+  await move.getByRole('button', { name: 'Move Here' }).click();
+  await expect(page.getByText('"Working Drafts" was moved.')).toBeVisible();
+  await expect(detail().getByText('This folder is empty')).toBeVisible();
+});
+
+test('upload a small file, then a 120 MB file in parts with a reload in the middle', async () => {
+  test.setTimeout(180_000);
+  await detail().getByRole('navigation', { name: 'Folders' }).getByRole('button', { name: 'Root', exact: true }).click();
+  await detail().getByRole('button', { name: 'Upload' }).click();
+  const upload = page.getByRole('dialog', { name: 'Upload Files' });
+  await upload.getByLabel('Choose files to upload').setInputFiles(smallFile);
+  await expect(upload.getByText('engagement-letter.pdf')).toBeVisible();
+  await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByText('All 1 files uploaded successfully!')).toBeVisible();
+  await expect(upload).toBeHidden({ timeout: 5_000 });
+  await expect(contents().getByRole('row', { name: 'File engagement-letter.pdf' })).toBeVisible();
+
+  // Multipart: parts 1 to 5 get through, the rest hang; then the page reloads.
+  const held: Route[] = [];
+  const isPart = (url: URL) => url.pathname.startsWith('/_objects') && url.searchParams.has('partNumber');
+  await page.route(isPart, (route) => {
+    const n = Number(new URL(route.request().url()).searchParams.get('partNumber'));
+    if (n <= 5) return route.continue();
+    held.push(route);
+  });
+  await detail().getByRole('button', { name: 'Upload' }).click();
+  await upload.getByLabel('Choose files to upload').setInputFiles(bigFile);
+  await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+  await page.waitForFunction(() => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith('strongroom.upload:') && k.includes('evidence-archive.zip'));
+    return key ? (JSON.parse(localStorage.getItem(key)!) as { uploadedChunks: unknown[] }).uploadedChunks.length >= 5 : false;
+  });
+  await expect(upload.getByRole('progressbar', { name: 'Progress of evidence-archive.zip' })).not.toHaveAttribute('aria-valuenow', '0');
+  await shotThemes(page, 'matters-upload-progress');
+  // The connection drops for the parts in flight: the row says which part failed; then the page reloads.
+  for (const r of held) await r.abort('connectionreset').catch(() => undefined);
+  await expect(upload.getByText(/^Failed to upload chunk (6|7|8|9|10)\.$/)).toBeVisible();
+  await page.unroute(isPart);
+  await page.reload();
+
+  // The same file again: the client asks which parts are stored and sends only the other seven.
+  await expect(detail().getByRole('heading', { name: 'Harbor Lease Dispute' })).toBeVisible();
+  const partPuts: number[] = [];
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if (req.method() === 'PUT' && isPart(url)) partPuts.push(Number(url.searchParams.get('partNumber')));
+  });
+  await detail().getByRole('button', { name: 'Upload' }).click();
+  await upload.getByLabel('Choose files to upload').setInputFiles(bigFile);
+  const listed = page.waitForRequest((req) => req.url().includes('/_api/upload/parts?'));
+  await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+  await listed;
+  await expect(contents().getByRole('row', { name: 'File evidence-archive.zip' })).toContainText('120.00 MB', { timeout: 120_000 });
+  await expect(upload).toBeHidden();
+  expect(partPuts.sort((a, b) => a - b)).toEqual([6, 7, 8, 9, 10, 11, 12]);
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('strongroom.upload:')).length)).toBe(0);
+});
+
+test('a batch with a refused file stays open with the row errors', async () => {
+  const upload = page.getByRole('dialog', { name: 'Upload Files' });
+  await detail().getByRole('button', { name: 'Upload' }).click();
+  const statement = path.join(root, 'witness-statement.txt');
+  fs.writeFileSync(statement, 'The witness states that the pier was closed on the 3rd.\n');
+  const script = path.join(root, 'installer.exe');
+  fs.writeFileSync(script, 'MZ');
+  await upload.getByLabel('Choose files to upload').setInputFiles([statement, script]);
+  await expect(upload.getByText('Invalid file type.')).toBeVisible();
+  await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByText('Some uploads failed. You can retry individual files or remove them.')).toBeVisible();
+  await expect(upload.getByRole('progressbar', { name: 'Progress of witness-statement.txt' })).toHaveAttribute('aria-valuenow', '100');
+  await shotThemes(page, 'matters-upload-done');
+  await upload.getByRole('button', { name: 'Remove installer.exe' }).click();
+  await upload.getByRole('button', { name: 'Done' }).click();
+  await expect(upload).toBeHidden();
+  await expect(contents().getByRole('row', { name: 'File witness-statement.txt' })).toBeVisible();
+});
+
+test('download a file intact, delete a folder, screenshots of the detail', async () => {
+  const downloaded = page.waitForEvent('download');
+  await rowAction('engagement-letter.pdf', 'Download');
+  const download = await downloaded;
+  expect(download.suggestedFilename()).toBe('engagement-letter.pdf');
+  expect(sha256(await download.path())).toBe(sha256(smallFile));
+
+  await detail().getByRole('navigation', { name: 'Folders' }).getByRole('button', { name: 'Correspondence', exact: true }).click();
+  await expect(contents().getByRole('row', { name: 'Folder Working Drafts' })).toBeVisible();
+  await detail().getByRole('navigation', { name: 'Folders' }).getByRole('button', { name: 'Root', exact: true }).click();
+  await shotThemes(page, 'matters-detail');
+
+  await rowAction('Pleadings', 'Delete');
+  const del = page.getByRole('alertdialog', { name: 'Delete Folder' });
+  await expect(del.getByText('This action cannot be undone.')).toBeVisible();
+  await del.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('"Pleadings" was deleted.')).toBeVisible();
+  await expect(contents().getByRole('row', { name: 'Folder Pleadings' })).toHaveCount(0);
+  await expect(contents().getByRole('row', { name: 'Folder Correspondence' })).toBeVisible();
+});

@@ -1,0 +1,140 @@
+import { useState } from 'react';
+import { Lock, Pencil, ShieldAlert } from 'lucide-react';
+import { MATTER_MSG, type SessionUser } from '@strongroom/contracts';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { ErrorState } from '@/components/ui/error-state';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Tooltip } from '@/components/ui/tooltip';
+import { errorMessage, isApiError } from '@/lib/api-error';
+import { useMatterDetail } from '@/features/matters/api/get-matter-detail';
+import { EditMatterDialog } from '@/features/matters/components/edit-matter-dialog';
+import { FileBrowser } from '@/features/nodes/components/file-browser';
+import { findNode } from '@/features/nodes/lib/tree';
+import { UploadDialog } from '@/features/uploads/components/upload-dialog';
+
+type MatterDetailDialogProps = { matterId: string; user: SessionUser; onClose: () => void };
+
+function Field({ label, value, mono }: { label: string; value: string | null; mono?: boolean }) {
+  return (
+    <div className="grid min-w-0 gap-0.5">
+      <dt className="text-xs font-medium text-muted-foreground">{label}</dt>
+      <dd className={mono ? 'truncate font-mono text-sm' : 'truncate text-sm'}>{value ?? <span className="text-muted-foreground italic">—</span>}</dd>
+    </div>
+  );
+}
+
+/** A matter with its folders and files, over the matters page (?matter=<id> reopens it after a reload). */
+export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDialogProps) {
+  const detail = useMatterDetail(matterId);
+  const [folderId, setFolderId] = useState<string | null>(null);
+  const [editOpen, setEditOpen] = useState(false);
+  const [uploadOpen, setUploadOpen] = useState(false);
+  const matter = detail.data?.matter;
+  const nodes = detail.data?.nodes ?? [];
+  const p = user.permissions;
+  const readOnlyReason = matter ? (matter.legalHold ? MATTER_MSG.legalHold : matter.isVaulted ? MATTER_MSG.vaulted : null) : null;
+  const canEdit = user.role === 'admin' || p.canUpload;
+  const folder = findNode(nodes, folderId);
+
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()}>
+      <DialogContent className="flex h-[min(52rem,calc(100dvh-2rem))] max-w-6xl flex-col gap-4 overflow-hidden">
+        {detail.isPending ? (
+          <div className="grid gap-3" aria-busy="true" aria-label="Loading matter">
+            <DialogTitle className="sr-only">Loading matter</DialogTitle>
+            <Skeleton className="h-7 w-72" />
+            <Skeleton className="h-4 w-96" />
+            <Skeleton className="mt-4 h-80 w-full" />
+          </div>
+        ) : detail.isError ? (
+          <>
+            <DialogTitle className="sr-only">Matter</DialogTitle>
+            {isApiError(detail.error) && detail.error.status === 404 ? (
+              <ErrorState title="Matter data not found." message={errorMessage(detail.error)} />
+            ) : (
+              <ErrorState title={MATTER_MSG.fetchDetailFailed} message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} retrying={detail.isFetching} />
+            )}
+          </>
+        ) : !matter ? (
+          <>
+            <DialogTitle className="sr-only">Matter</DialogTitle>
+            <ErrorState title="Matter data not found." message="It may have been removed." />
+          </>
+        ) : (
+          <>
+            <DialogHeader className="gap-3">
+              <div className="flex flex-wrap items-center gap-3">
+                <DialogTitle className="text-xl">{matter.matterName}</DialogTitle>
+                <Badge tone={matter.isVaulted ? 'primary' : 'success'}>{matter.status}</Badge>
+                {matter.legalHold ? (
+                  <Badge tone="danger">
+                    <Lock aria-hidden="true" />
+                    Legal Hold
+                  </Badge>
+                ) : null}
+                {canEdit ? (
+                  readOnlyReason ? (
+                    <Tooltip content={readOnlyReason}>
+                      <span tabIndex={0} className="ml-auto inline-flex rounded-md focus-visible:outline-2 focus-visible:outline-ring">
+                        <Button variant="outline" size="sm" disabled>
+                          <Pencil aria-hidden="true" />
+                          Edit
+                        </Button>
+                      </span>
+                    </Tooltip>
+                  ) : (
+                    <Button variant="outline" size="sm" className="ml-auto" onClick={() => setEditOpen(true)}>
+                      <Pencil aria-hidden="true" />
+                      Edit
+                    </Button>
+                  )
+                ) : null}
+              </div>
+              <DialogDescription asChild>
+                <div className="grid gap-3">
+                  <dl className="grid grid-cols-2 gap-x-6 gap-y-2 sm:grid-cols-4">
+                    <Field label="Matter Number" value={matter.matterNumber} mono />
+                    <Field label="Client" value={matter.clientName} />
+                    <Field label="Responsible Lawyer" value={matter.responsibleLawyer} />
+                    <Field label="Created" value={new Date(matter.createdAt).toLocaleDateString(undefined, { dateStyle: 'medium' })} />
+                  </dl>
+                  {matter.description ? <p className="line-clamp-2 text-sm text-muted-foreground">{matter.description}</p> : null}
+                </div>
+              </DialogDescription>
+            </DialogHeader>
+            {readOnlyReason ? (
+              <Alert tone="warning" title={matter.legalHold ? 'Under legal hold' : 'Vaulted'}>
+                <span className="inline-flex items-center gap-1.5">
+                  <ShieldAlert aria-hidden="true" className="size-4" />
+                  {readOnlyReason}
+                  {matter.holdReason ? `: ${matter.holdReason}` : '.'}
+                </span>
+              </Alert>
+            ) : null}
+            <FileBrowser
+              matterId={matter.id}
+              nodes={nodes}
+              folderId={folder?.nodeType === 'folder' ? folder.id : null}
+              onFolderChange={setFolderId}
+              permissions={{ canUpload: p.canUpload, canRename: p.canRename, canDelete: p.canDelete, canRetrieve: p.canRetrieve }}
+              readOnlyReason={readOnlyReason}
+              onUpload={() => setUploadOpen(true)}
+            />
+            <EditMatterDialog matter={matter} open={editOpen} onOpenChange={setEditOpen} />
+            <UploadDialog
+              open={uploadOpen}
+              onOpenChange={setUploadOpen}
+              organizationId={user.organizationId}
+              matterId={matter.id}
+              parentId={folder?.nodeType === 'folder' ? folder.id : null}
+              folderName={folder?.nodeType === 'folder' ? folder.name : 'Root'}
+            />
+          </>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CreateMatterRequest, MatterResponse } from '@strongroom/contracts';
+import { apiRequest } from '@/lib/api-client';
+import { mattersQueryKey } from '@/lib/query-keys';
+
+/** POST /_api/matters/create. Without matterNumber the server takes the next MAT-YYYY-NNN. */
+export function createMatter(body: CreateMatterRequest): Promise<MatterResponse> {
+  return apiRequest<MatterResponse>('/_api/matters/create', { body });
+}
+
+export function useCreateMatter() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createMatter,
+    meta: { handlesError: true },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: mattersQueryKey }),
+  });
+}

@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { MatterDetailResponse } from '@strongroom/contracts';
+import { apiRequest } from '@/lib/api-client';
+import { matterDetailQueryKey } from '@/lib/query-keys';
+
+export function getMatterDetail(matterId: string, signal?: AbortSignal): Promise<MatterDetailResponse> {
+  return apiRequest<MatterDetailResponse>(`/_api/matters/detail?matterId=${encodeURIComponent(matterId)}`, { signal });
+}
+
+export function matterDetailQueryOptions(matterId: string) {
+  return queryOptions({ queryKey: matterDetailQueryKey(matterId), queryFn: ({ signal }) => getMatterDetail(matterId, signal) });
+}
+
+export function useMatterDetail(matterId: string | null) {
+  return useQuery({ ...matterDetailQueryOptions(matterId ?? ''), enabled: matterId !== null });
+}

@@ -1,0 +1,35 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { MatterListResponse, MatterSortField } from '@strongroom/contracts';
+import { apiRequest } from '@/lib/api-client';
+import { matterListQueryKey } from '@/lib/query-keys';
+
+export type MatterListParams = {
+  search?: string;
+  status?: 'Open' | 'Vaulted';
+  clientName?: string;
+  responsibleLawyer?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  sortBy: MatterSortField;
+  sortDirection: 'asc' | 'desc';
+  page: number;
+  pageSize: number;
+};
+
+export function getMatters(params: MatterListParams, signal?: AbortSignal): Promise<MatterListResponse> {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') qs.set(k, String(v));
+  return apiRequest<MatterListResponse>(`/_api/matters/list?${qs.toString()}`, { signal });
+}
+
+export function mattersQueryOptions(params: MatterListParams) {
+  return queryOptions({
+    queryKey: [...matterListQueryKey, params],
+    queryFn: ({ signal }) => getMatters(params, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useMatters(params: MatterListParams) {
+  return useQuery(mattersQueryOptions(params));
+}

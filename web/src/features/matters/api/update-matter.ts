@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { MatterResponse, UpdateMatterRequest } from '@strongroom/contracts';
+import { apiRequest } from '@/lib/api-client';
+import { matterDetailQueryKey, mattersQueryKey } from '@/lib/query-keys';
+
+/** POST /_api/matters/update with the version last read (409 CONFLICT_ERROR when stale). */
+export function updateMatter(body: UpdateMatterRequest): Promise<MatterResponse> {
+  return apiRequest<MatterResponse>('/_api/matters/update', { body });
+}
+
+export function useUpdateMatter() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateMatter,
+    meta: { handlesError: true },
+    onSuccess: ({ matter }) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: matterDetailQueryKey(matter.id) }),
+        queryClient.invalidateQueries({ queryKey: mattersQueryKey }),
+      ]),
+  });
+}

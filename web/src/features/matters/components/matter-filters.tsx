@@ -1,0 +1,104 @@
+import { useEffect, useState } from 'react';
+import { Search, X } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { PartyAutocomplete } from './party-autocomplete';
+
+export type MatterFilterValues = {
+  search: string;
+  status: 'All' | 'Open' | 'Vaulted';
+  clientName: string;
+  responsibleLawyer: string;
+  dateFrom: string;
+  dateTo: string;
+};
+
+export const EMPTY_FILTERS: MatterFilterValues = { search: '', status: 'All', clientName: '', responsibleLawyer: '', dateFrom: '', dateTo: '' };
+const SEARCH_DEBOUNCE_MS = 400;
+
+type MatterFiltersProps = { value: MatterFilterValues; onChange: (next: MatterFilterValues) => void };
+
+/** Search (debounced), status, client, lawyer and a date range; Clear All empties them. */
+export function MatterFilters({ value, onChange }: MatterFiltersProps) {
+  const [search, setSearch] = useState(value.search);
+  const [client, setClient] = useState(value.clientName);
+  const [lawyer, setLawyer] = useState(value.responsibleLawyer);
+  const debouncedSearch = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const debouncedClient = useDebouncedValue(client, SEARCH_DEBOUNCE_MS);
+  const debouncedLawyer = useDebouncedValue(lawyer, SEARCH_DEBOUNCE_MS);
+
+  useEffect(() => {
+    if (debouncedSearch !== value.search || debouncedClient !== value.clientName || debouncedLawyer !== value.responsibleLawyer) {
+      onChange({ ...value, search: debouncedSearch, clientName: debouncedClient, responsibleLawyer: debouncedLawyer });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [debouncedSearch, debouncedClient, debouncedLawyer]);
+
+  // The URL changed from outside (Clear All, back button): follow it.
+  useEffect(() => setSearch(value.search), [value.search]);
+  useEffect(() => setClient(value.clientName), [value.clientName]);
+  useEffect(() => setLawyer(value.responsibleLawyer), [value.responsibleLawyer]);
+
+  const active =
+    search || client || lawyer || value.status !== 'All' || value.dateFrom || value.dateTo;
+
+  return (
+    <div role="search" aria-label="Filter matters" className="grid gap-3 rounded-lg border border-border bg-card p-4 shadow-xs">
+      <div className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        <div className="relative">
+          <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Input
+            type="search"
+            aria-label="Search matters"
+            placeholder="Search matters..."
+            className="pl-9"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </div>
+        <Select value={value.status} onValueChange={(s) => onChange({ ...value, status: s as MatterFilterValues['status'] })}>
+          <SelectTrigger aria-label="Status">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value="All">All statuses</SelectItem>
+            <SelectItem value="Open">Open</SelectItem>
+            <SelectItem value="Vaulted">Vaulted</SelectItem>
+          </SelectContent>
+        </Select>
+      </div>
+      <div className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto]">
+        <PartyAutocomplete kind="client" aria-label="Client" placeholder="Client" value={client} onValueChange={setClient} clearable emptyMessage="No clients found." />
+        <PartyAutocomplete kind="lawyer" aria-label="Lawyer" placeholder="Responsible lawyer" value={lawyer} onValueChange={setLawyer} clearable emptyMessage="No lawyers found." />
+        <div className="flex items-center gap-2">
+          <Label htmlFor="matters-from" className="text-muted-foreground">
+            From
+          </Label>
+          <Input id="matters-from" type="date" className="w-40" value={value.dateFrom} max={value.dateTo || undefined} onChange={(e) => onChange({ ...value, dateFrom: e.target.value })} />
+        </div>
+        <div className="flex items-center gap-2">
+          <Label htmlFor="matters-to" className="text-muted-foreground">
+            To
+          </Label>
+          <Input id="matters-to" type="date" className="w-40" value={value.dateTo} min={value.dateFrom || undefined} onChange={(e) => onChange({ ...value, dateTo: e.target.value })} />
+        </div>
+        <Button
+          variant="ghost"
+          disabled={!active}
+          onClick={() => {
+            setSearch('');
+            setClient('');
+            setLawyer('');
+            onChange(EMPTY_FILTERS);
+          }}
+        >
+          <X aria-hidden="true" />
+          Clear All
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import type { KeyboardEvent } from 'react';
+import { ArrowDown, ArrowUp, ArrowUpDown, Lock } from 'lucide-react';
+import { MATTER_MSG, type MatterDto, type MatterSortField } from '@strongroom/contracts';
+import { Badge } from '@/components/ui/badge';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { cn } from '@/lib/class-names';
+import { descriptionPreview, formatMatterDate } from '../lib/matter-format';
+import { FolderSearch } from 'lucide-react';
+
+type MattersTableProps = {
+  matters: MatterDto[];
+  loading: boolean;
+  sortBy: MatterSortField;
+  sortDirection: 'asc' | 'desc';
+  onSort: (field: MatterSortField) => void;
+  onOpen: (matter: MatterDto) => void;
+};
+
+const COLUMNS: { label: string; sort?: MatterSortField; className?: string }[] = [
+  { label: 'Matter', sort: 'matter_name', className: 'min-w-56' },
+  { label: 'Number' },
+  { label: 'Created', sort: 'created_at' },
+  { label: 'Client', sort: 'client_name', className: 'min-w-40' },
+  { label: 'Responsible Lawyer', className: 'min-w-40' },
+  { label: 'Description', className: 'min-w-64' },
+  { label: 'Status', sort: 'is_vaulted' },
+];
+
+function Muted({ children }: { children: string }) {
+  return <span className="text-muted-foreground italic">{children}</span>;
+}
+
+export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, onOpen }: MattersTableProps) {
+  const onKey = (e: KeyboardEvent, m: MatterDto) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      onOpen(m);
+    }
+  };
+  return (
+    <Table aria-label="Matters" aria-busy={loading || undefined}>
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          {COLUMNS.map((c) => {
+            const active = c.sort === sortBy;
+            const Icon = active ? (sortDirection === 'asc' ? ArrowUp : ArrowDown) : ArrowUpDown;
+            return (
+              <TableHead
+                key={c.label}
+                className={c.className}
+                aria-sort={active ? (sortDirection === 'asc' ? 'ascending' : 'descending') : undefined}
+              >
+                {c.sort ? (
+                  <button
+                    type="button"
+                    onClick={() => onSort(c.sort!)}
+                    className={cn(
+                      '-mx-1 inline-flex items-center gap-1 rounded px-1 py-0.5 uppercase hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring',
+                      active && 'text-foreground',
+                    )}
+                  >
+                    {c.label}
+                    <Icon aria-hidden="true" className={cn('size-3.5', !active && 'opacity-50')} />
+                  </button>
+                ) : (
+                  c.label
+                )}
+              </TableHead>
+            );
+          })}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {loading && matters.length === 0 ? (
+          Array.from({ length: 8 }, (_, i) => (
+            <TableRow key={i} className="hover:bg-transparent">
+              {COLUMNS.map((c) => (
+                <TableCell key={c.label}>
+                  <Skeleton className={cn('h-4', c.label === 'Description' ? 'w-48' : 'w-24')} />
+                </TableCell>
+              ))}
+            </TableRow>
+          ))
+        ) : matters.length === 0 ? (
+          <TableRow className="hover:bg-transparent">
+            <TableCell colSpan={COLUMNS.length}>
+              <EmptyState icon={FolderSearch} title={MATTER_MSG.noMatters} titleAs="p" description="Try other filters, or create a new matter." />
+            </TableCell>
+          </TableRow>
+        ) : (
+          matters.map((m) => (
+            <TableRow
+              key={m.id}
+              tabIndex={0}
+              aria-label={`Open matter ${m.matterName}`}
+              onClick={() => onOpen(m)}
+              onKeyDown={(e) => onKey(e, m)}
+              className={cn('cursor-pointer focus-visible:bg-muted/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring', loading && 'opacity-60')}
+            >
+              <TableCell>
+                <div className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium">{m.matterName}</span>
+                  {m.legalHold ? (
+                    <Badge tone="danger">
+                      <Lock aria-hidden="true" />
+                      Legal Hold
+                    </Badge>
+                  ) : null}
+                </div>
+              </TableCell>
+              <TableCell className="font-mono text-xs whitespace-nowrap">{m.matterNumber ?? <Muted>No number</Muted>}</TableCell>
+              <TableCell className="whitespace-nowrap">{formatMatterDate(m.createdAt)}</TableCell>
+              <TableCell>{m.clientName ?? <Muted>No client</Muted>}</TableCell>
+              <TableCell>{m.responsibleLawyer ?? <Muted>No lawyer assigned</Muted>}</TableCell>
+              <TableCell className="text-muted-foreground">{descriptionPreview(m.description)}</TableCell>
+              <TableCell>
+                <Badge tone={m.isVaulted ? 'primary' : 'success'}>{m.status}</Badge>
+              </TableCell>
+            </TableRow>
+          ))
+        )}
+      </TableBody>
+    </Table>
+  );
+}

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { DeleteNodeRequest } from '@strongroom/contracts';
+import { apiRequest } from '@/lib/api-client';
+import { matterDetailQueryKey } from '@/lib/query-keys';
+
+export function deleteNode(body: DeleteNodeRequest): Promise<{ success: true; deletedCount: number }> {
+  return apiRequest('/_api/nodes/delete', { body });
+}
+
+/** The matter id comes along so the detail can be refreshed (the answer does not carry it). */
+export function useDeleteNode(matterId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteNode,
+    meta: { handlesError: true },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: matterDetailQueryKey(matterId) }),
+  });
+}

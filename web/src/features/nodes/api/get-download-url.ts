@@ -1,0 +1,6 @@
+import { apiRequest } from '@/lib/api-client';
+
+/** GET /_api/nodes/download-url: a URL valid for minutes that answers the bytes as an attachment. */
+export function getDownloadUrl(nodeId: string): Promise<{ url: string; expiresAt: string }> {
+  return apiRequest(`/_api/nodes/download-url?nodeId=${encodeURIComponent(nodeId)}`);
+}

@@ -1,0 +1,207 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { nameRuleMessages, nodeNameSchema, NODE_MSG, type NodeTreeDto } from '@strongroom/contracts';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormField } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
+import { toast } from '@/lib/toast';
+import { useCreateFolder } from '../api/create-folder';
+import { useDeleteNode } from '../api/delete-node';
+import { useMoveNode } from '../api/move-node';
+import { useRenameNode } from '../api/rename-node';
+import { FolderPicker } from './folder-tree';
+import { isValidMoveTarget } from '../lib/tree';
+
+const folderNameRule = nodeNameSchema(nameRuleMessages('Folder name', NODE_MSG.folderNameEmpty, NODE_MSG.folderNameTooLong));
+const renameRule = nodeNameSchema(nameRuleMessages('Name', NODE_MSG.nameEmpty, NODE_MSG.nameTooLong));
+
+type BaseProps = { open: boolean; onOpenChange: (open: boolean) => void };
+
+export function CreateFolderDialog({ open, onOpenChange, matterId, parentId, parentName }: BaseProps & { matterId: string; parentId: string | null; parentName: string }) {
+  const create = useCreateFolder();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    if (open) {
+      setName('');
+      setError(undefined);
+    }
+  }, [open]);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = folderNameRule.safeParse(name);
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
+    create.mutate(
+      { matterId, parentId, folderName: parsed.data },
+      {
+        onSuccess: () => {
+          toast.success(NODE_MSG.folderCreated(parsed.data));
+          onOpenChange(false);
+        },
+        onError: (err) => {
+          if (!isMfaCancelledError(err)) toast.error('Creation Failed', { description: errorMessage(err) });
+        },
+      },
+    );
+  };
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-md">
+        <form onSubmit={submit} noValidate className="grid gap-5">
+          <DialogHeader>
+            <DialogTitle>Create New Folder</DialogTitle>
+            <DialogDescription>In {parentName}.</DialogDescription>
+          </DialogHeader>
+          <FormField label="Folder name" error={error}>
+            {(c) => <Input {...c} autoFocus placeholder="Enter folder name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />}
+          </FormField>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending} loadingText="Creating...">
+              Create Folder
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export function RenameNodeDialog({ open, onOpenChange, node }: BaseProps & { node: NodeTreeDto }) {
+  const rename = useRenameNode();
+  const [name, setName] = useState(node.name);
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    if (open) {
+      setName(node.name);
+      setError(undefined);
+    }
+  }, [open, node.name]);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = renameRule.safeParse(name);
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
+    if (parsed.data === node.name) return onOpenChange(false);
+    rename.mutate(
+      { nodeId: node.id, newName: parsed.data },
+      {
+        onSuccess: () => {
+          toast.success(NODE_MSG.renamed(`"${node.name}"`));
+          onOpenChange(false);
+        },
+        onError: (err) => {
+          if (!isMfaCancelledError(err)) toast.error('Failed to rename.', { description: errorMessage(err) });
+        },
+      },
+    );
+  };
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-md">
+        <form onSubmit={submit} noValidate className="grid gap-5">
+          <DialogHeader>
+            <DialogTitle>Rename Folder</DialogTitle>
+            <DialogDescription>Choose a new name for "{node.name}".</DialogDescription>
+          </DialogHeader>
+          <FormField label="New name" error={error}>
+            {(c) => <Input {...c} autoFocus value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" onFocus={(e) => e.target.select()} />}
+          </FormField>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={rename.isPending} loadingText="Renaming...">
+              Rename
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export function MoveNodeDialog({ open, onOpenChange, node, nodes }: BaseProps & { node: NodeTreeDto; nodes: NodeTreeDto[] }) {
+  const move = useMoveNode();
+  const [target, setTarget] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    if (open) setTarget(undefined);
+  }, [open]);
+  const valid = target !== undefined && isValidMoveTarget(nodes, node, target);
+  const submit = () => {
+    if (target === undefined || !valid) return;
+    move.mutate(
+      { nodeId: node.id, newParentId: target },
+      {
+        onSuccess: () => {
+          toast.success(NODE_MSG.moved(`"${node.name}"`));
+          onOpenChange(false);
+        },
+        onError: (err) => {
+          if (!isMfaCancelledError(err)) toast.error('Failed to move.', { description: errorMessage(err) });
+        },
+      },
+    );
+  };
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-md">
+        <DialogHeader>
+          <DialogTitle>Move "{node.name}"</DialogTitle>
+          <DialogDescription>Choose the folder to move it to.</DialogDescription>
+        </DialogHeader>
+        <div className="max-h-80 overflow-y-auto rounded-md border border-border p-2">
+          <FolderPicker nodes={nodes} selectedId={target} onSelect={setTarget} isDisabled={(id) => !isValidMoveTarget(nodes, node, id)} label="Destination folder" />
+        </div>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button onClick={submit} disabled={!valid} loading={move.isPending} loadingText="Moving...">
+            Move Here
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export function DeleteNodeDialog({ open, onOpenChange, node }: BaseProps & { node: NodeTreeDto }) {
+  const del = useDeleteNode(node.matterId);
+  const isFolder = node.nodeType === 'folder';
+  const submit = () =>
+    del.mutate(
+      { nodeId: node.id },
+      {
+        onSuccess: () => {
+          toast.success(NODE_MSG.deleted(`"${node.name}"`));
+          onOpenChange(false);
+        },
+        onError: (err) => {
+          if (!isMfaCancelledError(err)) toast.error('Failed to delete.', { description: errorMessage(err) });
+        },
+      },
+    );
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-md" role="alertdialog">
+        <DialogHeader>
+          <DialogTitle>{isFolder ? 'Delete Folder' : 'Delete File'}</DialogTitle>
+          <DialogDescription>
+            {isFolder ? `"${node.name}" and everything in it will be deleted.` : `"${node.name}" will be deleted.`} This action cannot be undone.
+          </DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button variant="destructive" onClick={submit} loading={del.isPending} loadingText="Deleting...">
+            Delete
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,5 @@
+import { apiRequest } from '@/lib/api-client';
+
+export function multipartAbort(body: { s3Key: string; uploadId: string }): Promise<{ success: true }> {
+  return apiRequest('/_api/upload/multipart-abort', { body });
+}

@@ -1,0 +1,7 @@
+/**
+ * Query keys several features share: node and upload mutations refresh the matter detail (the tree) and the
+ * matters list without importing the matters feature.
+ */
+export const mattersQueryKey = ['matters'] as const;
+export const matterListQueryKey = ['matters', 'list'] as const;
+export const matterDetailQueryKey = (matterId: string) => ['matters', 'detail', matterId] as const;
