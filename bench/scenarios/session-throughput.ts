@@ -103,7 +103,7 @@ export const scenario: Scenario = {
           `- **Strongroom / baseline: ${fmt(ratio, 3)}** (median over ${rounds} rounds of the ratio to the baseline run of the same round; ` +
             `medians of requests/s: ${fmtInt(sessRps)} vs ${fmtInt(baseRps)}, a ratio of ${fmt(sessRps / baseRps, 3)}).`,
           `- Without the database (\`/healthz\`, same plugins and hooks): ${fmtInt(health)} req/s, ${fmt(healthRatio, 3)} x baseline; ` +
-            `so the session call's two database reads take Strongroom from ${fmt(healthRatio, 3)} to ${fmt(ratio, 3)} of the baseline.`,
+            `so the session call's database read takes Strongroom from ${fmt(healthRatio, 3)} to ${fmt(ratio, 3)} of the baseline.`,
           `- Database: ${dbLabel}. Failed requests (non-2xx, errors, timeouts) over all rounds: ${bad}.`,
         ],
         tables: [
@@ -121,7 +121,7 @@ export const scenario: Scenario = {
         notes: [
           `- Load: autocannon ${autocannonVersion} in a child process (its own core), ${connections} connections, no pipelining, ${duration} s per run after a ${warmup} s warm-up per target; ${rounds} rounds, targets interleaved and their order turned each round. Loopback only.`,
           `- Server: the app from \`buildApp\` (server/src/app.ts) with LOG_LEVEL=silent, NODE_ENV=production, JOB_RUNNER=${sr.config.jobRunner}${sr.config.jobRunner === 'embedded' ? ' (the default: pg-boss workers in the process poll the same database every few seconds)' : ''}, a temporary DATA_DIR; one organization made with \`createOrganizationFromCli\`, one session made with \`createSession\` (as sign-in makes it). Baseline: \`Fastify({ logger: false })\` answering \`{ hello: "world" }\`, same process, another port.`,
-          '- Each session call runs `resolveSession`: one query for the session joined with its user (live, not revoked, not expired, user active), one for the organization. The session call does not extend the idle timeout, so it writes nothing.',
+          '- Each session call runs `resolveSession`: one query for the session joined with its user and organization (live, not revoked, not expired, user active). The session call does not extend the idle timeout, so it writes nothing.',
           sr.dbKind === 'pglite'
             ? '- PGlite (PostgreSQL compiled to WASM) runs on the same thread as Fastify and has one connection: every query of every request queues on it, and HTTP and SQL share one core. autocannon has the other core.'
             : '- PostgreSQL runs on the same machine: its backends, the Node server and autocannon share the 2 cores.',
