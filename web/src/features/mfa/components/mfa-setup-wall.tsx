@@ -84,6 +84,26 @@ export function MfaSetupWall({ onEnabled: notifyEnabled, onLogout, loggingOut, o
   );
 }
 
+/** The last step of either method: send the code; on success toast and leave the wall, else show why. */
+function submitSwitch(
+  manage: ReturnType<typeof useMfaManage>,
+  body: Parameters<ReturnType<typeof useMfaManage>['mutate']>[0],
+  successText: string,
+  ui: { onEnabled: () => void; setError: (e: string | null) => void; setCode: (c: string) => void },
+) {
+  ui.setError(null);
+  manage.mutate(body, {
+    onSuccess: () => {
+      toast.success(successText);
+      ui.onEnabled();
+    },
+    onError: (err) => {
+      ui.setError(errorMessage(err, MSG.verificationFailed));
+      ui.setCode('');
+    },
+  });
+}
+
 function TotpSetup({ onEnabled }: { onEnabled: () => void }) {
   const secret = useTotpSecret();
   const manage = useMfaManage();
@@ -94,22 +114,8 @@ function TotpSetup({ onEnabled }: { onEnabled: () => void }) {
     if (secret.isError) toast.error(MSG.qrFailed, { id: 'mfa-qr-failed' });
   }, [secret.isError]);
 
-  const verify = () => {
-    setError(null);
-    manage.mutate(
-      { operation: 'switch_to_totp', totpToken: code, mfaToken: 'setup' },
-      {
-        onSuccess: () => {
-          toast.success(MSG.totpEnabled);
-          onEnabled();
-        },
-        onError: (err) => {
-          setError(errorMessage(err, MSG.verificationFailed));
-          setCode('');
-        },
-      },
-    );
-  };
+  const verify = () =>
+    submitSwitch(manage, { operation: 'switch_to_totp', totpToken: code, mfaToken: 'setup' }, MSG.totpEnabled, { onEnabled, setError, setCode });
 
   return (
     <div className="grid gap-5">
@@ -198,22 +204,8 @@ function EmailSetup({ onEnabled }: { onEnabled: () => void }) {
     );
   };
 
-  const verify = () => {
-    setError(null);
-    manage.mutate(
-      { operation: 'switch_to_email', mfaToken: code },
-      {
-        onSuccess: () => {
-          toast.success(MSG.emailEnabled);
-          onEnabled();
-        },
-        onError: (err) => {
-          setError(errorMessage(err, MSG.verificationFailed));
-          setCode('');
-        },
-      },
-    );
-  };
+  const verify = () =>
+    submitSwitch(manage, { operation: 'switch_to_email', mfaToken: code }, MSG.emailEnabled, { onEnabled, setError, setCode });
 
   return (
     <div className="grid gap-5">
