@@ -2,17 +2,16 @@
 // sinks, so that the server side of an upload runs in a process of its own, apart from the client.
 // Started with IPC; answers { id, result } / { id, error } to { id, cmd } messages; ends on 'close' or when the
 // parent goes away, and in any case after 25 minutes.
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Transform } from 'node:stream';
+import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { api, passMfaWall } from './api-client.js';
 import { startStrongroom } from './strongroom.js';
+import { hashPool } from '../../server/src/platform/storage/hash-pool.js';
 
 export type UploadServerInfo = {
   url: string;
@@ -28,7 +27,7 @@ export type RssWindow = { start: number; peak: number; samples: number };
 setTimeout(() => process.exit(3), 25 * 60_000).unref();
 process.on('disconnect', () => process.exit(4));
 
-/** A sink: 'discard' drops the body; 'file' streams it through MD5 into a temp file with fsync on close, as the store writes a part. */
+/** A sink: 'discard' drops the body; 'file' hands it to a hash worker that computes its MD5 and writes it to a temp file with fsync, as the store writes a part. */
 async function sink(mode: 'discard' | 'file', dir: string): Promise<http.Server> {
   let n = 0;
   const server = http.createServer((req, res) => {
@@ -43,16 +42,20 @@ async function sink(mode: 'discard' | 'file', dir: string): Promise<http.Server>
       return;
     }
     const file = path.join(dir, `sink-${process.pid}-${n++}`);
-    const md5 = createHash('md5');
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        md5.update(chunk);
-        done(null, chunk);
+    const job = hashPool.stream('md5', { file });
+    const sinkStream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        const wait = job.update(chunk);
+        if (wait) wait.then(() => done(), done);
+        else done();
+      },
+      final(done) {
+        job.digest().then(() => done(), done);
       },
     });
-    pipeline(req, meter, createWriteStream(file, { flags: 'wx', mode: 0o600, flush: true })).then(
-      () => fs.rm(file, { force: true }).then(() => reply(md5.digest('hex') ? undefined : 'no digest')),
-      (err) => fs.rm(file, { force: true }).finally(() => reply(err)),
+    pipeline(req, sinkStream).then(
+      () => fs.rm(file, { force: true }).then(() => reply()),
+      (err) => job.abort().then(() => fs.rm(file, { force: true })).finally(() => reply(err)),
     );
   });
   server.listen(0, '127.0.0.1');

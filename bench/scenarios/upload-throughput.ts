@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { api } from '../lib/api-client.js';
 import { envInt, fmt, median } from '../lib/stats.js';
@@ -30,12 +31,39 @@ function fillPart(buf: Buffer, base: Buffer, partNumber: number, size: number): 
   return new Uint8Array(buf.buffer as ArrayBuffer, buf.byteOffset, size);
 }
 
+/**
+ * The part PUT. BENCH_UPLOAD_CLIENT=http (default): node:http with a keep-alive agent of 5 sockets, the lightest
+ * client Node has; the browser that really uploads runs on another machine, so every cycle the client takes from
+ * the 2 shared cores is a cycle the server does not get. BENCH_UPLOAD_CLIENT=fetch: undici's fetch, heavier.
+ */
+const CLIENT = process.env.BENCH_UPLOAD_CLIENT === 'fetch' ? 'fetch' : 'http';
+const agent = new http.Agent({ keepAlive: true, maxSockets: PARALLEL });
+
+async function put(url: URL | string, headers: Record<string, string>, body: Uint8Array): Promise<{ status: number; etag: string | null }> {
+  if (CLIENT === 'fetch') {
+    const res = await fetch(url, { method: 'PUT', headers, body: body as Uint8Array<ArrayBuffer> });
+    await res.arrayBuffer();
+    return { status: res.status, etag: res.headers.get('etag') };
+  }
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'PUT', agent, headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, etag: (res.headers.etag as string | undefined) ?? null }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** The child with the server: request/answer over IPC. */
 type ServerChild = { info: UploadServerInfo; call<T>(cmd: string, extra?: Record<string, unknown>): Promise<T>; stop(): Promise<void> };
 
 async function startServerChild(root: string): Promise<ServerChild> {
   const file = fileURLToPath(new URL('../lib/upload-server-child.ts', import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: process.env });
+  // BENCH_UPLOAD_PROFILE=<dir>: the server child writes a V8 CPU profile there (diagnosis; figures are slower).
+  const profile = process.env.BENCH_UPLOAD_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_UPLOAD_PROFILE)}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', file], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: process.env });
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   let nextId = 1;
   const failAll = (err: Error) => {
@@ -102,9 +130,8 @@ async function uploadOnce(server: ServerChild, fileName: string, total: number, 
       // APP_URL has no port here (the app listens on port 0): send the signed path and query to the real port.
       const url = new URL(signed.url);
       url.host = origin.host;
-      const res = await fetch(url, { method: 'PUT', headers: signed.headers, body: fillPart(buffers[slot], base, partNumber, size) });
-      await res.arrayBuffer();
-      const etag = res.headers.get('etag');
+      const res = await put(url, signed.headers, fillPart(buffers[slot], base, partNumber, size));
+      const etag = res.etag;
       if (res.status !== 200 || !etag) throw new Error(`part ${partNumber} PUT answered ${res.status} (ETag ${etag})`);
       parts.push({ ETag: etag, PartNumber: partNumber });
     }
@@ -159,8 +186,7 @@ async function plainHttpOnce(url: string, total: number, base: Buffer, buffers: 
       while (next <= partCount) {
         const partNumber = next++;
         const size = Math.min(PART, total - (partNumber - 1) * PART);
-        const res = await fetch(url, { method: 'PUT', body: fillPart(buffers[slot], base, partNumber, size) });
-        await res.arrayBuffer();
+        const res = await put(url, {}, fillPart(buffers[slot], base, partNumber, size));
         if (res.status !== 200) throw new Error(`plain PUT to ${url} answered ${res.status}`);
       }
     }),
@@ -276,11 +302,11 @@ export const scenario: Scenario = {
           },
         ],
         notes: [
-          `- Server: the app from \`buildApp\` with the local store (default), a temporary DATA_DIR under ${path.dirname(sr.dataDir)}, ${sr.dbKind === 'pglite' ? 'PGlite in memory' : 'PostgreSQL (BENCH_DATABASE_URL)'}, LOG_LEVEL=silent, in a child process of its own (bench/lib/upload-server-child.ts); the administrator's session made with \`createSession\` and MFA marked as set up. The client is \`fetch\` in the bench process; loopback only. Client, server and the baseline share the 2 cores.`,
+          `- Server: the app from \`buildApp\` with the local store (default), a temporary DATA_DIR under ${path.dirname(sr.dataDir)}, ${sr.dbKind === 'pglite' ? 'PGlite in memory' : 'PostgreSQL (BENCH_DATABASE_URL)'}, LOG_LEVEL=silent, in a child process of its own (bench/lib/upload-server-child.ts); the administrator's session made with \`createSession\` and MFA marked as set up. The client is ${CLIENT === 'http' ? '\`node:http\` with a keep-alive agent of 5 sockets (BENCH_UPLOAD_CLIENT=fetch uses undici\'s \`fetch\`, which takes more of the shared cores)' : '\`fetch\` (BENCH_UPLOAD_CLIENT=fetch)'} in the bench process; loopback only. Client, server and the baseline share the 2 cores.`,
           '- Part bytes: one 10 MiB random buffer, copied per part into one of 5 reused buffers with the part number over its first 8 bytes; nothing near the file size is held in memory. The signed URLs carry APP_URL `http://127.0.0.1` without the port the app listens on, so the client sends the signed path and query to that port.',
-          '- Each part PUT streams the body to a temp file (MD5 for the ETag, fsync on close) and renames it into the upload folder. Completion copies the parts into one file (fsync), then `sha256` reads it back; so completion moves the bytes three more times (read, write, read) and is not part of the ratio.',
+          '- Each part PUT streams the body to a temp file (fsync on close) while a hash worker thread computes its MD5 for the ETag (server/src/platform/storage/hash-pool.ts), and renames it into the upload folder. Completion copies the parts into one file (fsync), then `sha256` reads it back on a hash worker; so completion moves the bytes three more times (read, write, read) and is not part of the ratio.',
           '- Baseline (in the bench process): the same bytes in 10 MiB `write`s to one `createWriteStream(…, { flush: true })` file in DATA_DIR/objects (fsync on close), then read back through sha256. Upload and baseline take turns going first. One 100 MiB upload and baseline warm up first. With 23 GiB of memory the read-backs are served from the page cache.',
-          '- Diagnostics beside the baseline: the same client PUTs (5 x 10 MiB in flight, `fetch`) to a bare `node:http` server in the server child process that drops the bytes (cost of loopback HTTP and the client alone), and one that streams each part through MD5 into a temp file with fsync on close, as `LocalBlobStore.writePart` does, without Fastify, signatures, the presign call or the database.',
+          '- Diagnostics beside the baseline: the same client PUTs (5 x 10 MiB in flight) to a bare `node:http` server in the server child process that drops the bytes (cost of loopback HTTP and the client alone), and one that streams each part into a temp file with fsync on close and its MD5 on a hash worker, as `LocalBlobStore.writePart` does, without Fastify, signatures, the presign call or the database.',
           '- The machine is shared with other work (see the load average): read the ratio and the per-round table rather than absolute MB/s.',
         ],
       };
