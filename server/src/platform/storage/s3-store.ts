@@ -12,7 +12,6 @@
  * Checksums: requestChecksumCalculation and responseChecksumValidation are 'WHEN_REQUIRED'; otherwise the SDK
  * signs presigned PUT URLs with the CRC of an empty body and every browser upload fails.
  */
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
@@ -47,6 +46,7 @@ import {
   quoteEtag,
   safeContentType,
 } from './blob-store.js';
+import { hashPool } from './hash-pool.js';
 import type {
   BlobHead,
   BlobStore,
@@ -292,10 +292,16 @@ export class S3BlobStore implements BlobStore {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
+  /** SHA-256 of the stored object as S3 streams it back; the hashing runs on a hash worker (hash-pool.ts). */
   async sha256(key: string): Promise<string> {
-    const hash = createHash('sha256');
-    for await (const chunk of await this.getStream(key)) hash.update(chunk as Buffer);
-    return hash.digest('hex');
+    const hash = hashPool.stream('sha256');
+    try {
+      for await (const chunk of await this.getStream(key)) await hash.update(chunk as Buffer);
+    } catch (err) {
+      await hash.abort();
+      throw err;
+    }
+    return hash.digest();
   }
 
   async ping(): Promise<void> {
