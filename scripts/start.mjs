@@ -1,4 +1,5 @@
 // npm start: builds when the build is missing or stale, then serves the production build on one port.
+// npm run worker: the same, for the background worker (server/dist/worker.js; needs DATABASE_URL).
 import { spawnSync, spawn } from 'node:child_process';
 import { buildIsStale, root } from './build-state.mjs';
 
@@ -7,7 +8,8 @@ if (buildIsStale()) {
   const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-const child = spawn(process.execPath, ['--enable-source-maps', 'server/dist/main.js'], {
+const entry = process.argv[2] === 'worker' ? 'server/dist/worker.js' : 'server/dist/main.js';
+const child = spawn(process.execPath, ['--enable-source-maps', entry], {
   cwd: root,
   stdio: 'inherit',
   env: { NODE_ENV: 'production', ...process.env },

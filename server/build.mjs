@@ -7,7 +7,7 @@ const external = Object.keys(pkg.dependencies).filter((d) => d !== '@strongroom/
 
 fs.rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/main.ts', cli: 'src/cli.ts' },
+  entryPoints: { main: 'src/main.ts', cli: 'src/cli.ts', worker: 'src/worker.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -9,6 +9,7 @@ import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_VERSION, MSG } from '@strongroom/contracts';
 import type { Config } from './config.js';
+import { defineJobs } from './jobs.js';
 import { migrateToLatest, openDatabase, ping, type DatabaseHandle } from './platform/db/database.js';
 import { createMailer, type Mailer } from './platform/mail/mailer.js';
 import { createBlobStore } from './platform/storage/index.js';
@@ -23,9 +24,7 @@ import { securityRoutes } from './features/security/security.routes.js';
 import { setupRoutes } from './features/setup/setup.routes.js';
 import { mattersRoutes } from './features/matters/matters.routes.js';
 import { nodesRoutes } from './features/nodes/nodes.routes.js';
-import { defineNodeJobs } from './features/nodes/nodes.jobs.js';
 import { uploadsRoutes } from './features/uploads/uploads.routes.js';
-import { defineUploadJobs } from './features/uploads/uploads.jobs.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -77,8 +76,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const store = opts.store ?? (await createBlobStore({ dataDir: config.dataDir, appUrl: config.appUrl, signingKey: config.storageSigningKey, s3: config.s3 }));
   const jobs = new JobQueue(database, { mode: config.jobRunner, backend: database.kind, log: app.log });
   const ctx: AppContext = { config, db: database.db, dbKind: database.kind, mailer, store, jobs, log: app.log };
-  defineNodeJobs(ctx);
-  defineUploadJobs(ctx);
+  defineJobs(ctx);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

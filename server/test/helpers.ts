@@ -41,7 +41,7 @@ export async function testDatabase(): Promise<DatabaseHandle> {
   return openPglite(undefined, { loadDataDir: new Blob([snapshot]) });
 }
 
-export type TestApp = BuiltApp & { sink: SmtpSink; config: Config; dataDir: string; shutdown(): Promise<void> };
+export type TestApp = BuiltApp & { sink: SmtpSink; config: Config; dataDir: string; database: DatabaseHandle; shutdown(): Promise<void> };
 
 export async function createTestApp(env: Record<string, string> = {}, overrides: Partial<Config> & { loggerInstance?: FastifyBaseLogger } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-test-'));
@@ -56,6 +56,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     sink,
     config,
     dataDir,
+    database,
     async shutdown() {
       await built.close();
       await database.close();

@@ -114,6 +114,11 @@ export class JobQueue {
     return this.options.mode;
   }
 
+  /** The names of the defined jobs (their queues). */
+  names(): string[] {
+    return [...this.definitions.keys()];
+  }
+
   /** Declares a job; all definitions come before start(). */
   define<T extends object>(definition: JobDefinition<T>): void {
     if (this.state !== 'new') throw new Error(`Job ${definition.name} defined after the queue started`);
