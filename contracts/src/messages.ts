@@ -79,6 +79,10 @@ export const MSG = {
   jsonOnly: 'Requests must be sent as JSON.',
   forbiddenOrigin: 'Cross-site request refused.',
   payloadTooLarge: 'The request is too large.',
+  /** A transaction lost a race (serialization failure or deadlock); the client retries it (spec part 2, section 8). */
+  concurrentOperation: 'Concurrent operation detected. Please try again.',
+  /** A row lock could not be taken in time; the client retries it. */
+  resourceLocked: 'Resource is currently locked by another operation. Please try again.',
   unknownFields: (keys: string[]) => `Unrecognized field(s): ${keys.join(', ')}.`,
 
   // Password reset

@@ -5,7 +5,9 @@ import { AppError } from './errors.js';
 
 /**
  * The one error handler: typed errors answer with their text and code; validation failures with the
- * first message; anything unexpected is logged and answered with a generic 500 that leaks nothing.
+ * first message; a transaction that lost a race in PostgreSQL (serialization failure, deadlock, lock not
+ * available) is a 409 the client retries; anything unexpected is logged and answered with a generic 500 that
+ * leaks nothing.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -37,6 +39,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err as { type?: string }).type === 'entity.parse.failed' || err instanceof SyntaxError) {
       return reply.status(400).send({ error: 'The request body is not valid JSON.', code: 'VALIDATION_ERROR' });
+    }
+    // PostgreSQL's own race outcomes are not the client's fault and not a server failure: a retry succeeds.
+    const sqlState = (err as { code?: unknown }).code;
+    if (sqlState === '40001' || sqlState === '40P01' || sqlState === '55P03') {
+      request.log.warn({ sqlState, url: request.url }, 'transaction lost a race; the client is asked to retry');
+      return reply
+        .status(409)
+        .header('retry-after', '1')
+        .send({ error: sqlState === '55P03' ? MSG.resourceLocked : MSG.concurrentOperation, code: 'CONFLICT_ERROR', details: { retryAfterSeconds: 1 } });
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.status(err.statusCode).send({ error: err.message, code: 'VALIDATION_ERROR' });
