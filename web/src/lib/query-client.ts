@@ -2,12 +2,15 @@ import { MutationCache, QueryCache, QueryClient, type Query } from '@tanstack/re
 import { toast } from '@/lib/toast';
 import { MSG } from '@strongroom/contracts';
 import { errorMessage, isApiError, isMfaCancelledError, isMfaRequiredError } from './api-error';
+import { conflictRetryDelay, conflictText, shouldRetryMutation } from './conflicts';
 
 declare module '@tanstack/react-query' {
   interface Register {
     mutationMeta: {
       /** The component shows this mutation's errors itself (inline or in a dialog): no global toast. */
       handlesError?: boolean;
+      /** What the mutation does, for 'Race condition detected during {operation}.' (e.g. 'rename'). */
+      operation?: string;
     };
   }
 }
@@ -51,7 +54,7 @@ export function createAppQueryClient(hooks: QueryClientHooks = {}): QueryClient 
           return;
         }
         if (mutation.options.onError || mutation.meta?.handlesError) return;
-        toast.error(errorMessage(error, MSG.unexpected));
+        toast.error(conflictText(error, mutation.meta?.operation ?? 'the operation') ?? errorMessage(error, MSG.unexpected));
       },
     }),
     defaultOptions: {
@@ -60,7 +63,8 @@ export function createAppQueryClient(hooks: QueryClientHooks = {}): QueryClient 
         refetchOnWindowFocus: true,
         refetchOnReconnect: true,
       },
-      mutations: { retry: false },
+      // Races and locks are retried (spec part 2, sections 8 and 9); nothing else is resent on its own.
+      mutations: { retry: shouldRetryMutation, retryDelay: conflictRetryDelay },
     },
   });
 }

@@ -12,7 +12,8 @@ export function useCreateMatter() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createMatter,
-    meta: { handlesError: true },
+    // 'Concurrent matter creation detected' (two numbers drawn at once) is retried by the client's rule.
+    meta: { handlesError: true, operation: 'create' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: mattersQueryKey }),
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MatterResponse, UpdateMatterRequest } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
+import { withInFlight } from '@/lib/conflicts';
 import { matterDetailQueryKey, mattersQueryKey } from '@/lib/query-keys';
 
 /** POST /_api/matters/update with the version last read (409 CONFLICT_ERROR when stale). */
@@ -11,8 +12,9 @@ export function updateMatter(body: UpdateMatterRequest): Promise<MatterResponse>
 export function useUpdateMatter() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: updateMatter,
-    meta: { handlesError: true },
+    // One update of a matter at a time from this browser (in-flight registry); races are retried.
+    mutationFn: (body: UpdateMatterRequest) => withInFlight(`matter ${body.matterId}`, () => updateMatter(body)),
+    meta: { handlesError: true, operation: 'update' },
     onSuccess: ({ matter }) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: matterDetailQueryKey(matter.id) }),

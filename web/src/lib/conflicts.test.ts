@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from './api-error';
+import {
+  conflictKind,
+  conflictRetryDelay,
+  conflictText,
+  IN_FLIGHT_TTL_MS,
+  RESOURCE_LOCKED,
+  RESOURCE_MODIFIED,
+  shouldRetryMutation,
+  withInFlight,
+} from './conflicts';
+
+const e409 = (message: string, details?: unknown) => new ApiError({ status: 409, code: 'CONFLICT_ERROR', message, details });
+
+describe('concurrency errors (spec part 2, section 8)', () => {
+  it('reads the kind from the words of a 409 answer', () => {
+    expect(conflictKind(e409('Version mismatch: the matter was modified by another user.'))).toBe('optimistic-lock');
+    expect(conflictKind(e409('Optimistic lock failed'))).toBe('optimistic-lock');
+    expect(conflictKind(e409('Concurrent matter creation detected. Please try again.'))).toBe('race');
+    expect(conflictKind(e409('race condition on node'))).toBe('race');
+    expect(conflictKind(e409('Resource is currently locked by another operation. Please try again.'))).toBe('locked');
+    expect(conflictKind(e409('The folder is in use'))).toBe('locked');
+    expect(conflictKind(e409('A folder with this name already exists.'))).toBeNull();
+  });
+
+  it('leaves other statuses alone, whatever their words', () => {
+    expect(conflictKind(new ApiError({ status: 400, message: 'Application version mismatch. Please refresh the page.' }))).toBeNull();
+    expect(conflictKind(new ApiError({ status: 409, message: 'This email is already in use' }))).toBe('locked');
+    expect(conflictKind(new Error('concurrent'))).toBeNull();
+  });
+
+  it('gives the spec texts', () => {
+    expect(conflictText(e409('version mismatch'), 'update')).toBe(RESOURCE_MODIFIED);
+    expect(conflictText(e409('Concurrent operation detected. Please try again.'), 'rename')).toBe('Race condition detected during rename. Please try again.');
+    expect(conflictText(e409('locked'), 'move')).toBe(RESOURCE_LOCKED);
+    expect(conflictText(e409('Name taken'), 'move')).toBeNull();
+  });
+
+  it('retries races and locks up to 3 times, never optimistic-lock conflicts or other errors', () => {
+    const race = e409('Concurrent operation detected. Please try again.');
+    expect([0, 1, 2, 3].map((n) => shouldRetryMutation(n, race))).toEqual([true, true, true, false]);
+    expect(shouldRetryMutation(0, e409('locked by another operation'))).toBe(true);
+    expect(shouldRetryMutation(0, e409('Version mismatch'))).toBe(false);
+    expect(shouldRetryMutation(0, new ApiError({ status: 500, message: 'Something went wrong' }))).toBe(false);
+  });
+
+  it('waits the server-given delay, else 1 s doubling with jitter', () => {
+    expect(conflictRetryDelay(1, e409('Concurrent', { retryAfterSeconds: 2 }))).toBe(2000);
+    const race = e409('Concurrent');
+    expect(conflictRetryDelay(1, race, () => 0.5)).toBe(1000);
+    expect(conflictRetryDelay(2, race, () => 0.5)).toBe(2000);
+    expect(conflictRetryDelay(3, race, () => 0.5)).toBe(4000);
+    expect(conflictRetryDelay(1, race, () => 0)).toBe(500);
+    expect(conflictRetryDelay(1, race, () => 0.999)).toBe(1499);
+  });
+});
+
+describe('in-flight registry', () => {
+  it('refuses a second operation on the same resource while the first runs, then allows it', async () => {
+    let release!: () => void;
+    const first = withInFlight('node n1', () => new Promise<string>((r) => (release = () => r('first'))));
+    await expect(withInFlight('node n1', async () => 'second')).rejects.toMatchObject({
+      status: 409,
+      message: 'Concurrent operation detected on node n1. Please try again.',
+    });
+    // Another resource is not affected.
+    await expect(withInFlight('node n2', async () => 'other')).resolves.toBe('other');
+    release();
+    await expect(first).resolves.toBe('first');
+    await expect(withInFlight('node n1', async () => 'third')).resolves.toBe('third');
+  });
+
+  it('the refusal is a race the retry rule resends', async () => {
+    const hold = withInFlight('matter m1', () => new Promise((r) => setTimeout(r, 20)));
+    const refused = await withInFlight('matter m1', async () => 1).catch((e: unknown) => e);
+    expect(shouldRetryMutation(0, refused)).toBe(true);
+    await hold;
+  });
+
+  it('an entry older than 30 s no longer blocks (an operation that never settled)', async () => {
+    let t = 1_000_000;
+    const now = () => t;
+    void withInFlight('node stuck', () => new Promise(() => {}), now);
+    await expect(withInFlight('node stuck', async () => 'x', now)).rejects.toBeInstanceOf(ApiError);
+    t += IN_FLIGHT_TTL_MS + 1;
+    await expect(withInFlight('node stuck', async () => 'after', now)).resolves.toBe('after');
+  });
+
+  it('a failed operation releases its resource', async () => {
+    await expect(withInFlight('node f', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(withInFlight('node f', async () => 'ok')).resolves.toBe('ok');
+  });
+});
