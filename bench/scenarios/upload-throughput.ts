@@ -6,7 +6,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { api } from '../lib/api-client.js';
@@ -224,9 +224,14 @@ export const scenario: Scenario = {
       for (let r = 0; r < rounds; r++) {
         // Alternate which runs first, so neither always meets a cold or a warm page cache.
         const baseFirst = r % 2 === 1;
+        // Every timed run starts with no dirty pages left by the one before (sync(1)), so none pays for another's writeback.
+        const settle = () => spawnSync('sync', { stdio: 'ignore', timeout: 60_000 });
         const doBase = async () => {
+          settle();
           const b = await baselineOnce(objectsDir, total, base, buffers[0]);
+          settle();
           const discardMs = await plainHttpOnce(sr.discardUrl, total, base, buffers);
+          settle();
           const fileMs = await plainHttpOnce(sr.fileUrl, total, base, buffers);
           bases.push({ ...b, discardMs, fileMs });
           log(
@@ -235,6 +240,7 @@ export const scenario: Scenario = {
           );
         };
         const doUp = async () => {
+          settle();
           const u = await uploadOnce(server, `bench-${r + 1}.zip`, total, base, buffers);
           ups.push(u);
           log(
@@ -305,7 +311,7 @@ export const scenario: Scenario = {
           `- Server: the app from \`buildApp\` with the local store (default), a temporary DATA_DIR under ${path.dirname(sr.dataDir)}, ${sr.dbKind === 'pglite' ? 'PGlite in memory' : 'PostgreSQL (BENCH_DATABASE_URL)'}, LOG_LEVEL=silent, in a child process of its own (bench/lib/upload-server-child.ts); the administrator's session made with \`createSession\` and MFA marked as set up. The client is ${CLIENT === 'http' ? '\`node:http\` with a keep-alive agent of 5 sockets (BENCH_UPLOAD_CLIENT=fetch uses undici\'s \`fetch\`, which takes more of the shared cores)' : '\`fetch\` (BENCH_UPLOAD_CLIENT=fetch)'} in the bench process; loopback only. Client, server and the baseline share the 2 cores.`,
           '- Part bytes: one 10 MiB random buffer, copied per part into one of 5 reused buffers with the part number over its first 8 bytes; nothing near the file size is held in memory. The signed URLs carry APP_URL `http://127.0.0.1` without the port the app listens on, so the client sends the signed path and query to that port.',
           '- Each part PUT streams the body to a temp file (fsync on close) while a hash worker thread computes its MD5 for the ETag (server/src/platform/storage/hash-pool.ts), and renames it into the upload folder. Completion copies the parts into one file (fsync), then `sha256` reads it back on a hash worker; so completion moves the bytes three more times (read, write, read) and is not part of the ratio.',
-          '- Baseline (in the bench process): the same bytes in 10 MiB `write`s to one `createWriteStream(…, { flush: true })` file in DATA_DIR/objects (fsync on close), then read back through sha256. Upload and baseline take turns going first. One 100 MiB upload and baseline warm up first. With 23 GiB of memory the read-backs are served from the page cache.',
+          '- Baseline (in the bench process): the same bytes in 10 MiB `write`s to one `createWriteStream(…, { flush: true })` file in DATA_DIR/objects (fsync on close), then read back through sha256. Upload and baseline take turns going first; `sync` runs before each timed run. One 100 MiB upload and baseline warm up first. With 23 GiB of memory the read-backs are served from the page cache.',
           '- Diagnostics beside the baseline: the same client PUTs (5 x 10 MiB in flight) to a bare `node:http` server in the server child process that drops the bytes (cost of loopback HTTP and the client alone), and one that streams each part into a temp file with fsync on close and its MD5 on a hash worker, as `LocalBlobStore.writePart` does, without Fastify, signatures, the presign call or the database.',
           '- The machine is shared with other work (see the load average): read the ratio and the per-round table rather than absolute MB/s.',
         ],
