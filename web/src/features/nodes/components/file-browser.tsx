@@ -1,9 +1,10 @@
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
-import { ChevronRight, Download, Folder, FolderInput, FolderOpen, FolderPlus, MoreHorizontal, Pencil, Search, Trash2, Upload } from 'lucide-react';
+import { ChevronRight, Folder, FolderOpen, FolderPlus, MoreHorizontal, Search, Upload } from 'lucide-react';
 import type { NodeTreeDto } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
+import { ContextMenu, ContextMenuContent, ContextMenuTrigger } from '@/components/ui/context-menu';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -17,9 +18,10 @@ import { shortenBreadcrumbs, type Crumb } from '../lib/breadcrumbs';
 import { fileKind } from '../lib/file-kind';
 import { ancestorsOf, childrenOf, filterByName, findNode } from '../lib/tree';
 import { FolderPicker } from './folder-tree';
+import { nodeActions, NodeActionItems, type NodePermissions } from './node-actions';
 import { CreateFolderDialog, DeleteNodeDialog, MoveNodeDialog, RenameNodeDialog } from './node-dialogs';
 
-export type NodePermissions = { canUpload: boolean; canRename: boolean; canDelete: boolean; canRetrieve: boolean };
+export type { NodePermissions };
 
 type FileBrowserProps = {
   matterId: string;
@@ -90,9 +92,11 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
       toast.error('Failed to download.', { description: errorMessage(err) });
     }
   };
+  const actionsFor = (n: NodeTreeDto) =>
+    nodeActions(n, { permissions, readOnlyReason, onOpen: open, onDownload: (f) => void download(f), onChange: (kind, node) => setAction({ kind, node }) });
   const onRowKey = (e: KeyboardEvent, n: NodeTreeDto) => {
     if (e.target !== e.currentTarget) return;
-    if (e.key === 'Enter') {
+    if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       if (n.nodeType === 'folder') open(n);
       else if (permissions.canRetrieve) void download(n);
@@ -117,7 +121,16 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
             </WithReason>
           </div>
           <div className="flex-1 overflow-auto p-2">
-            <FolderPicker nodes={nodes} selectedId={currentId} onSelect={(id) => { setFilter(''); onFolderChange(id); }} label="Folders" />
+            <FolderPicker
+              nodes={nodes}
+              selectedId={currentId}
+              onSelect={(id) => {
+                setFilter('');
+                onFolderChange(id);
+              }}
+              label="Folders"
+              menuFor={(folder) => <NodeActionItems actions={actionsFor(folder)} menu="context" />}
+            />
           </div>
         </Panel>
         <Separator className="w-1.5 bg-border/60 transition-colors outline-none hover:bg-primary/40 focus-visible:bg-primary data-[separator=active]:bg-primary" aria-label="Resize folders panel" />
@@ -183,75 +196,47 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
                     const isFolder = n.nodeType === 'folder';
                     const kind = isFolder ? { icon: Folder, label: 'Folder' } : fileKind(n.name);
                     const Icon = kind.icon;
+                    const actions = actionsFor(n);
                     return (
-                      <TableRow
-                        key={n.id}
-                        tabIndex={0}
-                        aria-label={isFolder ? `Folder ${n.name}` : `File ${n.name}`}
-                        onDoubleClick={() => open(n)}
-                        onKeyDown={(e) => onRowKey(e, n)}
-                        className={cn('focus-visible:bg-muted/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring', isFolder && 'cursor-pointer')}
-                      >
-                        <TableCell>
-                          <span className="flex min-w-0 items-center gap-2.5">
-                            <Icon aria-hidden="true" className={cn('size-4 shrink-0', isFolder ? 'text-warning' : 'text-muted-foreground')} />
-                            <span className="truncate font-medium">{n.name}</span>
-                          </span>
-                        </TableCell>
-                        <TableCell className="text-muted-foreground">{kind.label}</TableCell>
-                        <TableCell className="text-right whitespace-nowrap tabular-nums">{isFolder ? '—' : formatBytes(n.fileSize)}</TableCell>
-                        <TableCell className="whitespace-nowrap text-muted-foreground">{formatModified(n.updatedAt)}</TableCell>
-                        <TableCell className="text-right">
-                          <DropdownMenu>
-                            <DropdownMenuTrigger asChild>
-                              <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${n.name}`}>
-                                <MoreHorizontal aria-hidden="true" />
-                              </Button>
-                            </DropdownMenuTrigger>
-                            <DropdownMenuContent>
-                              {isFolder ? (
-                                <DropdownMenuItem onSelect={() => open(n)}>
-                                  <FolderOpen aria-hidden="true" />
-                                  Open
-                                </DropdownMenuItem>
-                              ) : (
-                                <DropdownMenuItem disabled={!permissions.canRetrieve} onSelect={() => void download(n)}>
-                                  <Download aria-hidden="true" />
-                                  Download
-                                </DropdownMenuItem>
-                              )}
-                              {isFolder ? (
-                                <DropdownMenuItem
-                                  disabled={readOnlyReason !== null || !permissions.canRename}
-                                  title={readOnlyReason ?? undefined}
-                                  onSelect={() => setAction({ kind: 'rename', node: n })}
-                                >
-                                  <Pencil aria-hidden="true" />
-                                  Rename
-                                </DropdownMenuItem>
-                              ) : null}
-                              <DropdownMenuItem
-                                disabled={readOnlyReason !== null || !permissions.canRename}
-                                title={readOnlyReason ?? undefined}
-                                onSelect={() => setAction({ kind: 'move', node: n })}
-                              >
-                                <FolderInput aria-hidden="true" />
-                                Move
-                              </DropdownMenuItem>
-                              <DropdownMenuSeparator />
-                              <DropdownMenuItem
-                                destructive
-                                disabled={readOnlyReason !== null || !permissions.canDelete}
-                                title={readOnlyReason ?? undefined}
-                                onSelect={() => setAction({ kind: 'delete', node: n })}
-                              >
-                                <Trash2 aria-hidden="true" />
-                                Delete
-                              </DropdownMenuItem>
-                            </DropdownMenuContent>
-                          </DropdownMenu>
-                        </TableCell>
-                      </TableRow>
+                      <ContextMenu key={n.id}>
+                        <ContextMenuTrigger asChild>
+                          <TableRow
+                            tabIndex={0}
+                            aria-label={isFolder ? `Folder ${n.name}` : `File ${n.name}`}
+                            onDoubleClick={() => open(n)}
+                            onKeyDown={(e) => onRowKey(e, n)}
+                            className={cn(
+                              'focus-visible:bg-muted/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring data-[state=open]:bg-muted/60',
+                              isFolder && 'cursor-pointer',
+                            )}
+                          >
+                            <TableCell>
+                              <span className="flex min-w-0 items-center gap-2.5">
+                                <Icon aria-hidden="true" className={cn('size-4 shrink-0', isFolder ? 'text-warning' : 'text-muted-foreground')} />
+                                <span className="truncate font-medium">{n.name}</span>
+                              </span>
+                            </TableCell>
+                            <TableCell className="text-muted-foreground">{kind.label}</TableCell>
+                            <TableCell className="text-right whitespace-nowrap tabular-nums">{isFolder ? '—' : formatBytes(n.fileSize)}</TableCell>
+                            <TableCell className="whitespace-nowrap text-muted-foreground">{formatModified(n.updatedAt)}</TableCell>
+                            <TableCell className="text-right">
+                              <DropdownMenu>
+                                <DropdownMenuTrigger asChild>
+                                  <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${n.name}`}>
+                                    <MoreHorizontal aria-hidden="true" />
+                                  </Button>
+                                </DropdownMenuTrigger>
+                                <DropdownMenuContent>
+                                  <NodeActionItems actions={actions} menu="dropdown" />
+                                </DropdownMenuContent>
+                              </DropdownMenu>
+                            </TableCell>
+                          </TableRow>
+                        </ContextMenuTrigger>
+                        <ContextMenuContent aria-label={`Actions for ${n.name}`}>
+                          <NodeActionItems actions={actions} menu="context" />
+                        </ContextMenuContent>
+                      </ContextMenu>
                     );
                   })}
                 </TableBody>

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { ChevronRight, Folder, FolderOpen, HardDrive } from 'lucide-react';
 import type { NodeTreeDto } from '@strongroom/contracts';
+import { ContextMenu, ContextMenuContent, ContextMenuTrigger } from '@/components/ui/context-menu';
 import { cn } from '@/lib/class-names';
 import { ancestorsOf, folderTree } from '../lib/tree';
 
@@ -12,13 +13,15 @@ type FolderTreeProps = {
   /** Entries that cannot be chosen (move picker). */
   isDisabled?: (id: string | null) => boolean;
   label: string;
+  /** Right-click menu items of a folder (the matter's tree; the move picker has none). */
+  menuFor?: (folder: NodeTreeDto) => ReactNode;
 };
 
 const rowBase =
   'flex min-w-0 flex-1 items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm transition-colors focus-visible:outline-2 focus-visible:outline-ring';
 
 /** Folders of a matter, Root first; each level folds open. */
-export function FolderPicker({ nodes, selectedId, onSelect, isDisabled, label }: FolderTreeProps) {
+export function FolderPicker({ nodes, selectedId, onSelect, isDisabled, label, menuFor }: FolderTreeProps) {
   const folders = folderTree(nodes);
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set(ancestorsOf(nodes, selectedId ?? null).map((n) => n.id)));
   // Opening a folder from the list unfolds the tree down to it.
@@ -35,10 +38,38 @@ export function FolderPicker({ nodes, selectedId, onSelect, isDisabled, label }:
       return next;
     });
 
-  const entry = (id: string | null, name: string, depth: number, hasChildren: boolean, open: boolean) => {
+  const withMenu = (folder: NodeTreeDto | null, button: ReactNode) => {
+    if (!folder || !menuFor) return button;
+    return (
+      <ContextMenu>
+        <ContextMenuTrigger asChild>{button}</ContextMenuTrigger>
+        <ContextMenuContent aria-label={`Actions for ${folder.name}`}>{menuFor(folder)}</ContextMenuContent>
+      </ContextMenu>
+    );
+  };
+
+  const entry = (folder: NodeTreeDto | null, depth: number, hasChildren: boolean, open: boolean) => {
+    const id = folder?.id ?? null;
+    const name = folder?.name ?? 'Root';
     const disabled = isDisabled?.(id) ?? false;
     const selected = selectedId === id;
     const Icon = id === null ? HardDrive : open || selected ? FolderOpen : Folder;
+    const button = (
+      <button
+        type="button"
+        disabled={disabled}
+        aria-current={selected ? 'true' : undefined}
+        onClick={() => onSelect(id)}
+        className={cn(
+          rowBase,
+          selected ? 'bg-primary-soft font-medium text-primary-soft-foreground' : 'hover:bg-accent data-[state=open]:bg-accent',
+          disabled && 'cursor-not-allowed opacity-45 hover:bg-transparent',
+        )}
+      >
+        <Icon aria-hidden="true" className={cn('size-4 shrink-0', id === null ? 'text-muted-foreground' : 'text-warning')} />
+        <span className="truncate">{name}</span>
+      </button>
+    );
     return (
       <div className="flex items-center gap-0.5" style={{ paddingLeft: depth * 14 }}>
         {hasChildren && id !== null ? (
@@ -54,20 +85,7 @@ export function FolderPicker({ nodes, selectedId, onSelect, isDisabled, label }:
         ) : (
           <span className="w-5 shrink-0" />
         )}
-        <button
-          type="button"
-          disabled={disabled}
-          aria-current={selected ? 'true' : undefined}
-          onClick={() => onSelect(id)}
-          className={cn(
-            rowBase,
-            selected ? 'bg-primary-soft font-medium text-primary-soft-foreground' : 'hover:bg-accent',
-            disabled && 'cursor-not-allowed opacity-45 hover:bg-transparent',
-          )}
-        >
-          <Icon aria-hidden="true" className={cn('size-4 shrink-0', id === null ? 'text-muted-foreground' : 'text-warning')} />
-          <span className="truncate">{name}</span>
-        </button>
+        {withMenu(folder, button)}
       </div>
     );
   };
@@ -77,7 +95,7 @@ export function FolderPicker({ nodes, selectedId, onSelect, isDisabled, label }:
       const open = expanded.has(f.id);
       return (
         <li key={f.id}>
-          {entry(f.id, f.name, depth, f.children.length > 0, open)}
+          {entry(f, depth, f.children.length > 0, open)}
           {open && f.children.length > 0 ? <ul>{render(f.children, depth + 1)}</ul> : null}
         </li>
       );
@@ -86,7 +104,7 @@ export function FolderPicker({ nodes, selectedId, onSelect, isDisabled, label }:
   return (
     <nav aria-label={label}>
       <ul className="grid gap-0.5">
-        <li>{entry(null, 'Root', 0, false, true)}</li>
+        <li>{entry(null, 0, false, true)}</li>
         {render(folders, 1)}
       </ul>
     </nav>

@@ -1,0 +1,78 @@
+import { Fragment } from 'react';
+import { Download, FolderInput, FolderOpen, Pencil, Trash2, type LucideIcon } from 'lucide-react';
+import type { NodeTreeDto } from '@strongroom/contracts';
+import { ContextMenuItem, ContextMenuSeparator } from '@/components/ui/context-menu';
+import { DropdownMenuItem, DropdownMenuSeparator } from '@/components/ui/dropdown-menu';
+
+export type NodePermissions = { canUpload: boolean; canRename: boolean; canDelete: boolean; canRetrieve: boolean };
+
+export type NodeAction = {
+  key: 'open' | 'download' | 'rename' | 'move' | 'delete';
+  label: string;
+  icon: LucideIcon;
+  disabled: boolean;
+  /** Why it is disabled (legal hold, vaulted), shown on hover. */
+  title?: string;
+  destructive?: boolean;
+  /** A separator goes before this item. */
+  separated?: boolean;
+  run: () => void;
+};
+
+type NodeActionContext = {
+  permissions: NodePermissions;
+  readOnlyReason: string | null;
+  onOpen: (node: NodeTreeDto) => void;
+  onDownload: (node: NodeTreeDto) => void;
+  onChange: (kind: 'rename' | 'move' | 'delete', node: NodeTreeDto) => void;
+};
+
+/**
+ * What can be done to a node (spec section 2, node context menu: Rename for folders only, Move, Delete), with
+ * Open or Download first. One list for the row's Actions dropdown and its right-click menu, so both always
+ * offer the same items with the same permissions and disabled states.
+ */
+export function nodeActions(node: NodeTreeDto, { permissions, readOnlyReason, onOpen, onDownload, onChange }: NodeActionContext): NodeAction[] {
+  const isFolder = node.nodeType === 'folder';
+  const title = readOnlyReason ?? undefined;
+  const actions: NodeAction[] = [
+    isFolder
+      ? { key: 'open', label: 'Open', icon: FolderOpen, disabled: false, run: () => onOpen(node) }
+      : { key: 'download', label: 'Download', icon: Download, disabled: !permissions.canRetrieve, run: () => onDownload(node) },
+  ];
+  if (isFolder) {
+    actions.push({ key: 'rename', label: 'Rename', icon: Pencil, disabled: readOnlyReason !== null || !permissions.canRename, title, run: () => onChange('rename', node) });
+  }
+  actions.push(
+    { key: 'move', label: 'Move', icon: FolderInput, disabled: readOnlyReason !== null || !permissions.canRename, title, run: () => onChange('move', node) },
+    {
+      key: 'delete',
+      label: 'Delete',
+      icon: Trash2,
+      disabled: readOnlyReason !== null || !permissions.canDelete,
+      title,
+      destructive: true,
+      separated: true,
+      run: () => onChange('delete', node),
+    },
+  );
+  return actions;
+}
+
+/** The actions as items of a DropdownMenuContent or a ContextMenuContent. */
+export function NodeActionItems({ actions, menu }: { actions: NodeAction[]; menu: 'dropdown' | 'context' }) {
+  const Item = menu === 'dropdown' ? DropdownMenuItem : ContextMenuItem;
+  const Separator = menu === 'dropdown' ? DropdownMenuSeparator : ContextMenuSeparator;
+  return actions.map((a) => {
+    const Icon = a.icon;
+    return (
+      <Fragment key={a.key}>
+        {a.separated ? <Separator /> : null}
+        <Item destructive={a.destructive} disabled={a.disabled} title={a.title} onSelect={a.run}>
+          <Icon aria-hidden="true" />
+          {a.label}
+        </Item>
+      </Fragment>
+    );
+  });
+}
