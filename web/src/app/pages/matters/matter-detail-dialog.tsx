@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Lock, Pencil, ShieldAlert } from 'lucide-react';
 import { MATTER_MSG, type SessionUser } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
@@ -26,10 +27,26 @@ function Field({ label, value, mono }: { label: string; value: string | null; mo
   );
 }
 
+/** The selected folder lives in the query string next to ?matter=, so a reload or Back returns to it. */
+function useFolderParam() {
+  const [sp, setSp] = useSearchParams();
+  const set = (id: string | null, replace = false) =>
+    setSp(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (id) next.set('folder', id);
+        else next.delete('folder');
+        return next;
+      },
+      { replace },
+    );
+  return [sp.get('folder'), set] as const;
+}
+
 /** A matter with its folders and files, over the matters page (?matter=<id> reopens it after a reload). */
 export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDialogProps) {
   const detail = useMatterDetail(matterId);
-  const [folderId, setFolderId] = useState<string | null>(null);
+  const [folderId, setFolderId] = useFolderParam();
   const [editOpen, setEditOpen] = useState(false);
   const [uploadOpen, setUploadOpen] = useState(false);
   const matter = detail.data?.matter;
@@ -37,7 +54,14 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
   const p = user.permissions;
   const readOnlyReason = matter ? (matter.legalHold ? MATTER_MSG.legalHold : matter.isVaulted ? MATTER_MSG.vaulted : null) : null;
   const canEdit = user.role === 'admin' || p.canUpload;
-  const folder = findNode(nodes, folderId);
+  const found = findNode(nodes, folderId);
+  const folder = found?.nodeType === 'folder' ? found : null;
+  // An id that is not a folder of this matter (another matter's, deleted, mistyped) means Root, quietly.
+  const staleFolder = detail.isSuccess && folderId !== null && folder === null;
+  useEffect(() => {
+    if (staleFolder) setFolderId(null, true);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [staleFolder]);
 
   return (
     <Dialog open onOpenChange={(o) => !o && onClose()}>
@@ -117,7 +141,7 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
             <FileBrowser
               matterId={matter.id}
               nodes={nodes}
-              folderId={folder?.nodeType === 'folder' ? folder.id : null}
+              folderId={folder?.id ?? null}
               onFolderChange={setFolderId}
               permissions={{ canUpload: p.canUpload, canRename: p.canRename, canDelete: p.canDelete, canRetrieve: p.canRetrieve }}
               readOnlyReason={readOnlyReason}
@@ -129,8 +153,8 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
               onOpenChange={setUploadOpen}
               organizationId={user.organizationId}
               matterId={matter.id}
-              parentId={folder?.nodeType === 'folder' ? folder.id : null}
-              folderName={folder?.nodeType === 'folder' ? folder.name : 'Root'}
+              parentId={folder?.id ?? null}
+              folderName={folder?.name ?? 'Root'}
             />
           </>
         )}
