@@ -44,7 +44,10 @@ const LABELS: Record<keyof MatterFormValues, string> = {
 
 type EditMatterDialogProps = { matter: MatterDto; open: boolean; onOpenChange: (open: boolean) => void };
 
-/** Edit Matter: sends the version last read; a stale one refetches and lets the user send again. */
+/**
+ * Edit Matter: sends the version last read. A stale one refetches, puts the other change into the fields the
+ * user left alone, keeps the user's edits and lets them send again with the new version.
+ */
 export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialogProps) {
   const update = useUpdateMatter();
   const queryClient = useQueryClient();
@@ -79,12 +82,23 @@ export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialo
           const fresh = await queryClient.fetchQuery({ queryKey: matterDetailQueryKey(matter.id), staleTime: 0 }).catch(() => null);
           const theirs = (fresh as { matter?: MatterDto } | null)?.matter;
           if (theirs) {
+            const keys = Object.keys(LABELS) as (keyof MatterFormValues)[];
             const before = valuesOf(matter);
             const now = valuesOf(theirs);
-            const changed = (Object.keys(LABELS) as (keyof MatterFormValues)[]).filter((k) => before[k] !== now[k]).map((k) => LABELS[k]);
+            const mine = form.getValues();
+            const changed = keys.filter((k) => before[k] !== now[k]);
+            const edited = keys.filter((k) => mine[k] !== before[k]);
+            // Fields the user did not touch take the other change, so saving again does not undo it; the
+            // user's own edits stay on top. The new version becomes the form's baseline for the next try.
+            form.reset(now);
+            for (const k of edited) form.setValue(k, mine[k], { shouldDirty: true });
+            const both = edited.filter((k) => changed.includes(k));
             const who = (err.details as { updatedBy?: string | null } | undefined)?.updatedBy;
+            const names = (ks: (keyof MatterFormValues)[]) => ks.map((k) => LABELS[k]).join(', ');
             setConflict(
-              `${who ? `${who} changed` : 'Someone changed'} ${changed.length ? changed.join(', ') : 'this matter'}. Your edits are kept: check them and save again.`,
+              `${who ? `${who} changed` : 'Someone changed'} ${changed.length ? names(changed) : 'this matter'}. ` +
+                (both.length ? `You changed ${names(both)} too: your version is kept. ` : '') +
+                'The form now has their changes and yours: check them and save again.',
             );
           }
           return;
