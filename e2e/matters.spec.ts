@@ -303,3 +303,187 @@ test('download a file intact, delete a folder, screenshots of the detail', async
   await expect(contents().getByRole('row', { name: 'Folder Pleadings' })).toHaveCount(0);
   await expect(contents().getByRole('row', { name: 'Folder Correspondence' })).toBeVisible();
 });
+
+test('right-click menus on rows and folders: the same actions as the row dropdown', async () => {
+  // Root now holds Correspondence (with Working Drafts), engagement-letter.pdf, evidence-archive.zip and
+  // witness-statement.txt.
+  await contents().getByRole('row', { name: 'Folder Correspondence' }).click({ button: 'right' });
+  const folderMenu = page.getByRole('menu', { name: 'Actions for Correspondence' });
+  await expect(folderMenu.getByRole('menuitem')).toHaveText(['Open', 'Rename', 'Move', 'Delete']);
+  await shotThemes(page, 'matters-context-menu-folder');
+  await folderMenu.getByRole('menuitem', { name: 'Rename' }).click();
+  const rename = page.getByRole('dialog', { name: 'Rename Folder' });
+  await rename.getByLabel('New name').fill('Client Correspondence');
+  await rename.getByRole('button', { name: 'Rename' }).click();
+  await expect(page.getByText('"Correspondence" was renamed.')).toBeVisible();
+  await expect(contents().getByRole('row', { name: 'Folder Client Correspondence' })).toBeVisible();
+
+  // Files: Download, Move and Delete; no Rename (spec: Rename is for folders only).
+  await contents().getByRole('row', { name: 'File engagement-letter.pdf' }).click({ button: 'right' });
+  const fileMenu = page.getByRole('menu', { name: 'Actions for engagement-letter.pdf' });
+  await expect(fileMenu.getByRole('menuitem', { name: 'Move' })).toBeVisible();
+  await expect(fileMenu.getByRole('menuitem', { name: 'Delete' })).toBeVisible();
+  await expect(fileMenu.getByRole('menuitem', { name: 'Download' })).toBeEnabled();
+  await expect(fileMenu.getByRole('menuitem', { name: 'Rename' })).toHaveCount(0);
+  await shotThemes(page, 'matters-context-menu-file');
+  await page.keyboard.press('Escape');
+  await expect(fileMenu).toBeHidden();
+  await expect(detail()).toBeVisible(); // Escape closed only the menu
+
+  // The same list as the row's Actions dropdown.
+  await contents().getByRole('button', { name: 'Actions for engagement-letter.pdf' }).click();
+  await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText(['Download', 'Move', 'Delete']);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toHaveCount(0);
+  await expect(contents().getByRole('button', { name: 'Actions for engagement-letter.pdf' })).toBeFocused();
+
+  // From the keyboard: Shift+F10 or the ContextMenu key on a focused row, first item focused; Escape gives
+  // the focus back to the row.
+  const statement = contents().getByRole('row', { name: 'File witness-statement.txt' });
+  await statement.focus();
+  await page.keyboard.press('Shift+F10');
+  const statementMenu = page.getByRole('menu', { name: 'Actions for witness-statement.txt' });
+  await expect(statementMenu.getByRole('menuitem', { name: 'Download' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(statementMenu).toBeHidden();
+  await expect(statement).toBeFocused();
+  await page.keyboard.press('ContextMenu');
+  await expect(statementMenu.getByRole('menuitem', { name: 'Download' })).toBeFocused();
+  await expect(statementMenu).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await expect(statementMenu.getByRole('menuitem', { name: 'Move' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(statementMenu.getByRole('menuitem', { name: 'Delete' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  const del = page.getByRole('alertdialog', { name: 'Delete File' });
+  await del.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('"witness-statement.txt" was deleted.')).toBeVisible();
+  await expect(contents().getByRole('row', { name: 'File witness-statement.txt' })).toHaveCount(0);
+
+  // Folders in the tree have the same menu: Move from there opens the Move dialog for that folder.
+  await detail().getByRole('navigation', { name: 'Folders' }).getByRole('button', { name: 'Client Correspondence', exact: true }).click({ button: 'right' });
+  const treeMenu = page.getByRole('menu', { name: 'Actions for Client Correspondence' });
+  await expect(treeMenu.getByRole('menuitem')).toHaveText(['Open', 'Rename', 'Move', 'Delete']);
+  await treeMenu.getByRole('menuitem', { name: 'Move' }).click();
+  const move = page.getByRole('dialog', { name: 'Move "Client Correspondence"' });
+  await expect(move.getByRole('button', { name: 'Move Here' })).toBeDisabled();
+  await move.getByRole('button', { name: 'Cancel' }).click();
+  await expect(move).toBeHidden();
+});
+
+test('the selected folder is in the URL: reload and Back return to it, an unknown id means Root', async () => {
+  const tree = detail().getByRole('navigation', { name: 'Folders' });
+  const breadcrumb = detail().getByRole('navigation', { name: 'Breadcrumb' });
+  await tree.getByRole('button', { name: 'Client Correspondence', exact: true }).click();
+  await expect(page).toHaveURL(/[?&]folder=[0-9a-f-]{36}/);
+  const folderId = new URL(page.url()).searchParams.get('folder')!;
+  await page.reload();
+  await expect(breadcrumb.locator('[aria-current="page"]')).toHaveText('Client Correspondence');
+  await expect(contents().getByRole('row', { name: 'Folder Working Drafts' })).toBeVisible();
+
+  // Away to another page and Back.
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  await page.goBack();
+  await expect(breadcrumb.locator('[aria-current="page"]')).toHaveText('Client Correspondence');
+  expect(new URL(page.url()).searchParams.get('folder')).toBe(folderId);
+
+  // An id that is no folder of this matter: Root, the parameter dropped, no error toast.
+  const matterId = new URL(page.url()).searchParams.get('matter')!;
+  for (const bogus of [crypto.randomUUID(), matterId, 'not-an-id']) {
+    await page.goto(`/matters?matter=${matterId}&folder=${bogus}`);
+    await expect(detail().getByRole('heading', { name: 'Harbor Lease Dispute' })).toBeVisible();
+    await expect(breadcrumb.locator('[aria-current="page"]')).toHaveText('Root');
+    await expect(page).not.toHaveURL(/folder=/);
+    await expect(contents().getByRole('row', { name: 'Folder Client Correspondence' })).toBeVisible();
+    await expect(page.locator('[data-sonner-toast][data-type="error"]')).toHaveCount(0);
+  }
+});
+
+test('edit matter: a change made meanwhile is reported, merged into the form, and both are saved', async () => {
+  const matterId = new URL(page.url()).searchParams.get('matter')!;
+  const read = async () => {
+    const res = await page.request.get(`/_api/matters/detail?matterId=${matterId}`, { headers: { 'x-api-version': 'v1.0.0' } });
+    expect(res.status()).toBe(200);
+    return ((await res.json()) as { matter: { matterName: string; clientName: string | null; version: number } }).matter;
+  };
+  await detail().getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Matter' });
+  await expect(edit.getByLabel('Matter Name')).toHaveValue('Harbor Lease Dispute');
+  await edit.getByLabel('Matter Name').fill('Harbor Lease Dispute (East Pier)');
+
+  // Someone else (here the same account from another tab) changes the client meanwhile.
+  const before = await read();
+  const res = await page.request.post('/_api/matters/update', {
+    headers: { Origin: server.url, 'x-api-version': 'v1.0.0' },
+    data: { matterId, expectedVersion: before.version, clientName: 'Northwind Shipping Ltd' },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('The resource was modified by another user.')).toBeVisible();
+  await expect(edit.getByText('Mia Matters changed Client Name. The form now has their changes and yours: check them and save again.')).toBeVisible();
+  await expect(edit.getByLabel('Client Name')).toHaveValue('Northwind Shipping Ltd');
+  await expect(edit.getByLabel('Matter Name')).toHaveValue('Harbor Lease Dispute (East Pier)');
+  await shotThemes(page, 'matters-edit-conflict');
+
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Harbor Lease Dispute (East Pier) was updated.')).toBeVisible();
+  await expect(edit).toBeHidden();
+  await expect(detail().getByRole('heading', { name: 'Harbor Lease Dispute (East Pier)' })).toBeVisible();
+  await expect(detail().getByText('Northwind Shipping Ltd', { exact: true })).toBeVisible();
+  const after = await read();
+  expect(after).toMatchObject({ matterName: 'Harbor Lease Dispute (East Pier)', clientName: 'Northwind Shipping Ltd', version: before.version + 2 });
+});
+
+test('closing Upload Files during an upload asks first: keep uploading, or cancel and close', async () => {
+  const upload = page.getByRole('dialog', { name: 'Upload Files' });
+  const confirm = page.getByRole('alertdialog', { name: 'Cancel uploads?' });
+  // The PUT of a standard upload is held until the test lets it go, so the upload stays active.
+  const held: Route[] = [];
+  const isPut = (url: URL) => url.pathname.startsWith('/_objects') && !url.searchParams.has('partNumber');
+  await page.route(isPut, (route) => {
+    if (route.request().method() !== 'PUT') return route.continue();
+    held.push(route);
+  });
+  const memo = path.join(root, 'settlement-memo.txt');
+  fs.writeFileSync(memo, 'Without prejudice: terms for settling the east pier claim.\n'.repeat(2000));
+
+  await detail().getByRole('navigation', { name: 'Folders' }).getByRole('button', { name: 'Root', exact: true }).click();
+  await detail().getByRole('button', { name: 'Upload' }).click();
+  await upload.getByLabel('Choose files to upload').setInputFiles(memo);
+  await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect.poll(() => held.length).toBe(1);
+  await expect(upload.getByRole('listitem', { name: 'settlement-memo.txt' })).toContainText('Uploading');
+  await upload.getByRole('button', { name: 'Close' }).first().click(); // the footer's, before the corner X
+  await expect(confirm.getByText('There are active uploads. Closing will cancel them. Are you sure?')).toBeVisible();
+  await shotThemes(page, 'matters-upload-close-confirm');
+
+  // Keep Uploading: the dialog and the upload go on, and it finishes once the PUT gets through.
+  await confirm.getByRole('button', { name: 'Keep Uploading' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(upload.getByRole('listitem', { name: 'settlement-memo.txt' })).toContainText('Uploading');
+  await held.shift()!.continue();
+  await expect(page.getByText('All 1 files uploaded successfully!')).toBeVisible();
+  await expect(upload).toBeHidden({ timeout: 5_000 });
+  await expect(contents().getByRole('row', { name: 'File settlement-memo.txt' })).toBeVisible();
+
+  // Again, and this time Escape then Cancel Uploads: the dialog closes and the file never arrives.
+  const brief = path.join(root, 'appeal-brief.txt');
+  fs.writeFileSync(brief, 'Grounds of appeal.\n'.repeat(2000));
+  await detail().getByRole('button', { name: 'Upload' }).click();
+  await upload.getByLabel('Choose files to upload').setInputFiles(brief);
+  await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect.poll(() => held.length).toBe(1);
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'Cancel Uploads' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(upload).toBeHidden();
+  await held.shift()!.continue().catch(() => undefined); // the browser has dropped it
+  await page.unroute(isPut);
+  await page.reload();
+  await expect(contents().getByRole('row', { name: 'File settlement-memo.txt' })).toBeVisible();
+  await expect(contents().getByRole('row', { name: 'File appeal-brief.txt' })).toHaveCount(0);
+  await expect(page.locator('[data-sonner-toast][data-type="error"]')).toHaveCount(0);
+});
