@@ -8,6 +8,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { errorMessage, isApiError, isMfaCancelledError } from '@/lib/api-error';
+import { RESOURCE_MODIFIED } from '@/lib/conflicts';
 import { matterDetailQueryKey } from '@/lib/query-keys';
 import { toast } from '@/lib/toast';
 import { useUpdateMatter } from '../api/update-matter';
@@ -30,9 +31,6 @@ function valuesOf(m: MatterDto): MatterFormValues {
     responsibleLawyer: m.responsibleLawyer ?? '',
   };
 }
-
-/** Spec section 8: the toast of a version conflict. */
-const RESOURCE_MODIFIED = 'The resource was modified by another user.';
 
 const LABELS: Record<keyof MatterFormValues, string> = {
   matterName: 'Matter Name',
