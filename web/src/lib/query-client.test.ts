@@ -1,6 +1,7 @@
+import { MutationObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-error';
-import { shouldRetryQuery } from './query-client';
+import { createAppQueryClient, shouldRetryQuery } from './query-client';
 
 const err = (status: number, code?: string) => new ApiError({ status, code, message: 'x' });
 
@@ -14,5 +15,43 @@ describe('shouldRetryQuery', () => {
     expect(shouldRetryQuery(0, err(500))).toBe(true);
     expect(shouldRetryQuery(1, new Error('boom'))).toBe(true);
     expect(shouldRetryQuery(2, err(500))).toBe(false);
+  });
+});
+
+describe('mutations under concurrency (spec part 2, sections 8 and 9)', () => {
+  const race = () => new ApiError({ status: 409, code: 'CONFLICT_ERROR', message: 'Concurrent operation detected. Please try again.', details: { retryAfterSeconds: 0.01 } });
+
+  it('a race is resent until it goes through', async () => {
+    const client = createAppQueryClient();
+    let calls = 0;
+    const observer = new MutationObserver(client, {
+      mutationFn: async () => {
+        calls++;
+        if (calls < 3) throw race();
+        return 'saved';
+      },
+      meta: { handlesError: true },
+    });
+    await expect(observer.mutate()).resolves.toBe('saved');
+    expect(calls).toBe(3);
+  });
+
+  it('gives up after 3 retries, and never resends an optimistic-lock conflict or a plain failure', async () => {
+    const client = createAppQueryClient();
+    const run = async (error: () => Error) => {
+      let calls = 0;
+      const observer = new MutationObserver(client, {
+        mutationFn: async () => {
+          calls++;
+          throw error();
+        },
+        meta: { handlesError: true },
+      });
+      await observer.mutate().catch(() => {});
+      return calls;
+    };
+    expect(await run(race)).toBe(4);
+    expect(await run(() => new ApiError({ status: 409, code: 'CONFLICT_ERROR', message: 'Version mismatch: the matter was modified by another user.' }))).toBe(1);
+    expect(await run(() => new ApiError({ status: 500, message: 'Something went wrong' }))).toBe(1);
   });
 });

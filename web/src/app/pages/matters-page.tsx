@@ -144,7 +144,7 @@ export function MattersPage() {
         </div>
       )}
       {user?.permissions.canUpload ? <CreateMatterDialog open={createOpen} onOpenChange={setCreateOpen} /> : null}
-      {state.matterId && user ? <MatterDetailDialog key={state.matterId} matterId={state.matterId} user={user} onClose={() => update({ matter: null })} /> : null}
+      {state.matterId && user ? <MatterDetailDialog key={state.matterId} matterId={state.matterId} user={user} onClose={() => update({ matter: null, folder: null })} /> : null}
     </div>
   );
 }

@@ -11,7 +11,7 @@ export function useCreateFolder() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createFolder,
-    meta: { handlesError: true },
+    meta: { handlesError: true, operation: 'folder creation' },
     onSuccess: ({ node }) => queryClient.invalidateQueries({ queryKey: matterDetailQueryKey(node.matterId) }),
   });
 }

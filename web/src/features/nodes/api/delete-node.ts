@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeleteNodeRequest } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
+import { withInFlight } from '@/lib/conflicts';
 import { matterDetailQueryKey } from '@/lib/query-keys';
 
 export function deleteNode(body: DeleteNodeRequest): Promise<{ success: true; deletedCount: number }> {
@@ -11,8 +12,8 @@ export function deleteNode(body: DeleteNodeRequest): Promise<{ success: true; de
 export function useDeleteNode(matterId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: deleteNode,
-    meta: { handlesError: true },
+    mutationFn: (body: DeleteNodeRequest) => withInFlight(`node ${body.nodeId}`, () => deleteNode(body)),
+    meta: { handlesError: true, operation: 'delete' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: matterDetailQueryKey(matterId) }),
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MoveNodeRequest, NodeResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
+import { withInFlight } from '@/lib/conflicts';
 import { matterDetailQueryKey } from '@/lib/query-keys';
 
 export function moveNode(body: MoveNodeRequest): Promise<NodeResponse> {
@@ -10,8 +11,8 @@ export function moveNode(body: MoveNodeRequest): Promise<NodeResponse> {
 export function useMoveNode() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: moveNode,
-    meta: { handlesError: true },
+    mutationFn: (body: MoveNodeRequest) => withInFlight(`node ${body.nodeId}`, () => moveNode(body)),
+    meta: { handlesError: true, operation: 'move' },
     onSuccess: ({ node }) => queryClient.invalidateQueries({ queryKey: matterDetailQueryKey(node.matterId) }),
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { NodeResponse, RenameNodeRequest } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
+import { withInFlight } from '@/lib/conflicts';
 import { matterDetailQueryKey } from '@/lib/query-keys';
 
 /** POST /_api/nodes/rename (folders only). */
@@ -11,8 +12,8 @@ export function renameNode(body: RenameNodeRequest): Promise<NodeResponse> {
 export function useRenameNode() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: renameNode,
-    meta: { handlesError: true },
+    mutationFn: (body: RenameNodeRequest) => withInFlight(`node ${body.nodeId}`, () => renameNode(body)),
+    meta: { handlesError: true, operation: 'rename' },
     onSuccess: ({ node }) => queryClient.invalidateQueries({ queryKey: matterDetailQueryKey(node.matterId) }),
   });
 }

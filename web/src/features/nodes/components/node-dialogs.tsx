@@ -12,6 +12,7 @@ import { useMoveNode } from '../api/move-node';
 import { useRenameNode } from '../api/rename-node';
 import { FolderPicker } from './folder-tree';
 import { isValidMoveTarget } from '../lib/tree';
+import { conflictText } from '@/lib/conflicts';
 
 const folderNameRule = nodeNameSchema(nameRuleMessages('Folder name', NODE_MSG.folderNameEmpty, NODE_MSG.folderNameTooLong));
 const renameRule = nodeNameSchema(nameRuleMessages('Name', NODE_MSG.nameEmpty, NODE_MSG.nameTooLong));
@@ -93,7 +94,7 @@ export function RenameNodeDialog({ open, onOpenChange, node }: BaseProps & { nod
           onOpenChange(false);
         },
         onError: (err) => {
-          if (!isMfaCancelledError(err)) toast.error('Failed to rename.', { description: errorMessage(err) });
+          if (!isMfaCancelledError(err)) toast.error('Failed to rename.', { description: conflictText(err, 'rename') ?? errorMessage(err) });
         },
       },
     );
@@ -140,7 +141,7 @@ export function MoveNodeDialog({ open, onOpenChange, node, nodes }: BaseProps & 
           onOpenChange(false);
         },
         onError: (err) => {
-          if (!isMfaCancelledError(err)) toast.error('Failed to move.', { description: errorMessage(err) });
+          if (!isMfaCancelledError(err)) toast.error('Failed to move.', { description: conflictText(err, 'move') ?? errorMessage(err) });
         },
       },
     );
@@ -180,7 +181,7 @@ export function DeleteNodeDialog({ open, onOpenChange, node }: BaseProps & { nod
           onOpenChange(false);
         },
         onError: (err) => {
-          if (!isMfaCancelledError(err)) toast.error('Failed to delete.', { description: errorMessage(err) });
+          if (!isMfaCancelledError(err)) toast.error('Failed to delete.', { description: conflictText(err, 'delete') ?? errorMessage(err) });
         },
       },
     );
