@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { api } from '../lib/api-client.js';
@@ -54,6 +55,31 @@ async function put(url: URL | string, headers: Record<string, string>, body: Uin
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * The page-cache state every timed run starts from. This VM hands freed memory back to its host within seconds,
+ * and a write into guest memory touched for the first time costs about 2 ms per MB (plain fs writes of 1 GiB:
+ * 280-430 MB/s) against about 0.15 ms for pages the kernel recycles (1.6-1.7 GB/s); the fsync of 1 GiB takes
+ * about 0.43 s either way. Left alone, the run order decided which kind of page the baseline got: it swung
+ * between 250 and 800 MB/s from one round to the next. So each timed run starts after `sync` and:
+ * - BENCH_UPLOAD_STATE=cold (default): an 8 s pause, by which the freed memory is back with the host, so every
+ *   run writes into fresh pages;
+ * - BENCH_UPLOAD_STATE=warm: `drop_caches` right before (root only), so every run reuses recycled pages.
+ */
+const STATE: 'cold' | 'warm' = process.env.BENCH_UPLOAD_STATE === 'warm' ? 'warm' : 'cold';
+
+async function settle(): Promise<void> {
+  spawnSync('sync', { stdio: 'ignore', timeout: 60_000 });
+  if (STATE === 'cold') {
+    await new Promise((r) => setTimeout(r, 8000));
+    return;
+  }
+  try {
+    writeFileSync('/proc/sys/vm/drop_caches', '1');
+  } catch {
+    throw new Error('BENCH_UPLOAD_STATE=warm needs root (it writes /proc/sys/vm/drop_caches)');
+  }
 }
 
 /** The child with the server: request/answer over IPC. */
@@ -224,14 +250,12 @@ export const scenario: Scenario = {
       for (let r = 0; r < rounds; r++) {
         // Alternate which runs first, so neither always meets a cold or a warm page cache.
         const baseFirst = r % 2 === 1;
-        // Every timed run starts with no dirty pages left by the one before (sync(1)), so none pays for another's writeback.
-        const settle = () => spawnSync('sync', { stdio: 'ignore', timeout: 60_000 });
         const doBase = async () => {
-          settle();
+          await settle();
           const b = await baselineOnce(objectsDir, total, base, buffers[0]);
-          settle();
+          await settle();
           const discardMs = await plainHttpOnce(sr.discardUrl, total, base, buffers);
-          settle();
+          await settle();
           const fileMs = await plainHttpOnce(sr.fileUrl, total, base, buffers);
           bases.push({ ...b, discardMs, fileMs });
           log(
@@ -240,7 +264,7 @@ export const scenario: Scenario = {
           );
         };
         const doUp = async () => {
-          settle();
+          await settle();
           const u = await uploadOnce(server, `bench-${r + 1}.zip`, total, base, buffers);
           ups.push(u);
           log(
@@ -272,11 +296,13 @@ export const scenario: Scenario = {
       const met = paired >= 0.8;
 
       return {
-        ...(sr.dbKind === 'postgres' ? { variant: 'postgres' } : {}),
-        ...(sr.dbKind === 'postgres' || sizeMiB !== 1024
-          ? { command: `${sizeMiB !== 1024 ? `BENCH_UPLOAD_MB=${sizeMiB} ` : ''}${sr.dbKind === 'postgres' ? 'BENCH_DATABASE_URL=postgres://… ' : ''}npm run bench -- upload-throughput` }
+        ...(sr.dbKind === 'postgres' || STATE === 'warm' ? { variant: [sr.dbKind === 'postgres' ? 'postgres' : '', STATE === 'warm' ? 'warm' : ''].filter(Boolean).join('-') } : {}),
+        ...(sr.dbKind === 'postgres' || sizeMiB !== 1024 || STATE === 'warm'
+          ? {
+              command: `${sizeMiB !== 1024 ? `BENCH_UPLOAD_MB=${sizeMiB} ` : ''}${STATE === 'warm' ? 'BENCH_UPLOAD_STATE=warm ' : ''}${sr.dbKind === 'postgres' ? 'BENCH_DATABASE_URL=postgres://… ' : ''}npm run bench -- upload-throughput`,
+            }
           : {}),
-        headline: `${sizeMiB} MiB upload ${fmt(upload)} MB/s = ${fmt(paired, 2)} x fs write ${fmt(write)} MB/s (target 0.80: ${met ? 'met' : 'NOT met'}); whole incl. completion ${fmt(whole)} MB/s; peak RSS +${mib(rssMax)} MiB`,
+        headline: `${STATE} page cache: ${sizeMiB} MiB upload ${fmt(upload)} MB/s = ${fmt(paired, 2)} x fs write ${fmt(write)} MB/s (target 0.80: ${met ? 'met' : 'NOT met'}); whole incl. completion ${fmt(whole)} MB/s; peak RSS +${mib(rssMax)} MiB`,
         summary: [
           `- **Upload (init to last part PUT) / fs write baseline: ${fmt(paired, 2)}** (target ≥ 0.80: **${met ? 'met' : 'not met'}**; median over ${rounds} rounds of the per-round ratio): ` +
             `${fmt(upload)} MB/s against ${fmt(write)} MB/s (medians; MB = 10^6 bytes), ${sizeMiB} MiB in ${Math.ceil(total / PART)} parts of 10 MiB.`,
@@ -308,11 +334,14 @@ export const scenario: Scenario = {
           },
         ],
         notes: [
+          STATE === 'cold'
+            ? '- Page-cache state (BENCH_UPLOAD_STATE=cold, the default): every timed run starts after `sync` and an 8 s pause, by which this VM has handed freed memory back to its host, so the baseline and the upload both write into guest memory touched for the first time (about 2 ms per MB). Without it the run order decided the baseline: 250 to 800 MB/s. `BENCH_UPLOAD_STATE=warm` measures recycled pages instead (its own section below).'
+            : '- Page-cache state (BENCH_UPLOAD_STATE=warm): every timed run starts right after `sync` and `drop_caches`, so its writes reuse pages the kernel just freed (plain fs writes of 1 GiB reach 1.6-1.7 GB/s; the fsync takes about 0.43 s). Here the baseline is close to a memory copy, and the upload is limited by CPU: loopback HTTP, the client and MD5 share the 2 cores.',
           `- Server: the app from \`buildApp\` with the local store (default), a temporary DATA_DIR under ${path.dirname(sr.dataDir)}, ${sr.dbKind === 'pglite' ? 'PGlite in memory' : 'PostgreSQL (BENCH_DATABASE_URL)'}, LOG_LEVEL=silent, in a child process of its own (bench/lib/upload-server-child.ts); the administrator's session made with \`createSession\` and MFA marked as set up. The client is ${CLIENT === 'http' ? '\`node:http\` with a keep-alive agent of 5 sockets (BENCH_UPLOAD_CLIENT=fetch uses undici\'s \`fetch\`, which takes more of the shared cores)' : '\`fetch\` (BENCH_UPLOAD_CLIENT=fetch)'} in the bench process; loopback only. Client, server and the baseline share the 2 cores.`,
           '- Part bytes: one 10 MiB random buffer, copied per part into one of 5 reused buffers with the part number over its first 8 bytes; nothing near the file size is held in memory. The signed URLs carry APP_URL `http://127.0.0.1` without the port the app listens on, so the client sends the signed path and query to that port.',
-          '- Each part PUT streams the body to a temp file (fsync on close) while a hash worker thread computes its MD5 for the ETag (server/src/platform/storage/hash-pool.ts), and renames it into the upload folder. Completion copies the parts into one file (fsync), then `sha256` reads it back on a hash worker; so completion moves the bytes three more times (read, write, read) and is not part of the ratio.',
-          '- Baseline (in the bench process): the same bytes in 10 MiB `write`s to one `createWriteStream(…, { flush: true })` file in DATA_DIR/objects (fsync on close), then read back through sha256. Upload and baseline take turns going first; `sync` runs before each timed run. One 100 MiB upload and baseline warm up first. With 23 GiB of memory the read-backs are served from the page cache.',
-          '- Diagnostics beside the baseline: the same client PUTs (5 x 10 MiB in flight) to a bare `node:http` server in the server child process that drops the bytes (cost of loopback HTTP and the client alone), and one that streams each part into a temp file with fsync on close and its MD5 on a hash worker, as `LocalBlobStore.writePart` does, without Fastify, signatures, the presign call or the database.',
+          '- Each part PUT hands the body, in 1 MiB batches copied off the socket, to a hash worker thread (server/src/platform/storage/hash-pool.ts) that computes its MD5 for the ETag and writes the temp file, fsynced before the PUT is answered; the part is then renamed into the upload folder. Completion joins the parts into one file on a worker (fsync), then `sha256` reads it back on a worker; so completion moves the bytes three more times (read, write, read) and is not part of the ratio.',
+          '- Baseline (in the bench process): the same bytes in 10 MiB `write`s to one `createWriteStream(…, { flush: true })` file in DATA_DIR/objects (fsync on close), then read back through sha256. Upload and baseline take turns going first. One 100 MiB upload and baseline warm up first. With 23 GiB of memory the read-backs are served from the page cache.',
+          '- Diagnostics beside the baseline: the same client PUTs (5 x 10 MiB in flight) to a bare `node:http` server in the server child process that drops the bytes (cost of loopback HTTP and the client alone), and one that hands each part to a hash worker that computes its MD5 and writes the temp file with fsync, as `LocalBlobStore.writePart` does, without Fastify, signatures, the presign call or the database.',
           '- The machine is shared with other work (see the load average): read the ratio and the per-round table rather than absolute MB/s.',
         ],
       };
