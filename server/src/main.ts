@@ -1,19 +1,10 @@
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit, stopOnSignals } from './process.js';
 import { DataDirInUseError } from './platform/db/database.js';
 import { prepareSetupToken } from './features/setup/setup.service.js';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(78);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   let built;
   try {
     built = await buildApp({ config });
@@ -34,26 +25,7 @@ async function main(): Promise<void> {
   }
   app.log.info({ database: ctx.dbKind, objectStore: config.s3 ? 's3' : 'local', mail: ctx.mailer.kind, appUrl: config.appUrl }, 'Strongroom is ready');
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down: finishing requests in flight');
-    const timer = setTimeout(() => {
-      app.log.error('shutdown took longer than 25 s; exiting');
-      process.exit(1);
-    }, 25_000);
-    timer.unref();
-    try {
-      await built.close();
-      process.exit(0);
-    } catch (err) {
-      app.log.error({ err }, 'error during shutdown');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  stopOnSignals(app.log, 'shutting down: finishing requests in flight', () => built.close());
 }
 
 void main();
