@@ -35,12 +35,55 @@ const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const jobs = new Map();
 const READ_SIZE = 4 * 1024 * 1024;
-let readBuffer;
 function fail(id, err) {
   const job = jobs.get(id);
   jobs.delete(id);
   if (job && job.fd !== undefined) try { fs.closeSync(job.fd); } catch {}
   parentPort.postMessage({ t: 'error', id, message: String((err && err.message) || err), code: err && err.code });
+}
+// Whole-file jobs read and write through the libuv pool, 4 MiB at a time, so this worker goes on serving the
+// batches of other uploads between blocks instead of stalling them for the length of a large file.
+async function hashFile(m) {
+  const hash = createHash(m.alg);
+  const buf = Buffer.allocUnsafe(READ_SIZE);
+  const fh = await fs.promises.open(m.path, 'r');
+  let size = 0;
+  try {
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, READ_SIZE, null);
+      if (bytesRead === 0) break;
+      hash.update(buf.subarray(0, bytesRead));
+      size += bytesRead;
+    }
+  } finally {
+    await fh.close();
+  }
+  parentPort.postMessage({ t: 'done', id: m.id, hex: hash.digest('hex'), size });
+}
+async function concat(m) {
+  const buf = Buffer.allocUnsafe(READ_SIZE);
+  const out = await fs.promises.open(m.path, 'wx', 0o600);
+  let size = 0;
+  try {
+    for (const part of m.parts) {
+      const fh = await fs.promises.open(part, 'r');
+      try {
+        for (;;) {
+          const { bytesRead } = await fh.read(buf, 0, READ_SIZE, null);
+          if (bytesRead === 0) break;
+          let off = 0;
+          while (off < bytesRead) off += (await out.write(buf, off, bytesRead - off)).bytesWritten;
+          size += bytesRead;
+        }
+      } finally {
+        await fh.close();
+      }
+    }
+    await out.sync();
+  } finally {
+    await out.close();
+  }
+  parentPort.postMessage({ t: 'done', id: m.id, hex: '', size });
 }
 parentPort.on('message', (m) => {
   const job = jobs.get(m.id);
@@ -80,46 +123,9 @@ parentPort.on('message', (m) => {
       if (job && job.fd !== undefined) try { fs.closeSync(job.fd); } catch {}
       parentPort.postMessage({ t: 'done', id: m.id, hex: '', size: 0 });
     } else if (m.t === 'concat') {
-      readBuffer ??= Buffer.allocUnsafe(READ_SIZE);
-      const out = fs.openSync(m.path, 'wx', 0o600);
-      jobs.set(m.id, { fd: out });
-      let size = 0;
-      for (const part of m.parts) {
-        const fd = fs.openSync(part, 'r');
-        try {
-          for (;;) {
-            const n = fs.readSync(fd, readBuffer, 0, READ_SIZE, null);
-            if (n === 0) break;
-            let off = 0;
-            while (off < n) off += fs.writeSync(out, readBuffer, off, n - off);
-            size += n;
-          }
-        } finally {
-          fs.closeSync(fd);
-        }
-      }
-      fs.fsync(out, (err) => {
-        if (err) return fail(m.id, err);
-        jobs.delete(m.id);
-        try { fs.closeSync(out); } catch (e) { return parentPort.postMessage({ t: 'error', id: m.id, message: String(e.message), code: e.code }); }
-        parentPort.postMessage({ t: 'done', id: m.id, hex: '', size });
-      });
+      concat(m).catch((err) => fail(m.id, err));
     } else if (m.t === 'file') {
-      readBuffer ??= Buffer.allocUnsafe(READ_SIZE);
-      const hash = createHash(m.alg);
-      const fd = fs.openSync(m.path, 'r');
-      let size = 0;
-      try {
-        for (;;) {
-          const n = fs.readSync(fd, readBuffer, 0, READ_SIZE, null);
-          if (n === 0) break;
-          hash.update(readBuffer.subarray(0, n));
-          size += n;
-        }
-      } finally {
-        fs.closeSync(fd);
-      }
-      parentPort.postMessage({ t: 'done', id: m.id, hex: hash.digest('hex'), size });
+      hashFile(m).catch((err) => fail(m.id, err));
     }
   } catch (err) {
     fail(m.id, err);
