@@ -35,7 +35,7 @@ export function toMatterDto(m: MatterRow): MatterDto {
 }
 
 /** Vaulted matters are shown only to holders of canViewVaulted (spec section 6). */
-function requireVisible(user: Pick<UserRow, 'permissions'>, matter: MatterRow): MatterRow {
+export function requireVisible<M extends Pick<MatterRow, 'isVaulted'>>(user: Pick<UserRow, 'permissions'>, matter: M): M {
   if (matter.isVaulted && !user.permissions.canViewVaulted) throw forbidden(MATTER_MSG.vaultedHidden);
   return matter;
 }
@@ -60,7 +60,7 @@ export type ReadOnlyMessages = { legalHold: string; vaulted: string };
  * Refuses a change to a vaulted matter or one under legal hold (spec section 4, Restrictions): 409 with the
  * restriction's text and details.reason 'VAULTED' or 'LEGAL_HOLD'. Vaulted wins: vaulting applies a hold too.
  */
-export function requireMatterWritable(matter: MatterRow, messages: ReadOnlyMessages = { legalHold: MATTER_MSG.legalHold, vaulted: MATTER_MSG.vaulted }): void {
+export function requireMatterWritable(matter: Pick<MatterRow, 'isVaulted' | 'status' | 'legalHold'>, messages: ReadOnlyMessages = { legalHold: MATTER_MSG.legalHold, vaulted: MATTER_MSG.vaulted }): void {
   if (matter.isVaulted || matter.status === 'Vaulted') throw conflict(messages.vaulted, { reason: 'VAULTED' });
   if (matter.legalHold) throw conflict(messages.legalHold, { reason: 'LEGAL_HOLD' });
 }

@@ -31,6 +31,23 @@ export function findUserUpload(
   return opts.lock ? q.forUpdate().executeTakeFirst() : q.executeTakeFirst();
 }
 
+/**
+ * The same lookup for a part's presign, with the state of the upload's matter in the same query (one round trip
+ * per part instead of two: the presign call is made once per 10 MiB).
+ */
+export function findUserUploadWithMatterState(db: Executor, who: { organizationId: string; userId: number }, s3Key: string, uploadId: string) {
+  return db
+    .selectFrom('uploadSessions as u')
+    .innerJoin('matters as m', (join) => join.onRef('m.id', '=', 'u.matterId').onRef('m.organizationId', '=', 'u.organizationId'))
+    .selectAll('u')
+    .select(['m.isVaulted as matterIsVaulted', 'm.status as matterStatus', 'm.legalHold as matterLegalHold'])
+    .where('u.organizationId', '=', who.organizationId)
+    .where('u.userId', '=', who.userId)
+    .where('u.s3Key', '=', s3Key)
+    .where('u.uploadId', '=', uploadId)
+    .executeTakeFirst();
+}
+
 export function lockUploadSession(db: Executor, id: string) {
   return db.selectFrom('uploadSessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }

@@ -31,7 +31,7 @@ import { requireMemberRole, requirePermission } from '../../shared/access.js';
 import { appendAudit } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, badRequest, conflict, notFound } from '../../shared/errors.js';
-import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, type MatterRow } from '../matters/matter-access.js';
+import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, requireVisible, type MatterRow } from '../matters/matter-access.js';
 import { enqueueObjectDeletion } from '../nodes/nodes.jobs.js';
 import { insertFileNode, nodeDto, requireNameFree, resolveParentFolder } from '../nodes/nodes.service.js';
 import type { AuthContext } from '../sessions/sessions.service.js';
@@ -39,6 +39,7 @@ import { auditActor } from '../users/users.service.js';
 import {
   finishUploadSession,
   findUserUpload,
+  findUserUploadWithMatterState,
   insertUploadSession,
   lockUploadSession,
   type UploadSessionRow,
@@ -111,10 +112,12 @@ async function presignPart(
   auth: AuthContext,
   input: PresignedUrlRequest & { partNumber: number; uploadId: string; s3Key: string },
 ): Promise<PresignedUrlResponse> {
-  const session = await pendingUpload(ctx, auth, input.s3Key, input.uploadId);
+  const session = await findUserUploadWithMatterState(ctx.db, who(auth), input.s3Key, input.uploadId);
+  if (!session || session.status !== 'pending' || session.expiresAt.getTime() < Date.now()) throw notFound(UPLOAD_MSG.uploadNotFound);
   if (session.kind !== 'multipart' || session.matterId !== input.matterId || session.fileName !== input.fileName) throw badRequest(UPLOAD_MSG.uploadMismatch);
-  // A hold applied during the upload stops it.
-  requireMatterWritable(await getVisibleMatter(ctx.db, auth.user, session.matterId), UPLOAD_READ_ONLY);
+  // A hold applied during the upload stops it (the matter's state comes with the upload row).
+  const matter = { isVaulted: session.matterIsVaulted, status: session.matterStatus, legalHold: session.matterLegalHold };
+  requireMatterWritable(requireVisible(auth.user, matter), UPLOAD_READ_ONLY);
   const signed = await ctx.store.presignPart({ key: session.s3Key, uploadId: input.uploadId, partNumber: input.partNumber, expiresInSeconds: UPLOAD_URL_SECONDS });
   return {
     url: signed.url,

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MSG, UPLOAD_MSG } from '@strongroom/contracts';
+import { MATTER_MSG, MSG, UPLOAD_MSG } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { addMember, auditActions, createFolder, createMatter, freePort, newOrganization, ok, setMatterFlags, sha256, type Member } from '../matters/matter-fixtures.js';
 
@@ -360,8 +360,31 @@ describe('upload rules', () => {
     await setMatterFlags(t, mm.id, { legalHold: true });
     const r = await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key });
     expect(r.statusCode).toBe(409);
+    expect(r.json().error).toBe(UPLOAD_MSG.legalHold);
     // Aborting stays possible: it only cleans up.
     expect(ok(await admin.client.post('/_api/upload/multipart-abort', { s3Key: init.s3Key, uploadId: init.uploadId }))).toEqual({ success: true });
+  });
+});
+
+describe('part URLs of a matter vaulted during the upload', () => {
+  it('answers with the vaulted text, and hides the matter from users who may not see vaulted ones', async () => {
+    const mm = await createMatter(admin.client);
+    const meta = { fileName: 'vaulting.zip', fileType: 'application/zip', matterId: mm.id, parentId: null };
+    const init = ok(await admin.client.post('/_api/upload/multipart-init', meta));
+    await setMatterFlags(t, mm.id, { vaulted: true });
+    const r = await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key });
+    expect(r.statusCode).toBe(409);
+    expect(r.json().error).toBe(UPLOAD_MSG.vaulted);
+
+    // A member who may upload but not see vaulted matters is told nothing about the vault.
+    const member = await addMember(t, admin.organizationId, 'user', { canViewVaulted: false });
+    const other = await createMatter(admin.client);
+    const theirs = { ...meta, matterId: other.id };
+    const started = ok(await member.client.post('/_api/upload/multipart-init', theirs));
+    await setMatterFlags(t, other.id, { vaulted: true });
+    const hidden = await member.client.post('/_api/upload/presigned', { ...theirs, partNumber: 1, uploadId: started.uploadId, s3Key: started.s3Key });
+    expect(hidden.statusCode).toBe(403);
+    expect(hidden.json().error).toBe(MATTER_MSG.vaultedHidden);
   });
 });
 
