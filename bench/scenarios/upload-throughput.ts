@@ -148,11 +148,18 @@ async function uploadOnce(server: ServerChild, fileName: string, total: number, 
   const parts: Array<{ ETag: string; PartNumber: number }> = [];
   let next = 1;
   const origin = new URL(sr.url);
+  const sign = (partNumber: number) =>
+    api<{ url: string; headers: Record<string, string> }>(sr, 'POST', '/_api/upload/presigned', { fileName, fileType, matterId, partNumber, uploadId, s3Key });
+  // As the browser does (web/src/features/uploads/lib/run-upload.ts): each lane asks for its next part's URL
+  // while the current part's bytes go up.
   const worker = async (slot: number) => {
-    while (next <= partCount) {
-      const partNumber = next++;
+    let partNumber = next <= partCount ? next++ : 0;
+    let signing = partNumber ? sign(partNumber) : null;
+    while (partNumber && signing) {
+      const signed = await signing;
+      const following = next <= partCount ? next++ : 0;
+      signing = following ? sign(following) : null;
       const size = Math.min(PART, total - (partNumber - 1) * PART);
-      const signed = await api<{ url: string; headers: Record<string, string> }>(sr, 'POST', '/_api/upload/presigned', { fileName, fileType, matterId, partNumber, uploadId, s3Key });
       // APP_URL has no port here (the app listens on port 0): send the signed path and query to the real port.
       const url = new URL(signed.url);
       url.host = origin.host;
@@ -160,6 +167,7 @@ async function uploadOnce(server: ServerChild, fileName: string, total: number, 
       const etag = res.etag;
       if (res.status !== 200 || !etag) throw new Error(`part ${partNumber} PUT answered ${res.status} (ETag ${etag})`);
       parts.push({ ETag: etag, PartNumber: partNumber });
+      partNumber = following;
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, partCount) }, (_, slot) => worker(slot)));
@@ -225,7 +233,7 @@ export const scenario: Scenario = {
   title: 'Upload throughput (local store)',
   order: 30,
   description:
-    'A multipart upload as the browser makes it (`multipart-init`, then per 10 MiB part `presigned` and a `PUT` of the bytes to the signed ' +
+    'A multipart upload as the browser makes it (`multipart-init`, then per 10 MiB part `presigned` (asked for while the lane\'s previous part uploads) and a `PUT` of the bytes to the signed ' +
     '`/_objects` URL, 5 parts in flight, then `multipart-complete`, which assembles the parts and computes the sha256 of the stored file) ' +
     'through the real app on 127.0.0.1 with the local store, against writing the same bytes with fs streams to the same filesystem (server in a child process, client and baseline in the bench process).',
   async run({ log, root }) {

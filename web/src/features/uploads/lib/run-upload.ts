@@ -132,35 +132,47 @@ async function multipartUpload(file: File, target: UploadTarget, events: UploadE
   const stop = new AbortController();
   const partSignal = AbortSignal.any([signal, stop.signal]);
   let firstError: Error | null = null;
+  const sign = (partNumber: number) => {
+    const pending = getPresignedUrl({ ...base, partNumber, uploadId: session.uploadId, s3Key: session.s3Key }, partSignal);
+    pending.catch(() => {}); // a failure counts when the part's turn comes and it is awaited
+    return pending;
+  };
   const worker = async () => {
-    for (;;) {
-      const part = queue.shift();
-      if (!part) return;
+    let part = queue.shift();
+    let presigning = part ? sign(part.partNumber) : null;
+    while (part && presigning) {
       if (partSignal.aborted) throw new UploadAbortedError();
+      const partNumber = part.partNumber;
       try {
-        const presigned = await getPresignedUrl({ ...base, partNumber: part.partNumber, uploadId: session.uploadId, s3Key: session.s3Key }, partSignal);
+        const presigned = await presigning;
+        // The next part's address is asked for while this part's bytes go up, so no round trip sits between parts.
+        const following = queue.shift();
+        const followingSigned = following ? sign(following.partNumber) : null;
+        const current = part;
         const etag = await putWithProgress(
           presigned.url,
-          file.slice(part.start, part.end),
+          file.slice(current.start, current.end),
           presigned.headers,
           (loaded) => {
-            inFlight.set(part.partNumber, loaded);
+            inFlight.set(current.partNumber, loaded);
             events.onProgress(Math.min(file.size, baseBytes + finishedBytes + [...inFlight.values()].reduce((a, b) => a + b, 0)));
           },
           partSignal,
         );
         const clean = cleanEtag(etag);
         if (!clean) throw new Error(UPLOAD_MSG.etagMissing);
-        inFlight.delete(part.partNumber);
-        finishedBytes += part.end - part.start;
-        done.set(part.partNumber, clean);
+        inFlight.delete(current.partNumber);
+        finishedBytes += current.end - current.start;
+        done.set(current.partNumber, clean);
         session.uploadedChunks = [...done].map(([PartNumber, ETag]) => ({ PartNumber, ETag }));
         writeSaved(key, session);
+        part = following;
+        presigning = followingSigned;
       } catch (error) {
         if (signal.aborted) throw new UploadAbortedError();
         if (stop.signal.aborted) throw error; // another part failed first: its error is the one shown
         firstError =
-          error instanceof Error && error.message === UPLOAD_MSG.etagMissing ? error : new Error(UPLOAD_MSG.chunkFailed(part.partNumber), { cause: error });
+          error instanceof Error && error.message === UPLOAD_MSG.etagMissing ? error : new Error(UPLOAD_MSG.chunkFailed(partNumber), { cause: error });
         stop.abort();
         throw firstError;
       }
