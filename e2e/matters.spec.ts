@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page, type Route } from '@playwright/test';
-import { startServer, type RunningServer } from './support/server.js';
-import { shot, waitForCode } from './support/fixtures.js';
+import { startFirmServer, type RunningServer } from './support/server.js';
+import { setUpEmailMfa, shotThemes, signInWithEmail } from './support/fixtures.js';
 
 // Matters, folders and uploads on a Strongroom of their own (own DATA_DIR and port), so this story does not
 // depend on the order of the other specs: the firm is set up through POST /_api/setup, then the admin signs
@@ -22,24 +22,6 @@ let smallFile: string;
 let bigFile: string;
 
 const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-
-/** Both themes of what is on screen now, switching the class in place (dialogs stay open). */
-async function shotThemes(p: Page, name: string) {
-  // No colour transitions half way through the switch.
-  await p.addStyleTag({ content: '*, *::before, *::after { transition: none !important; }' });
-  for (const dark of [true, false]) {
-    await p.evaluate((d) => {
-      document.documentElement.classList.toggle('dark', d);
-      document.documentElement.style.colorScheme = d ? 'dark' : 'light';
-    }, dark);
-    await p.waitForTimeout(250);
-    await shot(p, name);
-  }
-  await p.evaluate(() => {
-    document.documentElement.classList.toggle('dark', true);
-    document.documentElement.style.colorScheme = 'dark';
-  });
-}
 
 const detail = () => page.getByRole('dialog').filter({ has: page.getByRole('navigation', { name: 'Folders' }) });
 const contents = () => detail().getByRole('table');
@@ -60,21 +42,7 @@ async function rowAction(name: string, action: string) {
 
 test.beforeAll(async ({ browser }) => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-e2e-matters-'));
-  const port = String(4000 + Math.floor(Math.random() * 500));
-  server = await startServer({
-    DATA_DIR: path.join(root, 'data'),
-    PORT: port,
-    APP_URL: `http://127.0.0.1:${port}`,
-    SMTP_URL: process.env.E2E_SMTP_URL!,
-    MAIL_FROM: 'Strongroom <archive@harbor.test>',
-    SETUP_TOKEN,
-  });
-  const res = await fetch(`${server.url}/_api/setup`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ setupToken: SETUP_TOKEN, organizationName: ADMIN.firm, adminName: ADMIN.name, adminEmail: ADMIN.email, adminPassword: ADMIN.password }),
-  });
-  expect(res.status, await res.clone().text()).toBeLessThan(300);
+  ({ server } = await startFirmServer(path.join(root, 'data'), ADMIN, SETUP_TOKEN));
 
   smallFile = path.join(root, 'engagement-letter.pdf');
   fs.writeFileSync(smallFile, Buffer.concat([Buffer.from('%PDF-1.4\n'), crypto.randomBytes(48 * 1024)]));
@@ -99,21 +67,8 @@ test.afterAll(async () => {
 test('the admin signs in with an emailed code and sets up email MFA', async () => {
   await page.goto('/login');
   await page.evaluate(() => localStorage.setItem('strongroom.theme', 'dark'));
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Verify your identity' })).toBeVisible();
-  let since = Date.now();
-  await page.getByRole('button', { name: 'Send Code' }).click();
-  await page.getByLabel('Verification Code').fill(await waitForCode(process.env.E2E_MAIL_DIR!, ADMIN.email, since));
-  await page.getByRole('button', { name: 'Verify', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Enhance Your Account Security' })).toBeVisible();
-  await page.getByRole('tab', { name: 'Email' }).click();
-  since = Date.now();
-  await page.getByRole('button', { name: 'Send Verification Code' }).click();
-  await page.getByLabel('Verification Code').fill(await waitForCode(process.env.E2E_MAIL_DIR!, ADMIN.email, since));
-  await page.getByRole('button', { name: 'Verify & Continue' }).click();
-  await expect(page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Matters' })).toBeVisible();
+  await signInWithEmail(page, ADMIN.email, ADMIN.password);
+  await setUpEmailMfa(page, ADMIN.email);
 });
 
 test('create a matter, find it in the list and open it', async () => {

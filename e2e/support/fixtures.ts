@@ -25,6 +25,24 @@ export async function shotBothThemes(page: Page, name: string, ready: () => Prom
   await page.evaluate(() => localStorage.setItem('strongroom.theme', 'dark'));
 }
 
+/** Both themes of what is on screen now, switching the class in place (dialogs stay open). */
+export async function shotThemes(p: Page, name: string) {
+  // No colour transitions half way through the switch.
+  await p.addStyleTag({ content: '*, *::before, *::after { transition: none !important; }' });
+  for (const dark of [true, false]) {
+    await p.evaluate((d) => {
+      document.documentElement.classList.toggle('dark', d);
+      document.documentElement.style.colorScheme = d ? 'dark' : 'light';
+    }, dark);
+    await p.waitForTimeout(250);
+    await shot(p, name);
+  }
+  await p.evaluate(() => {
+    document.documentElement.classList.toggle('dark', true);
+    document.documentElement.style.colorScheme = 'dark';
+  });
+}
+
 /** An authenticator: each code is for a time step not used before (the server refuses replays). */
 export class Authenticator {
   private lastStep = -1;
@@ -69,6 +87,17 @@ export async function signInWithTotp(page: Page, email: string, password: string
   await passwordStep(page, email, password);
   await fillCode(page, await auth.code());
   await page.getByRole('button', { name: 'Verify', exact: true }).click();
+}
+
+/** The setup wall after a first sign-in: email as the second factor, until the app shell shows. */
+export async function setUpEmailMfa(page: Page, email: string): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Enhance Your Account Security' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Email' }).click();
+  const since = Date.now();
+  await page.getByRole('button', { name: 'Send Verification Code' }).click();
+  await fillCode(page, await waitForCode(mailDir(), email, since));
+  await page.getByRole('button', { name: 'Verify & Continue' }).click();
+  await expect(page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Matters' })).toBeVisible();
 }
 
 export { waitForCode, waitForLink };

@@ -40,6 +40,32 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   };
 }
 
+export type FirmAdmin = { email: string; name: string; password: string; firm: string };
+
+/**
+ * A Strongroom of a spec's own (own DATA_DIR and port, mail to the run's sink), with the firm set up through
+ * POST /_api/setup. `env` is what a restart on the same data needs.
+ */
+export async function startFirmServer(dataDir: string, admin: FirmAdmin, setupToken: string): Promise<{ server: RunningServer; env: Record<string, string> }> {
+  const port = String(4000 + Math.floor(Math.random() * 1000));
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: port,
+    APP_URL: `http://127.0.0.1:${port}`,
+    SMTP_URL: process.env.E2E_SMTP_URL!,
+    MAIL_FROM: `Strongroom <archive@${admin.email.split('@')[1]}>`,
+    SETUP_TOKEN: setupToken,
+  };
+  const server = await startServer(env);
+  const res = await fetch(`${server.url}/_api/setup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ setupToken, organizationName: admin.firm, adminName: admin.name, adminEmail: admin.email, adminPassword: admin.password }),
+  });
+  if (res.status >= 300) throw new Error(`setup answered ${res.status}: ${await res.text()}`);
+  return { server, env };
+}
+
 /** Runs the admin CLI of the build (the server must not hold the same DATA_DIR). */
 export function adminCli(args: string[], env: Record<string, string>): string {
   const r = spawnSync(process.execPath, ['server/dist/cli.js', ...args], { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' });

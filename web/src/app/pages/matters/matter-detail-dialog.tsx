@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Lock, Pencil, ShieldAlert } from 'lucide-react';
+import { Lock, Pencil } from 'lucide-react';
 import { MATTER_MSG, type SessionUser } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -52,7 +52,9 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
   const matter = detail.data?.matter;
   const nodes = detail.data?.nodes ?? [];
   const p = user.permissions;
-  const readOnlyReason = matter ? (matter.legalHold ? MATTER_MSG.legalHold : matter.isVaulted ? MATTER_MSG.vaulted : null) : null;
+  // Vaulted wins (vaulting applies a hold too), as on the server.
+  const vaulted = matter ? matter.isVaulted || matter.status === 'Vaulted' : false;
+  const readOnlyReason = matter ? (vaulted ? MATTER_MSG.vaulted : matter.legalHold ? MATTER_MSG.legalHold : null) : null;
   const canEdit = user.role === 'admin' || p.canUpload;
   const found = findNode(nodes, folderId);
   const folder = found?.nodeType === 'folder' ? found : null;
@@ -130,12 +132,9 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
               </DialogDescription>
             </DialogHeader>
             {readOnlyReason ? (
-              <Alert tone="warning" title={matter.legalHold ? 'Under legal hold' : 'Vaulted'}>
-                <span className="inline-flex items-center gap-1.5">
-                  <ShieldAlert aria-hidden="true" className="size-4" />
-                  {readOnlyReason}
-                  {matter.holdReason ? `: ${matter.holdReason}` : '.'}
-                </span>
+              <Alert tone="warning" title={vaulted ? 'Vaulted' : 'Under legal hold'}>
+                {readOnlyReason}
+                {!vaulted && matter.holdReason ? `: ${matter.holdReason}` : '.'}
               </Alert>
             ) : null}
             <FileBrowser
