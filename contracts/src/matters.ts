@@ -155,6 +155,10 @@ export const updateMatterRequest = z.strictObject({
 export type UpdateMatterRequest = z.infer<typeof updateMatterRequest>;
 
 export const matterResponse = z.object({ matter: matterSchema });
+
+/** GET /_api/matters/next-number: the number a new matter would get now (the Create dialog's editable default). */
+export const nextMatterNumberResponse = z.object({ matterNumber: z.string() });
+export type NextMatterNumberResponse = z.infer<typeof nextMatterNumberResponse>;
 export type MatterResponse = z.infer<typeof matterResponse>;
 
 /** The details of a 409 answered to a stale expectedVersion. */

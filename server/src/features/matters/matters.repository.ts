@@ -79,6 +79,23 @@ export async function nextMatterCounter(db: Executor, organizationId: string, ye
   return row.lastValue;
 }
 
+/**
+ * The counter value nextMatterCounter would hand out now, without taking it: the stored counter + 1, or, before
+ * the year's first generated number, the highest number of that year + 1.
+ */
+export async function peekMatterCounter(db: Executor, organizationId: string, year: number): Promise<number> {
+  const row = await db
+    .selectNoFrom(
+      sql<number>`coalesce(
+        (select last_value from matter_number_counters where organization_id = ${organizationId} and year = ${year}),
+        (select coalesce(max(substring(matter_number from ${'^MAT-' + year + '-(\\d+)$'})::int), 0)
+           from matters where organization_id = ${organizationId} and matter_number like ${'MAT-' + year + '-%'})
+      ) + 1`.as('next'),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.next);
+}
+
 export type MatterFilters = {
   organizationId: string;
   includeVaulted: boolean;

@@ -8,13 +8,14 @@ import {
   matterListQuery,
   matterListResponse,
   matterResponse,
+  nextMatterNumberResponse,
   suggestionQuery,
   updateMatterRequest,
 } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { authOf, requireSession } from '../sessions/sessions.service.js';
-import { clientSuggestions, createMatter, getMatterDetail, lawyerSuggestions, listMatters, updateMatter } from './matters.service.js';
+import { clientSuggestions, createMatter, getMatterDetail, lawyerSuggestions, listMatters, nextMatterNumber, updateMatter } from './matters.service.js';
 
 export function mattersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -22,6 +23,9 @@ export function mattersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = ['matters'];
     app.get('/_api/matters/list', { schema: { tags, querystring: matterListQuery, response: { 200: matterListResponse } }, preHandler }, async (request) =>
       listMatters(ctx, authOf(request), request.query),
+    );
+    app.get('/_api/matters/next-number', { schema: { tags, response: { 200: nextMatterNumberResponse } }, preHandler }, async (request) =>
+      nextMatterNumber(ctx, authOf(request)),
     );
     app.post('/_api/matters/create', { schema: { tags, body: createMatterRequest, response: { 200: matterResponse } }, preHandler }, async (request) =>
       createMatter(ctx, authOf(request), request.body, requestMeta(request)),

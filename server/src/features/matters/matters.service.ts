@@ -25,6 +25,7 @@ import {
   insertMatter,
   listMatters as listMatterRows,
   matterNumberTaken,
+  peekMatterCounter,
   nameSuggestions,
   nextMatterCounter,
   updateMatterRow,
@@ -78,6 +79,19 @@ export async function getMatterDetail(ctx: AppContext, auth: AuthContext, matter
 }
 
 const pad = (n: number) => String(n).padStart(3, '0');
+
+/**
+ * The number createMatter would give a new matter now, for the Create dialog to show (editable). Not reserved:
+ * the dialog sends it back only when the user changed it, so a creation in between costs nobody a conflict.
+ */
+export async function nextMatterNumber(ctx: AppContext, auth: AuthContext): Promise<{ matterNumber: string }> {
+  requirePermission(auth.user, 'canUpload');
+  const year = new Date().getUTCFullYear();
+  let counter = await peekMatterCounter(ctx.db, auth.user.organizationId, year);
+  // The same skip as createMatter: numbers typed by hand are not handed out again.
+  while (await matterNumberTaken(ctx.db, auth.user.organizationId, `MAT-${year}-${pad(counter)}`)) counter += 1;
+  return { matterNumber: `MAT-${year}-${pad(counter)}` };
+}
 
 /** Admins and holders of canUpload create matters (the New Matter button needs canUpload, spec section 6). */
 export async function createMatter(ctx: AppContext, auth: AuthContext, input: CreateMatterRequest, meta: RequestMeta): Promise<MatterResponse> {

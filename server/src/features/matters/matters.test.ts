@@ -101,6 +101,44 @@ describe('POST /_api/matters/create', () => {
   });
 });
 
+describe('GET /_api/matters/next-number', () => {
+  const next = async (c: Member['client']) => ok(await c.get('/_api/matters/next-number')).matterNumber as string;
+
+  it('shows the number a creation would take now, without taking it, and skips numbers typed by hand', async () => {
+    const firm = await newOrganization(t, 'Numbering & Co');
+    expect(await next(firm.client)).toBe(`MAT-${year}-001`);
+    // Asking again takes nothing.
+    expect(await next(firm.client)).toBe(`MAT-${year}-001`);
+    expect((await createMatter(firm.client)).matterNumber).toBe(`MAT-${year}-001`);
+    expect(await next(firm.client)).toBe(`MAT-${year}-002`);
+    await createMatter(firm.client, { matterNumber: `MAT-${year}-002` });
+    await createMatter(firm.client, { matterNumber: `MAT-${year}-003` });
+    const shown = await next(firm.client);
+    expect(shown).toBe(`MAT-${year}-004`);
+    expect((await createMatter(firm.client)).matterNumber).toBe(shown);
+  });
+
+  it('before the first generated number of the year, follows the highest number typed by hand', async () => {
+    const firm = await newOrganization(t, 'Hand Typed LLP');
+    await createMatter(firm.client, { matterNumber: `MAT-${year}-041` });
+    expect(await next(firm.client)).toBe(`MAT-${year}-042`);
+    expect((await createMatter(firm.client)).matterNumber).toBe(`MAT-${year}-042`);
+  });
+
+  it('counts per organization, and needs the right to create matters and a session', async () => {
+    const firm = await newOrganization(t, 'Tenant Check LLP');
+    await createMatter(other.client);
+    expect(await next(firm.client)).toBe(`MAT-${year}-001`);
+    const guest = await addMember(t, firm.organizationId, 'guest');
+    const denied = await guest.client.get('/_api/matters/next-number');
+    expect(denied.statusCode).toBe(403);
+    const reader = await addMember(t, firm.organizationId, 'user', { canUpload: false });
+    expect((await reader.client.get('/_api/matters/next-number')).statusCode).toBe(403);
+    const anonymous = await t.app.inject({ method: 'GET', url: '/_api/matters/next-number' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
+
 describe('POST /_api/matters/update', () => {
   it('changes fields, bumps the version and audits what changed', async () => {
     const m = await createMatter(admin.client, { description: 'old' });
