@@ -38,6 +38,7 @@ export const MATTER_MSG = {
   // Fallbacks the client shows when a call fails without a message (section 8)
   fetchListFailed: 'Failed to fetch matters list',
   createFailed: 'Failed to create matter',
+  numberGenerationFailed: 'Could not generate a new matter number.',
   updateFailed: 'Failed to update matter',
   fetchDetailFailed: 'Failed to fetch matter details',
   fetchClientsFailed: 'Failed to fetch client suggestions',

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
@@ -7,6 +8,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { errorMessage, isApiError, isMfaCancelledError } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useCreateMatter } from '../api/create-matter';
+import { useNextMatterNumber } from '../api/get-next-matter-number';
 import { MatterFields, type MatterFormValues } from './matter-fields';
 
 const required = (msg: string) => z.string().trim().min(1, { error: msg });
@@ -26,6 +28,19 @@ type CreateMatterDialogProps = { open: boolean; onOpenChange: (open: boolean) =>
 export function CreateMatterDialog({ open, onOpenChange, onCreated }: CreateMatterDialogProps) {
   const create = useCreateMatter();
   const form = useForm<MatterFormValues>({ resolver: zodResolver(createForm), defaultValues: EMPTY });
+  // The number a creation would take now, shown and editable (spec section 3). It is not reserved: sent back
+  // unchanged it is left out, so the server takes the next free one even if another matter took this meanwhile.
+  const next = useNextMatterNumber(open);
+  const suggested = next.data?.matterNumber ?? null;
+  useEffect(() => {
+    if (!open || !suggested) return;
+    // A newer suggestion replaces an older one until the user types their own.
+    if (!form.getFieldState('matterNumber').isDirty) form.setValue('matterNumber', suggested);
+  }, [open, suggested, form]);
+  useEffect(() => {
+    // Without one the field stays empty and the server generates the number on save.
+    if (open && next.isError) toast.error(MATTER_MSG.numberGenerationFailed);
+  }, [open, next.isError]);
 
   const close = (next: boolean) => {
     if (!next) {
@@ -39,7 +54,7 @@ export function CreateMatterDialog({ open, onOpenChange, onCreated }: CreateMatt
     create.mutate(
       {
         matterName: v.matterName.trim(),
-        matterNumber: v.matterNumber.trim() || undefined,
+        matterNumber: v.matterNumber.trim() && v.matterNumber.trim() !== suggested ? v.matterNumber.trim() : undefined,
         clientName: v.clientName.trim(),
         description: v.description.trim() || undefined,
         responsibleAttorney: v.responsibleLawyer.trim(),
@@ -70,7 +85,7 @@ export function CreateMatterDialog({ open, onOpenChange, onCreated }: CreateMatt
             <DialogTitle>Create New Matter</DialogTitle>
             <DialogDescription>Open a matter to keep its folders and files together.</DialogDescription>
           </DialogHeader>
-          <MatterFields control={form.control} register={form.register} errors={form.formState.errors} mode="create" />
+          <MatterFields control={form.control} register={form.register} errors={form.formState.errors} mode="create" numberPending={next.isFetching && !suggested} />
           <DialogFooter>
             <Button variant="outline" onClick={() => close(false)}>
               Cancel

@@ -18,10 +18,12 @@ type MatterFieldsProps = {
   errors: FieldErrors<MatterFormValues>;
   /** Create marks the required fields. */
   mode: 'create' | 'edit';
+  /** Create: the number is being generated. */
+  numberPending?: boolean;
 };
 
 /** The fields shared by the Create New Matter and Edit Matter dialogs. */
-export function MatterFields({ control, register, errors, mode }: MatterFieldsProps) {
+export function MatterFields({ control, register, errors, mode, numberPending = false }: MatterFieldsProps) {
   const req = mode === 'create' ? ' *' : '';
   return (
     <>
@@ -33,7 +35,8 @@ export function MatterFields({ control, register, errors, mode }: MatterFieldsPr
           <Input
             {...c}
             {...register('matterNumber')}
-            placeholder={mode === 'create' ? 'Generated on save (MAT-YYYY-NNN)' : 'MAT-YYYY-NNN'}
+            placeholder={mode === 'create' ? (numberPending ? 'Generating...' : 'Generated on save (MAT-YYYY-NNN)') : 'MAT-YYYY-NNN'}
+            aria-busy={numberPending || undefined}
             autoComplete="off"
             className="font-mono"
           />
