@@ -111,9 +111,9 @@ test('a vaulted matter says so (the vault wins over its hold), and an open matte
   await expect(detail().getByRole('heading', { name: 'Closed Estate of A. Vale' })).toBeVisible();
   await expect(detail().getByRole('status').filter({ hasText: 'Vaulted' })).toContainText('Actions are disabled for vaulted matters.');
   await expect(detail().getByRole('button', { name: 'Upload' })).toBeDisabled();
-  const move = await call(page, '/_api/nodes/delete', { nodeId: (await (await page.request.get(`/_api/matters/detail?matterId=${ids.vaulted}`)).json()).nodes[0].id });
-  expect(move.status()).toBe(409);
-  expect((await move.json()).error).toBe('Actions are disabled for vaulted matters');
+  const removal = await call(page, '/_api/nodes/delete', { nodeId: (await (await page.request.get(`/_api/matters/detail?matterId=${ids.vaulted}`)).json()).nodes[0].id });
+  expect(removal.status()).toBe(409);
+  expect((await removal.json()).error).toBe('Actions are disabled for vaulted matters');
   await shotThemes(page, 'matters-vaulted');
 
   await page.goto(`/matters?matter=${ids.open}`);

@@ -7,7 +7,6 @@ import http from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { api, passMfaWall } from './api-client.js';
 import { startStrongroom } from './strongroom.js';
@@ -43,17 +42,7 @@ async function sink(mode: 'discard' | 'file', dir: string): Promise<http.Server>
     }
     const file = path.join(dir, `sink-${process.pid}-${n++}`);
     const job = hashPool.stream('md5', { file });
-    const sinkStream = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        const wait = job.update(chunk);
-        if (wait) wait.then(() => done(), done);
-        else done();
-      },
-      final(done) {
-        job.digest().then(() => done(), done);
-      },
-    });
-    pipeline(req, sinkStream).then(
+    pipeline(req, job.writable()).then(
       () => fs.rm(file, { force: true }).then(() => reply()),
       (err) => job.abort().then(() => fs.rm(file, { force: true })).finally(() => reply(err)),
     );

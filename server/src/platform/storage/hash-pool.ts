@@ -11,6 +11,7 @@
  *   const job = hashPool.stream('md5');                  // or stream('md5', { file }) to also write the bytes
  *   await job.update(chunk);   // resolves at once unless the worker is behind (backpressure: 4 batches)
  *   const hex = await job.digest();                       // with a file: after its fsync and close
+ *   await pipeline(request, job.writable());              // or as a stream's destination
  *   const sha = await hashPool.file('/path/to/object', 'sha256');
  *   const { size } = await hashPool.concat(['/part/1', '/part/2'], '/new/file');
  *
@@ -19,6 +20,7 @@
  * and a worker that dies fails the jobs it held and is replaced on the next job.
  */
 import os from 'node:os';
+import { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 
 export type HashAlgorithm = 'md5' | 'sha256';
@@ -311,6 +313,25 @@ export class StreamingHash {
     if (this.inFlight < MAX_BATCHES_IN_FLIGHT) return undefined;
     return new Promise<void>((resolve, reject) => {
       this.waiter = () => (this.failure ? reject(this.failure) : resolve());
+    });
+  }
+
+  /**
+   * A Writable that feeds this hash (and its file), waiting whenever the worker is behind, and finishes only
+   * once the digest is in (for a file: after its fsync). `check` may refuse a chunk (e.g. a body too long).
+   */
+  writable(check?: (chunk: Buffer) => Error | undefined): Writable {
+    return new Writable({
+      write: (chunk: Buffer, _enc, done) => {
+        const refused = check?.(chunk);
+        if (refused) return done(refused);
+        const wait = this.update(chunk);
+        if (wait) wait.then(() => done(), done);
+        else done();
+      },
+      final: (done) => {
+        this.digest().then(() => done(), done);
+      },
     });
   }
 

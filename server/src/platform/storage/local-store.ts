@@ -15,7 +15,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform, Writable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { hashPool, INLINE_HASH_LIMIT } from './hash-pool.js';
 import {
@@ -328,22 +328,8 @@ export class LocalBlobStore implements BlobStore {
     let digest = '';
     try {
       if (job) {
-        const sink = new Writable({
-          write(chunk: Buffer, _enc, done) {
-            const tooLong = count(chunk);
-            if (tooLong) return done(tooLong);
-            const wait = job.update(chunk);
-            if (wait) wait.then(() => done(), done);
-            else done();
-          },
-          final(done) {
-            job.digest().then((hex) => {
-              digest = hex;
-              done();
-            }, done);
-          },
-        });
-        await pipeline(body, sink);
+        await pipeline(body, job.writable(count));
+        digest = await job.digest();
       } else {
         const md5 = createHash('md5');
         const meter = new Transform({

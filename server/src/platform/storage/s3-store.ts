@@ -13,6 +13,7 @@
  * signs presigned PUT URLs with the CRC of an empty body and every browser upload fails.
  */
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -296,7 +297,7 @@ export class S3BlobStore implements BlobStore {
   async sha256(key: string): Promise<string> {
     const hash = hashPool.stream('sha256');
     try {
-      for await (const chunk of await this.getStream(key)) await hash.update(chunk as Buffer);
+      await pipeline(await this.getStream(key), hash.writable());
     } catch (err) {
       await hash.abort();
       throw err;
