@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError, migrateToLatest, openDatabase } from './platform/db/database.js';
 import { createOrganizationFromCli } from './features/setup/setup.service.js';
 import { AppError } from './shared/errors.js';
+import { DataDirUnsafeError, ownerOnlyFiles, secureDataDir, usesDataDir } from './process.js';
 
 const USAGE = `Usage: npm run admin -- create-org --name "Acme LLP" --admin-email ada@acme.test --admin-name "Ada Admin" --admin-password "..."
 
@@ -29,6 +30,7 @@ async function createOrg(argv: string[]): Promise<void> {
     process.exit(64);
   }
   const config = loadConfig();
+  if (usesDataDir(config)) secureDataDir(config.dataDir);
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrateToLatest(handle.db);
@@ -45,13 +47,14 @@ async function createOrg(argv: string[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  ownerOnlyFiles();
   const [command, ...rest] = process.argv.slice(2);
   try {
     if (command === 'create-org') return await createOrg(rest);
     console.error(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE);
     process.exit(64);
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof DataDirInUseError) {
+    if (err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof DataDirUnsafeError) {
       console.error(err.message);
       process.exit(err instanceof DataDirInUseError ? 75 : 78);
     }

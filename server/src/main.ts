@@ -1,10 +1,12 @@
 import { buildApp } from './app.js';
-import { loadConfigOrExit, stopOnSignals } from './process.js';
+import { loadConfigOrExit, ownerOnlyFiles, secureDataDirOrExit, stopOnSignals } from './process.js';
 import { DataDirInUseError } from './platform/db/database.js';
 import { prepareSetupToken } from './features/setup/setup.service.js';
 
 async function main(): Promise<void> {
+  ownerOnlyFiles();
   const config = loadConfigOrExit();
+  const { tightened } = secureDataDirOrExit(config);
   let built;
   try {
     built = await buildApp({ config });
@@ -16,6 +18,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const { app, ctx } = built;
+  if (tightened > 0) app.log.warn({ dataDir: config.dataDir, tightened }, 'DATA_DIR held entries other accounts could read; they are now owner-only');
   await app.listen({ port: config.port, host: config.host });
   const setupToken = await prepareSetupToken(ctx);
   if (setupToken) {

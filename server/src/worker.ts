@@ -3,12 +3,16 @@
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { logOptions } from './app.js';
-import { loadConfigOrExit, stopOnSignals } from './process.js';
+import { loadConfigOrExit, ownerOnlyFiles, secureDataDirOrExit, stopOnSignals } from './process.js';
 import { startWorker, WorkerConfigError } from './worker-runtime.js';
 
 async function main(): Promise<void> {
+  ownerOnlyFiles();
   const config = loadConfigOrExit();
   const log = pino(logOptions(config.logLevel)) as unknown as FastifyBaseLogger;
+  // Without DATABASE_URL the worker refuses below and touches nothing.
+  const { tightened } = config.databaseUrl ? secureDataDirOrExit(config) : { tightened: 0 };
+  if (tightened > 0) log.warn({ dataDir: config.dataDir, tightened }, 'DATA_DIR held entries other accounts could read; they are now owner-only');
   let worker;
   try {
     worker = await startWorker({ config, log });

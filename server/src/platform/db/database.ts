@@ -49,12 +49,39 @@ function takeLock(dir: string): () => void {
   } catch (err) {
     if (err instanceof DataDirInUseError) throw err;
   }
-  fs.writeFileSync(lockFile, String(process.pid));
+  fs.writeFileSync(lockFile, String(process.pid), { mode: 0o600 });
   return () => {
     try {
       if (fs.readFileSync(lockFile, 'utf8').trim() === String(process.pid)) fs.rmSync(lockFile);
     } catch {
       /* already gone */
+    }
+  };
+}
+
+type NodeFsClass = typeof import('@electric-sql/pglite/nodefs').NodeFS;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type EmscriptenModule = { NODEFS?: { doSetAttr?: (...args: any[]) => unknown } };
+
+/**
+ * PGlite's file layer sets the modes PostgreSQL asks for (0666 for the files of its initial data directory, 0644
+ * for some it writes later), whatever the process umask says. This layer keeps every mode it sets owner-only, so
+ * that no other account can read the database files (the WAL holds password hashes).
+ */
+function ownerOnly(Base: NodeFsClass): NodeFsClass {
+  return class OwnerOnlyNodeFS extends Base {
+    override async init(...args: Parameters<InstanceType<NodeFsClass>['init']>) {
+      const result = await super.init(...args);
+      const restrict = (mod: EmscriptenModule) => {
+        const nodefs = mod.NODEFS;
+        const setAttr = nodefs?.doSetAttr;
+        if (!nodefs || typeof setAttr !== 'function') return;
+        nodefs.doSetAttr = (target: unknown, node: unknown, attr: { mode?: number } | undefined, ...rest: unknown[]) =>
+          setAttr.call(nodefs, target, node, attr && typeof attr.mode === 'number' ? { ...attr, mode: attr.mode & ~0o077 } : attr, ...rest);
+      };
+      const opts = result.emscriptenOpts as { preRun?: Array<(mod: EmscriptenModule) => void> };
+      opts.preRun = [restrict, ...(opts.preRun ?? [])];
+      return result;
     }
   };
 }
@@ -75,18 +102,26 @@ export async function openPglite(
   dir: string | undefined,
   opts: { lock?: boolean; loadDataDir?: Blob } = {},
 ): Promise<DatabaseHandle & { pglite: PGliteLike }> {
-  const [{ PGlite }, { pg_trgm }, { pgcrypto }, { createPgConfig }] = await Promise.all([
+  const [{ PGlite }, { pg_trgm }, { pgcrypto }, { createPgConfig }, { NodeFS }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
     import('@electric-sql/pglite/contrib/pgcrypto'),
     import('@electric-sql/pglite/node-postgres'),
+    import('@electric-sql/pglite/nodefs'),
   ]);
   let release = () => {};
   if (dir) {
-    fs.mkdirSync(dir, { recursive: true });
+    // Owner-only: the database files hold password hashes (with the process umask, PGlite's files follow).
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (opts.lock !== false) release = takeLock(dir);
   }
-  const pglite = await PGlite.create(dir ? path.join(dir, 'data') : undefined, {
+  let files: InstanceType<typeof NodeFS> | undefined;
+  if (dir) {
+    fs.mkdirSync(path.join(dir, 'data'), { recursive: true, mode: 0o700 });
+    files = new (ownerOnly(NodeFS))(path.join(dir, 'data'));
+  }
+  const pglite = await PGlite.create({
+    ...(files ? { fs: files } : {}),
     extensions: { pg_trgm, pgcrypto },
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
   });
