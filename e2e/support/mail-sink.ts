@@ -62,7 +62,7 @@ export async function waitForMail(dir: string, to: string, since: number, match:
 
 export async function waitForCode(dir: string, to: string, since: number): Promise<string> {
   const mail = await waitForMail(dir, to, since, /verification code/i);
-  return /\b(\d{6})\b/.exec(mail.subject)![1]!;
+  return /\b(\d{6})\b/.exec(`${mail.subject}\n${mail.text}`)![1]!;
 }
 
 export async function waitForLink(dir: string, to: string, since: number, pathname: string): Promise<string> {

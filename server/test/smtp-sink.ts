@@ -60,7 +60,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     },
     async lastCode(to) {
       const m = await sink.waitFor(to, { subjectIncludes: 'verification code' });
-      const code = /\b(\d{6})\b/.exec(m.subject)?.[1];
+      const code = /\b(\d{6})\b/.exec(`${m.subject}\n${m.text}`)?.[1];
       if (!code) throw new Error('no code in the mail');
       return code;
     },

@@ -1,11 +1,12 @@
+import { sql } from 'kysely';
 import type { SessionResponse } from '@strongroom/contracts';
 import { API_VERSION, compareApiVersions, MSG } from '@strongroom/contracts';
 import { appendAudit } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, unauthenticated } from '../../shared/errors.js';
-import { assertNotLocked, clearThrottle, recordHit, type ThrottleRule } from '../../shared/throttle.js';
+import { clearThrottle, confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
 import { hashToken, newToken } from '../../shared/tokens.js';
-import { consumeEmailCode, consumeTotp, createEmailCode } from '../mfa/mfa.service.js';
+import { confirmCodeFailure, consumeEmailCode, consumeTotp, createEmailCode, releaseCodeAttempt, reserveCodeAttempt, tellLockout } from '../mfa/mfa.service.js';
 import { createSession, revokeSession, sessionExpiresAt, type AuthContext } from '../sessions/sessions.service.js';
 import { findOrganization, findUserByEmail, findUserById, type UserRow } from '../users/users.repository.js';
 import { auditActor, toSessionUser, verifyPassword } from '../users/users.service.js';
@@ -20,17 +21,27 @@ export const IP_RULE: ThrottleRule = { limit: 50, windowSeconds: 900, lockSecond
 const accountKey = (email: string) => `login:acct:${email.trim().toLowerCase()}`;
 const ipKey = (ip: string) => `login:ip:${ip}`;
 
-/** Step one: the password. Answers a pending sign-in that only the second factor can turn into a session. */
+/**
+ * Step one: the password. Answers a pending sign-in that only the second factor can turn into a session.
+ * The attempt is counted against the address and the client's IP address before the password is checked,
+ * so a burst of concurrent guesses cannot check more passwords than the limits allow.
+ */
 export async function loginWithPassword(ctx: AppContext, input: { email: string; password: string }, meta: RequestMeta) {
-  await assertNotLocked(ctx.db, accountKey(input.email), MSG.tooManyAttempts);
-  await assertNotLocked(ctx.db, ipKey(meta.ip), MSG.tooManyAttempts);
+  const acctKey = accountKey(input.email);
+  await reserveAttempt(ctx.db, acctKey, ACCOUNT_RULE);
+  try {
+    await reserveAttempt(ctx.db, ipKey(meta.ip), IP_RULE);
+  } catch (err) {
+    await releaseAttempt(ctx.db, acctKey);
+    throw err;
+  }
   const user = await findUserByEmail(ctx.db, input.email);
   const passwordOk = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !passwordOk || !user.isActive) {
     const reason = !user ? 'unknown_email' : !passwordOk ? 'wrong_password' : 'deactivated';
     await ctx.db.transaction().execute(async (trx) => {
-      await recordHit(trx, accountKey(input.email), ACCOUNT_RULE);
-      await recordHit(trx, ipKey(meta.ip), IP_RULE);
+      await confirmFailure(trx, acctKey, ACCOUNT_RULE);
+      await confirmFailure(trx, ipKey(meta.ip), IP_RULE);
       await appendAudit(trx, {
         organizationId: user?.organizationId ?? null,
         actor: user ? auditActor(user) : null,
@@ -45,7 +56,10 @@ export async function loginWithPassword(ctx: AppContext, input: { email: string;
   }
   const token = newToken();
   await ctx.db.transaction().execute(async (trx) => {
-    await clearThrottle(trx, accountKey(input.email));
+    // The right password clears the address's password failures (never the second-factor count) and
+    // gives back this request's attempt from the IP address's budget.
+    await clearThrottle(trx, acctKey);
+    await releaseAttempt(trx, ipKey(meta.ip));
     await trx
       .insertInto('pendingLogins')
       .values({ tokenHash: hashToken(token), userId: user.id, expiresAt: new Date(Date.now() + PENDING_LOGIN_MINUTES * 60_000), endedAt: null })
@@ -131,45 +145,75 @@ export async function deliverOr503(ctx: AppContext, mail: Parameters<AppContext[
 }
 
 /**
- * Step two: the code. A right code ends the pending sign-in and opens a session; a wrong one is counted
- * and the fifth ends the pending sign-in, so the password has to be given again.
+ * Step two: the code. Before a code is checked, one attempt is reserved on the pending sign-in (at most five
+ * per pending sign-in, in one conditional UPDATE, so concurrent requests cannot exceed it) and one on the
+ * user's second-factor budget across all their pending sign-ins (LOGIN_CODE_RULE). A right code ends the
+ * pending sign-in and opens a session; the fifth wrong one ends the pending sign-in, so the password has
+ * to be given again.
  */
 export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, method: 'totp' | 'email', code: string, meta: RequestMeta) {
   const expected = challengeMethods(pending.user).preferredMethod;
-  const result = await ctx.db.transaction().execute(async (trx) => {
-    const ok =
-      method === expected &&
-      (method === 'totp' ? await consumeTotp(trx, pending.user.id, code) : await consumeEmailCode(trx, pending.user.id, 'login', code, pending.id));
-    const actor = auditActor(pending.user);
-    if (!ok) {
-      const attempts = pending.failedAttempts + 1;
-      const locked = attempts >= MAX_CODE_FAILURES;
-      await trx.updateTable('pendingLogins').set({ failedAttempts: attempts, ...(locked ? { endedAt: new Date() } : {}) }).where('id', '=', pending.id).execute();
+  await reserveCodeAttempt(ctx, pending.user, 'login');
+  const reserved = await ctx.db
+    .updateTable('pendingLogins')
+    .set({ failedAttempts: sql`failed_attempts + 1` })
+    .where('id', '=', pending.id)
+    .where('endedAt', 'is', null)
+    .where('expiresAt', '>', new Date())
+    .where('failedAttempts', '<', MAX_CODE_FAILURES)
+    .returning('failedAttempts')
+    .executeTakeFirst();
+  if (!reserved) {
+    await releaseCodeAttempt(ctx.db, pending.user, 'login');
+    throw unauthenticated(MSG.pendingLoginLocked);
+  }
+  const attempts = reserved.failedAttempts;
+  const result = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const ok =
+        method === expected &&
+        (method === 'totp' ? await consumeTotp(ctx, trx, pending.user.id, code) : await consumeEmailCode(trx, pending.user.id, 'login', code, pending.id));
+      if (!ok) return { ok: false as const };
+      const actor = auditActor(pending.user);
+      await trx.updateTable('pendingLogins').set({ endedAt: new Date() }).where('id', '=', pending.id).execute();
+      await releaseCodeAttempt(trx, pending.user, 'login');
+      const { token, session } = await createSession(ctx, trx, pending.user, meta);
       await appendAudit(trx, {
         organizationId: pending.user.organizationId,
         actor,
+        action: method === 'email' ? 'USER_LOGIN_MFA_EMAIL_SUCCESS' : 'USER_LOGIN',
+        targetTable: 'sessions',
+        targetId: session.id,
+        details: { method, userAgent: meta.userAgent },
+        ipAddress: meta.ip,
+      });
+      return { ok: true as const, token };
+    })
+    .catch(async (err: unknown) => {
+      // Not a verdict on the code (a database fault): the attempt is given back to the user's budget.
+      await releaseCodeAttempt(ctx.db, pending.user, 'login').catch(() => undefined);
+      throw err;
+    });
+  if (!result.ok) {
+    const ended = attempts >= MAX_CODE_FAILURES;
+    const lockedOut = await ctx.db.transaction().execute(async (trx) => {
+      if (ended) await trx.updateTable('pendingLogins').set({ endedAt: new Date() }).where('id', '=', pending.id).execute();
+      const tripped = await confirmCodeFailure(trx, pending.user, 'login', 'login', meta.ip);
+      await appendAudit(trx, {
+        organizationId: pending.user.organizationId,
+        actor: auditActor(pending.user),
         action: 'MFA_VERIFICATION_FAILED',
         targetTable: 'users',
         targetId: pending.user.id,
-        details: { method, attempts, pendingLoginEnded: locked },
+        details: { method, attempts, pendingLoginEnded: ended, locked: tripped },
         ipAddress: meta.ip,
       });
-      return { ok: false as const, locked };
-    }
-    await trx.updateTable('pendingLogins').set({ endedAt: new Date() }).where('id', '=', pending.id).execute();
-    const { token, session } = await createSession(ctx, trx, pending.user, meta);
-    await appendAudit(trx, {
-      organizationId: pending.user.organizationId,
-      actor,
-      action: method === 'email' ? 'USER_LOGIN_MFA_EMAIL_SUCCESS' : 'USER_LOGIN',
-      targetTable: 'sessions',
-      targetId: session.id,
-      details: { method, userAgent: meta.userAgent },
-      ipAddress: meta.ip,
+      return tripped;
     });
-    return { ok: true as const, token };
-  });
-  if (!result.ok) throw unauthenticated(result.locked ? MSG.pendingLoginLocked : MSG.invalidCode);
+    if (lockedOut) await tellLockout(ctx, pending.user, 'login');
+    throw unauthenticated(ended ? MSG.pendingLoginLocked : MSG.invalidCode);
+  }
   const org = await findOrganization(ctx.db, pending.user.organizationId);
   if (!org) throw new AppError(403, MSG.accountSetupIncomplete, 'ORGANIZATION_MISSING');
   const user = (await findUserById(ctx.db, pending.user.id))!;

@@ -2,7 +2,7 @@ import { MSG } from '@strongroom/contracts';
 import { appendAudit } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest } from '../../shared/errors.js';
-import { assertNotLocked, recordHit, type ThrottleRule } from '../../shared/throttle.js';
+import { confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
 import { revokeUserSessions, type AuthContext } from '../sessions/sessions.service.js';
 import { updateUser } from '../users/users.repository.js';
 import { auditActor, hashPassword, verifyPassword } from '../users/users.service.js';
@@ -12,11 +12,13 @@ const WRONG_CURRENT_RULE: ThrottleRule = { limit: 5, windowSeconds: 900, lockSec
 /** Changes the signed-in user's password and ends every other session of the account. */
 export async function changePassword(ctx: AppContext, auth: AuthContext, input: { currentPassword: string; newPassword: string }, meta: RequestMeta) {
   const key = `pwchange:${auth.user.id}`;
-  await assertNotLocked(ctx.db, key, MSG.tooManyAttempts);
+  // The check is counted before the current password is verified, so concurrent guesses share the limit.
+  await reserveAttempt(ctx.db, key, WRONG_CURRENT_RULE);
   if (!(await verifyPassword(auth.user.passwordHash, input.currentPassword))) {
-    await recordHit(ctx.db, key, WRONG_CURRENT_RULE);
+    await confirmFailure(ctx.db, key, WRONG_CURRENT_RULE);
     throw badRequest(MSG.currentPasswordWrong);
   }
+  await releaseAttempt(ctx.db, key);
   const passwordHash = await hashPassword(input.newPassword);
   await ctx.db.transaction().execute(async (trx) => {
     await updateUser(trx, auth.user.id, { passwordHash });

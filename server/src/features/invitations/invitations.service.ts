@@ -1,58 +1,78 @@
 import type { InviteUserRequest } from '@strongroom/contracts';
 import { DEFAULT_PERMISSIONS, MSG } from '@strongroom/contracts';
+import type { Executor } from '../../platform/db/database.js';
 import { appendAudit } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, conflict, forbidden, notFound } from '../../shared/errors.js';
 import { hashToken, newToken } from '../../shared/tokens.js';
 import { isFlagEnabled } from '../feature-flags/feature-flags.service.js';
-import { checkFreshMfa, InvalidMfaCode, recordMfaFailure } from '../mfa/mfa.service.js';
+import { withFreshMfa } from '../mfa/mfa.service.js';
 import type { AuthContext } from '../sessions/sessions.service.js';
 import { findUserByEmail, insertUser } from '../users/users.repository.js';
 import { auditActor, hashPassword } from '../users/users.service.js';
 
 export const INVITATION_DAYS = 7;
 
-/** Admins, and users holding canInviteUsers, invite; only admins may invite an admin. */
+/**
+ * Admins, and users holding canInviteUsers, invite; only admins may invite an admin.
+ *
+ * Every rule of the request is checked before the second factor is asked for, so a code is never spent on
+ * a request that was going to fail. An address that already has an account in another organization is
+ * answered exactly like a new one (the same status, body and one mail sent), so no admin can learn which
+ * addresses hold accounts elsewhere: its owner is told by mail instead, and the invitation row kept for the
+ * answer carries a token nobody ever receives. An address that is already a member of this organization
+ * is still refused as such.
+ */
 export async function inviteUser(ctx: AppContext, auth: AuthContext, input: InviteUserRequest, meta: RequestMeta) {
   const { user } = auth;
   if (user.role !== 'admin' && !user.permissions.canInviteUsers) throw forbidden();
   if (input.role === 'admin' && user.role !== 'admin') throw forbidden(MSG.inviteAdminOnly);
   const email = input.email.trim().toLowerCase();
+  const assertNotMember = async (db: Executor) => {
+    const existing = await findUserByEmail(db, email);
+    if (existing && existing.organizationId === user.organizationId) throw conflict(MSG.inviteAlreadyMember);
+    return existing;
+  };
+  await assertNotMember(ctx.db);
   const needsMfa = await isFlagEnabled(ctx.db, user.organizationId, 'MFA_USER_MANAGEMENT');
   const token = newToken();
-  let invitation;
-  try {
-    invitation = await ctx.db.transaction().execute(async (trx) => {
-      if (needsMfa) await checkFreshMfa(ctx, trx, auth, 'MFA_USER_MANAGEMENT', input.mfaToken);
-      const existing = await findUserByEmail(trx, email);
-      if (existing && existing.organizationId === user.organizationId) throw conflict(MSG.inviteAlreadyMember);
-      await trx
-        .updateTable('invitations')
-        .set({ revokedAt: new Date() })
-        .where('organizationId', '=', user.organizationId)
-        .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
-        .where('acceptedAt', 'is', null)
-        .where('revokedAt', 'is', null)
-        .execute();
-      const row = await trx
-        .insertInto('invitations')
-        .values({ organizationId: user.organizationId, email, role: input.role, tokenHash: hashToken(token), invitedBy: user.id, expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000), acceptedAt: null, revokedAt: null })
-        .returning(['id', 'email', 'role', 'expiresAt'])
-        .executeTakeFirstOrThrow();
-      await appendAudit(trx, { organizationId: user.organizationId, actor: auditActor(user), action: 'INVITE_USER', targetTable: 'invitations', targetId: row.id, details: { email, role: input.role }, ipAddress: meta.ip });
-      return row;
-    });
-  } catch (err) {
-    if (err instanceof InvalidMfaCode) await recordMfaFailure(ctx, user, 'MFA_USER_MANAGEMENT', meta.ip);
-    throw err;
-  }
+  const save = async (trx: Executor) => {
+    const existing = await assertNotMember(trx);
+    await trx
+      .updateTable('invitations')
+      .set({ revokedAt: new Date() })
+      .where('organizationId', '=', user.organizationId)
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+      .where('acceptedAt', 'is', null)
+      .where('revokedAt', 'is', null)
+      .execute();
+    const row = await trx
+      .insertInto('invitations')
+      // For an address with an account elsewhere the stored hash is of a token that is never sent.
+      .values({ organizationId: user.organizationId, email, role: input.role, tokenHash: hashToken(existing ? newToken() : token), invitedBy: user.id, expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000), acceptedAt: null, revokedAt: null })
+      .returning(['id', 'email', 'role', 'expiresAt'])
+      .executeTakeFirstOrThrow();
+    await appendAudit(trx, { organizationId: user.organizationId, actor: auditActor(user), action: 'INVITE_USER', targetTable: 'invitations', targetId: row.id, details: { email, role: input.role }, ipAddress: meta.ip });
+    return { row, hasAccount: !!existing };
+  };
+  const { row: invitation, hasAccount } = needsMfa
+    ? await withFreshMfa(ctx, auth, 'MFA_USER_MANAGEMENT', input.mfaToken, meta.ip, (trx) => save(trx))
+    : await ctx.db.transaction().execute(save);
   const link = `${ctx.config.appUrl}/accept-invitation?token=${encodeURIComponent(token)}`;
   try {
-    await ctx.mailer.send({
-      to: email,
-      subject: `${user.fullName} invited you to ${auth.org.name} on Strongroom`,
-      text: `${user.fullName} (${user.email}) invited you to join ${auth.org.name} on Strongroom, its legal archive.\n\nCreate your account here (the link works once, for ${INVITATION_DAYS} days):\n${link}\n`,
-    });
+    await ctx.mailer.send(
+      hasAccount
+        ? {
+            to: email,
+            subject: `${user.fullName} tried to invite you to ${auth.org.name} on Strongroom`,
+            text: `${user.fullName} (${user.email}) tried to invite this address to ${auth.org.name} on Strongroom, its legal archive.\n\nThis address already has a Strongroom account, and an address can belong to one organization only, so no invitation was created. If you expected it, talk to ${user.fullName} or to your own administrator.\n`,
+          }
+        : {
+            to: email,
+            subject: `${user.fullName} invited you to ${auth.org.name} on Strongroom`,
+            text: `${user.fullName} (${user.email}) invited you to join ${auth.org.name} on Strongroom, its legal archive.\n\nCreate your account here (the link works once, for ${INVITATION_DAYS} days):\n${link}\n`,
+          },
+    );
   } catch (err) {
     ctx.log.error({ err: (err as Error).message }, 'sending the invitation mail failed');
     throw new AppError(503, 'The invitation was saved but the email could not be sent. Please try again.');

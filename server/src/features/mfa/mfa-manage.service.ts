@@ -7,19 +7,13 @@ import type { AuthContext } from '../sessions/sessions.service.js';
 import { updateUser, type UserRow } from '../users/users.repository.js';
 import { auditActor } from '../users/users.service.js';
 import { deliverOr503 } from '../auth/auth.service.js';
-import { consumeEmailCode, consumeTotp, consumeUserCode, createEmailCode, InvalidMfaCode, issueSystemToken, recordMfaFailure } from './mfa.service.js';
+import { consumeEmailCode, consumeTotp, consumeUserCode, createEmailCode, InvalidMfaCode, issueSystemToken, withCodeAttempt } from './mfa.service.js';
+import { decryptTotpSecret, encryptTotpSecret } from './secret-box.js';
 import { matchTotpStep, newTotpSecret, totpQrCode } from './totp.js';
-import { assertNotLocked } from '../../shared/throttle.js';
 
-/** Runs a step that may fail on a wrong code; the failure is counted after its transaction rolled back. */
-async function countingFailures<T>(ctx: AppContext, user: UserRow, operation: string, meta: RequestMeta, fn: () => Promise<T>): Promise<T> {
-  await assertNotLocked(ctx.db, `mfa:${user.id}`, MSG.tooManyRequests);
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof InvalidMfaCode) await recordMfaFailure(ctx, user, operation, meta.ip);
-    throw err;
-  }
+/** Runs a step that checks a code: reserved before, counted as a failure after its transaction rolled back. */
+function countingFailures<T>(ctx: AppContext, user: UserRow, operation: string, meta: RequestMeta, fn: () => Promise<T>): Promise<T> {
+  return withCodeAttempt(ctx, user, operation, meta.ip, fn);
 }
 
 /**
@@ -36,7 +30,7 @@ export async function manageMfa(ctx: AppContext, auth: AuthContext, input: MfaMa
   if (input.operation === 'generate_totp_secret') {
     const secret = newTotpSecret();
     await ctx.db.transaction().execute(async (trx) => {
-      await updateUser(trx, user.id, { totpPendingSecret: secret });
+      await updateUser(trx, user.id, { totpPendingSecret: await encryptTotpSecret(ctx.config, user.id, secret) });
       await appendAudit(trx, { organizationId: org, actor, action: 'MFA_SETUP_INITIATED', targetTable: 'users', targetId: user.id, details: { method: 'totp' }, ipAddress: meta.ip });
     });
     let qrCode: string;
@@ -55,10 +49,11 @@ export async function manageMfa(ctx: AppContext, auth: AuthContext, input: MfaMa
       ctx.db.transaction().execute(async (trx) => {
         const fresh = await trx.selectFrom('users').select(['totpPendingSecret']).where('id', '=', user.id).forUpdate().executeTakeFirstOrThrow();
         if (!fresh.totpPendingSecret) throw badRequest(MSG.noPendingTotpSecret);
-        if (!settingUp && !(await consumeUserCode(trx, user, input.mfaToken!))) throw new InvalidMfaCode();
-        const step = matchTotpStep(fresh.totpPendingSecret, input.totpToken!);
+        if (!settingUp && !(await consumeUserCode(ctx, trx, user, input.mfaToken!))) throw new InvalidMfaCode();
+        const pendingSecret = await decryptTotpSecret(ctx.config, user.id, fresh.totpPendingSecret);
+        const step = matchTotpStep(pendingSecret, input.totpToken!);
         if (step === null) throw new InvalidMfaCode();
-        await updateUser(trx, user.id, { totpSecret: fresh.totpPendingSecret, totpPendingSecret: null, totpLastUsedStep: String(step), mfaEnabled: true, mfaPrimaryMethod: 'totp' });
+        await updateUser(trx, user.id, { totpSecret: await encryptTotpSecret(ctx.config, user.id, pendingSecret), totpPendingSecret: null, totpLastUsedStep: String(step), mfaEnabled: true, mfaPrimaryMethod: 'totp' });
         await appendAudit(trx, { organizationId: org, actor, action: 'MFA_TOTP_ENABLED', targetTable: 'users', targetId: user.id, details: { previousMethod: user.mfaPrimaryMethod }, ipAddress: meta.ip });
         return { success: true, message: MSG.totpEnabled, mfaEnabled: true, mfaPrimaryMethod: 'totp' as const };
       }),
@@ -72,7 +67,7 @@ export async function manageMfa(ctx: AppContext, auth: AuthContext, input: MfaMa
     if (!input.mfaToken || !/^\d{6}$/.test(input.mfaToken)) throw badRequest(MSG.mfaTokenRequired);
     return countingFailures(ctx, user, input.operation, meta, () =>
       ctx.db.transaction().execute(async (trx) => {
-        if (!(await consumeTotp(trx, user.id, input.mfaToken!))) throw new InvalidMfaCode();
+        if (!(await consumeTotp(ctx, trx, user.id, input.mfaToken!))) throw new InvalidMfaCode();
         await updateUser(trx, user.id, { mfaPrimaryMethod: 'email', totpSecret: null, totpPendingSecret: null });
         await appendAudit(trx, { organizationId: org, actor, action: 'MFA_EMAIL_ENABLED', targetTable: 'users', targetId: user.id, details: { previousMethod: 'totp' }, ipAddress: meta.ip });
         return { success: true, message: MSG.emailEnabled, mfaEnabled: true, mfaPrimaryMethod: 'email' as const };
@@ -115,7 +110,7 @@ export async function sendActionEmailCode(ctx: AppContext, auth: AuthContext, me
 export async function verifySystemMfa(ctx: AppContext, auth: AuthContext, input: { operation: SystemMfaOperation; mfaToken: string }, meta: RequestMeta) {
   return countingFailures(ctx, auth.user, input.operation, meta, () =>
     ctx.db.transaction().execute(async (trx) => {
-      if (!(await consumeUserCode(trx, auth.user, input.mfaToken))) throw new InvalidMfaCode();
+      if (!(await consumeUserCode(ctx, trx, auth.user, input.mfaToken))) throw new InvalidMfaCode();
       const { token, expiresAt } = await issueSystemToken(trx, auth, input.operation);
       await appendAudit(trx, { organizationId: auth.user.organizationId, actor: auditActor(auth.user), action: 'MFA_VERIFICATION_SUCCESS', targetTable: 'system_mfa_tokens', targetId: null, details: { operation: input.operation, validMinutes: 30 }, ipAddress: meta.ip });
       return { success: true as const, systemMfaToken: token, expiresAt: expiresAt.toISOString() };

@@ -5,18 +5,16 @@ import type { MailMessage } from '../../platform/mail/mailer.js';
 import type { AppContext } from '../../shared/context.js';
 import { AppError, mfaRequired, tooManyRequests, unauthenticated } from '../../shared/errors.js';
 import { appendAudit } from '../../shared/audit.js';
-import { assertNotLocked, recordHit, type ThrottleRule } from '../../shared/throttle.js';
+import { assertNotLocked, confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
 import { hashToken, newSixDigitCode, newToken, safeEqualHex } from '../../shared/tokens.js';
 import type { AuthContext } from '../sessions/sessions.service.js';
 import { lockUser, type UserRow } from '../users/users.repository.js';
+import { decryptTotpSecret, encryptTotpSecret, isEncryptedSecret } from './secret-box.js';
 import { matchTotpStep } from './totp.js';
 
 export const EMAIL_CODE_MINUTES = 10;
 const RESEND_SECONDS = 30;
 export const SYSTEM_TOKEN_MINUTES = 30;
-
-/** Wrong codes for a signed-in user (sensitive actions, system prompt): five in 15 minutes lock it for 15. */
-export const ACTION_CODE_RULE: ThrottleRule = { limit: 5, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyRequests };
 
 const codeHash = (userId: number, code: string) => hashToken(`${userId}:${code}`);
 
@@ -24,7 +22,8 @@ export function emailCodeMessage(to: string, code: string, purpose: 'login' | 's
   const why = purpose === 'login' ? 'to finish signing in' : purpose === 'setup' ? 'to turn on email verification' : 'to confirm a protected action';
   return {
     to,
-    subject: `Your Strongroom verification code: ${code}`,
+    // The code stays out of the subject: subjects end up in logs, notifications and mail listings.
+    subject: 'Your Strongroom verification code',
     text: `Your Strongroom verification code is ${code}\n\nEnter it ${why}. It expires in ${EMAIL_CODE_MINUTES} minutes and works once.\nIf you did not ask for it, someone may know your password: change it and tell your administrator.\n`,
   };
 }
@@ -70,13 +69,21 @@ export async function consumeEmailCode(trx: Executor, userId: number, purpose: '
 }
 
 /**
- * Checks a TOTP code against the user's secret (or a given one) and records its step in the same
- * transaction; a step already used, or an older one, is refused so a code cannot be replayed.
+ * Checks a TOTP code against the user's secret (or a given plain one) and records its step in the same
+ * transaction; a step already used, or an older one, is refused so a code cannot be replayed. A secret still
+ * stored in plain form is written back encrypted here, under the row lock.
  */
-export async function consumeTotp(trx: Executor, userId: number, code: string, secret?: string | null): Promise<boolean> {
+export async function consumeTotp(ctx: AppContext, trx: Executor, userId: number, code: string, secret?: string | null): Promise<boolean> {
   const user = await lockUser(trx, userId);
-  const s = secret ?? user?.totpSecret;
-  if (!user || !s) return false;
+  if (!user) return false;
+  let s = secret;
+  if (!s && user.totpSecret) {
+    s = await decryptTotpSecret(ctx.config, userId, user.totpSecret);
+    if (!isEncryptedSecret(user.totpSecret)) {
+      await trx.updateTable('users').set({ totpSecret: await encryptTotpSecret(ctx.config, userId, s) }).where('id', '=', userId).execute();
+    }
+  }
+  if (!s) return false;
   const step = matchTotpStep(s, code);
   if (step === null) return false;
   if (user.totpLastUsedStep !== null && BigInt(user.totpLastUsedStep) >= BigInt(step)) return false;
@@ -85,13 +92,37 @@ export async function consumeTotp(trx: Executor, userId: number, code: string, s
 }
 
 /** A code for the user's current method: TOTP for authenticator users, an emailed 'action' code otherwise. */
-export async function consumeUserCode(trx: Executor, user: UserRow, code: string): Promise<boolean> {
-  if (user.mfaEnabled && user.mfaPrimaryMethod === 'totp') return consumeTotp(trx, user.id, code);
+export async function consumeUserCode(ctx: AppContext, trx: Executor, user: UserRow, code: string): Promise<boolean> {
+  if (user.mfaEnabled && user.mfaPrimaryMethod === 'totp') return consumeTotp(ctx, trx, user.id, code);
   return consumeEmailCode(trx, user.id, 'action', code);
 }
 
 export function availableMethods(user: UserRow): Array<'totp' | 'email'> {
   return user.mfaEnabled && user.mfaPrimaryMethod === 'totp' ? ['totp'] : ['email'];
+}
+
+/**
+ * Risk classes of step-up: a system MFA token serves only operations of the class it was issued for, so a
+ * token obtained to look at statistics cannot invite an administrator or delete a matter. An operation not
+ * listed here is a class of its own.
+ */
+const RISK_CLASSES: Record<string, string> = {
+  VIEW_ARCHIVAL_STATS: 'insight',
+  REVIEW_MIGRATION_LOGS: 'insight',
+  EXPORT_AUDIT_LOGS: 'export',
+  DELETE_MATTER: 'matters',
+  VAULT_MATTER: 'matters',
+  MFA_VAULT_OPERATIONS: 'matters',
+  MFA_USER_MANAGEMENT: 'people',
+  MFA_SETTINGS: 'people',
+  MANAGE_FEATURE_FLAGS: 'organization',
+  MFA_ORGANIZATION_SETTINGS: 'organization',
+  MFA_RETENTION_POLICIES: 'organization',
+  MFA_SYSTEM_OPERATIONS: 'organization',
+};
+
+export function riskClassOf(operation: string): string {
+  return RISK_CLASSES[operation] ?? `operation:${operation}`;
 }
 
 export async function issueSystemToken(trx: Executor, auth: AuthContext, operation: SystemMfaOperation) {
@@ -101,38 +132,16 @@ export async function issueSystemToken(trx: Executor, auth: AuthContext, operati
   return { token, expiresAt };
 }
 
-async function systemTokenValid(trx: Executor, auth: AuthContext, token: string): Promise<boolean> {
+async function systemTokenValid(trx: Executor, auth: AuthContext, token: string, operation: string): Promise<boolean> {
   const row = await trx
     .selectFrom('systemMfaTokens')
-    .select('id')
+    .select('operation')
     .where('tokenHash', '=', hashToken(token))
     .where('userId', '=', auth.user.id)
     .where('sessionId', '=', auth.session.id)
     .where('expiresAt', '>', new Date())
     .executeTakeFirst();
-  return !!row;
-}
-
-export type FreshMfaResult = { via: 'code' | 'system-token' };
-
-/**
- * The gate of a sensitive action: without mfaToken the answer is MFA_REQUIRED (the client asks for a code
- * and sends the same request again); with one it must be a live system MFA token of this session or a
- * fresh code of the user's method. Call it inside the action's transaction, so a code is spent only if the
- * action commits; a wrong code is counted by `recordMfaFailure` outside that transaction.
- */
-export async function checkFreshMfa(
-  ctx: AppContext,
-  trx: Executor,
-  auth: AuthContext,
-  operation: string,
-  mfaToken: string | undefined,
-): Promise<FreshMfaResult> {
-  if (!mfaToken) throw mfaRequired(operation, availableMethods(auth.user), availableMethods(auth.user)[0]);
-  await assertNotLocked(trx, `mfa:${auth.user.id}`, MSG.tooManyRequests);
-  if (mfaToken.length > 6 && (await systemTokenValid(trx, auth, mfaToken))) return { via: 'system-token' };
-  if (/^\d{6}$/.test(mfaToken) && (await consumeUserCode(trx, auth.user, mfaToken))) return { via: 'code' };
-  throw new InvalidMfaCode();
+  return !!row && riskClassOf(row.operation) === riskClassOf(operation);
 }
 
 export class InvalidMfaCode extends AppError {
@@ -142,22 +151,136 @@ export class InvalidMfaCode extends AppError {
 }
 
 /**
- * Counts a wrong code and writes its audit entry, outside the action's transaction (which rolled back);
- * the fifth wrong code in 15 minutes locks further tries for 15 minutes.
+ * Second-factor guessing limits, per user, counted before each code is checked (see shared/throttle.ts):
+ * - signing in: 10 wrong codes in 15 minutes, across every pending sign-in of the user, lock the second
+ *   step for 15 minutes (a correct password does not reset this count);
+ * - signed in (sensitive actions, the system MFA prompt, switching methods): 5 wrong codes in 15 minutes
+ *   lock code checks for 15 minutes.
+ * The failure that sets a lock is audited (MFA_VERIFICATION_LOCKED) and the user is told by email.
  */
+export const LOGIN_CODE_RULE: ThrottleRule = { limit: 10, windowSeconds: 900, lockSeconds: 900, message: MSG.mfaLocked };
+export const ACTION_CODE_RULE: ThrottleRule = { limit: 5, windowSeconds: 900, lockSeconds: 900, message: MSG.mfaLocked };
+export type CodeScope = 'login' | 'action';
+export const codeThrottleKey = (scope: CodeScope, userId: number) => (scope === 'login' ? `mfa:login:${userId}` : `mfa:${userId}`);
+const ruleOf = (scope: CodeScope) => (scope === 'login' ? LOGIN_CODE_RULE : ACTION_CODE_RULE);
+
+/** Reserves one code check for the user (429 while locked or when the window's budget is spent). */
+export function reserveCodeAttempt(ctx: AppContext, user: UserRow, scope: CodeScope): Promise<number> {
+  return reserveAttempt(ctx.db, codeThrottleKey(scope, user.id), ruleOf(scope));
+}
+
+export function releaseCodeAttempt(db: Executor, user: UserRow, scope: CodeScope): Promise<void> {
+  return releaseAttempt(db, codeThrottleKey(scope, user.id));
+}
+
+/**
+ * Keeps a reserved check as a wrong code inside `trx` (with the caller's audit entry); answers true when
+ * this failure locked the user's code checks. The caller then calls `tellLockout` after the commit.
+ */
+export async function confirmCodeFailure(trx: Executor, user: UserRow, scope: CodeScope, operation: string, ip: string | null): Promise<boolean> {
+  const locked = await confirmFailure(trx, codeThrottleKey(scope, user.id), ruleOf(scope));
+  if (locked) {
+    await appendAudit(trx, {
+      organizationId: user.organizationId,
+      actor: { id: user.id, name: user.fullName, email: user.email },
+      action: 'MFA_VERIFICATION_LOCKED',
+      targetTable: 'users',
+      targetId: user.id,
+      details: { scope, operation, limit: ruleOf(scope).limit, lockMinutes: ruleOf(scope).lockSeconds / 60 },
+      ipAddress: ip,
+    });
+  }
+  return locked;
+}
+
+/** Mails the user that their verification codes were locked (failure to send is logged, not thrown). */
+export async function tellLockout(ctx: AppContext, user: UserRow, scope: CodeScope): Promise<void> {
+  const rule = ruleOf(scope);
+  const where = scope === 'login' ? 'while signing in to' : 'for protected actions in';
+  try {
+    await ctx.mailer.send({
+      to: user.email,
+      subject: 'Strongroom: verification codes locked on your account',
+      text:
+        `${rule.limit} incorrect verification codes were entered ${where} your Strongroom account within ${rule.windowSeconds / 60} minutes.\n` +
+        `For your protection, verification codes will not be accepted for the next ${rule.lockSeconds / 60} minutes.\n\n` +
+        `If this was not you, someone may know your password: change it and tell your administrator.\n`,
+    });
+  } catch (err) {
+    ctx.log.error({ err: (err as Error).message, userId: user.id }, 'sending the lockout notice failed');
+  }
+}
+
+/**
+ * Runs a step that checks a signed-in user's code: the check is reserved first, a wrong code
+ * (InvalidMfaCode, after `fn`'s transaction rolled back) is counted with its audit entry, any other outcome
+ * gives the reservation back.
+ */
+export async function withCodeAttempt<T>(ctx: AppContext, user: UserRow, operation: string, ip: string | null, fn: () => Promise<T>): Promise<T> {
+  await reserveCodeAttempt(ctx, user, 'action');
+  let result: T;
+  try {
+    result = await fn();
+  } catch (err) {
+    if (err instanceof InvalidMfaCode) await recordMfaFailure(ctx, user, operation, ip);
+    else await releaseCodeAttempt(ctx.db, user, 'action');
+    throw err;
+  }
+  await releaseCodeAttempt(ctx.db, user, 'action');
+  return result;
+}
+
+export type FreshMfaResult = { via: 'code' | 'system-token' };
+
+/**
+ * The gate of a sensitive action. Check every rule of the request before calling it, so a code is never
+ * spent on a request that was going to fail. Without mfaToken the answer is MFA_REQUIRED (the client asks
+ * for a code and sends the same request again); with one it must be a live system MFA token of this session
+ * whose risk class matches `operation`, or a fresh code of the user's method. A code check is reserved
+ * before the transaction; `action` runs in the same transaction as the check, so the code is spent only if
+ * the action commits.
+ */
+export async function withFreshMfa<T>(
+  ctx: AppContext,
+  auth: AuthContext,
+  operation: string,
+  mfaToken: string | undefined,
+  ip: string | null,
+  action: (trx: Executor, mfa: FreshMfaResult) => Promise<T>,
+): Promise<T> {
+  if (!mfaToken) throw mfaRequired(operation, availableMethods(auth.user), availableMethods(auth.user)[0]);
+  if (/^\d{6}$/.test(mfaToken)) {
+    return withCodeAttempt(ctx, auth.user, operation, ip, () =>
+      ctx.db.transaction().execute(async (trx) => {
+        if (!(await consumeUserCode(ctx, trx, auth.user, mfaToken))) throw new InvalidMfaCode();
+        return action(trx, { via: 'code' });
+      }),
+    );
+  }
+  // A system MFA token is 256 random bits: it cannot be guessed, so checking one reserves nothing.
+  await assertNotLocked(ctx.db, codeThrottleKey('action', auth.user.id), MSG.mfaLocked);
+  return ctx.db.transaction().execute(async (trx) => {
+    if (mfaToken.length <= 6 || !(await systemTokenValid(trx, auth, mfaToken, operation))) throw new InvalidMfaCode();
+    return action(trx, { via: 'system-token' });
+  });
+}
+
+/** Counts a wrong code of a signed-in user and writes its audit entry, outside the rolled-back action. */
 export async function recordMfaFailure(ctx: AppContext, user: UserRow, operation: string, ip: string | null): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    const locked = await recordHit(trx, `mfa:${user.id}`, ACTION_CODE_RULE);
+  const locked = await ctx.db.transaction().execute(async (trx) => {
+    const tripped = await confirmCodeFailure(trx, user, 'action', operation, ip);
     await appendAudit(trx, {
       organizationId: user.organizationId,
       actor: { id: user.id, name: user.fullName, email: user.email },
       action: 'MFA_VERIFICATION_FAILED',
       targetTable: 'users',
       targetId: user.id,
-      details: { operation, locked },
+      details: { operation, locked: tripped },
       ipAddress: ip,
     });
+    return tripped;
   });
+  if (locked) await tellLockout(ctx, user, 'action');
 }
 
 export function requirePendingOr401(found: unknown): asserts found {

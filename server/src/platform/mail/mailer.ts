@@ -31,7 +31,8 @@ export class OutboxMailer implements Mailer {
     const at = new Date().toISOString();
     const file = path.join(this.dir, `${at.replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.json`);
     await fs.writeFile(file, JSON.stringify({ from: this.from, ...message, sentAt: at }, null, 2), { mode: 0o600 });
-    this.log?.info({ to: message.to, subject: message.subject, outboxFile: file }, 'mail written to the outbox');
+    // Neither subject nor body is logged: either may carry a code or a one-time link.
+    this.log?.info({ to: message.to, outboxFile: file }, 'mail written to the outbox');
   }
 
   async verify(): Promise<void> {

@@ -1,0 +1,88 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { MSG } from '@strongroom/contracts';
+import type { Config } from '../../config.js';
+import { AppError } from '../../shared/errors.js';
+
+/**
+ * TOTP secrets at rest: AES-256-GCM under a key derived (HKDF-SHA256) from MFA_ENCRYPTION_KEY, or from a
+ * random key generated once into DATA_DIR/keys/mfa-encryption.key (mode 0600). A stored value reads
+ * `v1:<base64url of iv | tag | ciphertext>`; the user's id is bound in as associated data, so a value copied
+ * to another user's row does not decrypt. A value without the prefix is a secret stored before encryption
+ * existed: it is still read, and written back encrypted at its next use.
+ */
+export const MFA_KEY_FILE = path.join('keys', 'mfa-encryption.key');
+const PREFIX = 'v1:';
+
+const keys = new Map<string, Promise<Buffer>>();
+
+function isCode(err: unknown, code: string): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === code;
+}
+
+async function readOrCreateKeyFile(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, MFA_KEY_FILE);
+  const read = async () => {
+    const text = (await fs.readFile(file, 'utf8')).trim();
+    if (text.length < 32) throw new Error(`${file} holds no usable key (at least 32 characters)`);
+    return text;
+  };
+  try {
+    return await read();
+  } catch (err) {
+    if (!isCode(err, 'ENOENT')) throw err;
+  }
+  // First use: write a fresh key beside, then link it into place; the link fails if another process won.
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${randomUUID()}.tmp`;
+  await fs.writeFile(tmp, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+  try {
+    await fs.link(tmp, file);
+  } catch (err) {
+    if (!isCode(err, 'EEXIST')) throw err;
+  } finally {
+    await fs.rm(tmp, { force: true });
+  }
+  return read();
+}
+
+function mfaKey(config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>): Promise<Buffer> {
+  const id = config.mfaEncryptionKey ? `env:${config.mfaEncryptionKey}` : `file:${config.dataDir}`;
+  let key = keys.get(id);
+  if (!key) {
+    key = (async () => {
+      const material = config.mfaEncryptionKey ?? (await readOrCreateKeyFile(config.dataDir));
+      return Buffer.from(hkdfSync('sha256', Buffer.from(material, 'utf8'), 'strongroom', 'totp-secret v1', 32));
+    })();
+    key.catch(() => keys.delete(id));
+    keys.set(id, key);
+  }
+  return key;
+}
+
+export function isEncryptedSecret(stored: string): boolean {
+  return stored.startsWith(PREFIX);
+}
+
+export async function encryptTotpSecret(config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>, userId: number, secret: string): Promise<string> {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', await mfaKey(config), iv);
+  cipher.setAAD(Buffer.from(`user:${userId}`));
+  const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+}
+
+/** The base32 secret of a stored value; a value that does not decrypt is a configuration fault (500). */
+export async function decryptTotpSecret(config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>, userId: number, stored: string): Promise<string> {
+  if (!isEncryptedSecret(stored)) return stored;
+  try {
+    const raw = Buffer.from(stored.slice(PREFIX.length), 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', await mfaKey(config), raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(`user:${userId}`));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    throw new AppError(500, MSG.mfaConfigError);
+  }
+}
