@@ -43,6 +43,7 @@ export const MSG = {
   pendingLoginMissing: 'Your sign-in attempt has expired. Please sign in again.',
   pendingLoginLocked: 'Too many incorrect codes. Please sign in again.',
   invalidCode: 'The verification code is invalid or has expired.',
+  mfaLocked: 'Too many incorrect verification codes. Please wait 15 minutes and try again.',
   codeSixDigits: 'Code must be 6 digits.',
   codeNumeric: 'Code must be numeric.',
   verificationCodeSixDigits: 'Verification code must be 6 digits.',
