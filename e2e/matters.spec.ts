@@ -120,7 +120,7 @@ test('create a matter, find it in the list and open it', async () => {
 
   // Search (debounced) keeps its value in the URL.
   await page.getByLabel('Search matters').fill('lease');
-  await expect(page).toHaveURL(/search=lease/);
+  await expect(page).toHaveURL(/[?&]q=lease/);
   await expect(page.getByRole('row', { name: /Open matter/ })).toHaveCount(1);
   await page.reload();
   await expect(page.getByLabel('Search matters')).toHaveValue('lease');

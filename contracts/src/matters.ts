@@ -14,6 +14,10 @@ export const MATTER_MSG = {
   lawyerNameTooLong: 'Responsible lawyer cannot exceed 255 characters.',
   // Update
   matterNameEmpty: 'Matter name cannot be empty.',
+  matterNumberNotRemovable: 'The matter number cannot be removed: it identifies the matter.',
+  // The Edit Matter dialog's own texts
+  editMatterNameRequired: 'Matter name is required',
+  editDescriptionTooLong: 'Description must not exceed 2000 characters',
   expectedVersionRequired: 'expectedVersion is required.',
   // Ids
   invalidMatterId: 'Invalid Matter ID format.',
@@ -127,8 +131,23 @@ export const createMatterRequest = z.strictObject({
 });
 export type CreateMatterRequest = z.infer<typeof createMatterRequest>;
 
+/** Update: null or a blank text removes an optional party (client, lawyer) from the matter. */
+const clearableParty = (tooLong: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z.string().trim().max(MATTER_LIMITS.nameMax, { error: tooLong }).nullable().optional(),
+  );
+
+/** Update: a matter number can be changed but never removed, because it identifies the matter. */
+const updateMatterNumber = z
+  .string({ error: (iss) => (iss.input === null ? MATTER_MSG.matterNumberNotRemovable : MATTER_MSG.matterNumberFormat) })
+  .trim()
+  .min(1, { error: MATTER_MSG.matterNumberNotRemovable, abort: true })
+  .regex(MATTER_NUMBER_PATTERN, { error: MATTER_MSG.matterNumberFormat });
+
 /**
- * POST /_api/matters/update. Absent fields stay as they are; an empty description clears it.
+ * POST /_api/matters/update. Absent fields stay as they are; an empty description clears it, and so does null
+ * or an empty clientName / responsibleLawyer. The number cannot be cleared (matterNumberNotRemovable).
  * expectedVersion is the version the client last read; a stale one answers 409 CONFLICT_ERROR.
  */
 export const updateMatterRequest = z.strictObject({
@@ -139,15 +158,10 @@ export const updateMatterRequest = z.strictObject({
     .min(1, { error: MATTER_MSG.matterNameEmpty })
     .max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.matterNameTooLong })
     .optional(),
-  matterNumber: matterNumber.optional(),
-  clientName: z
-    .string({ error: MATTER_MSG.clientNameRequired })
-    .trim()
-    .min(1, { error: MATTER_MSG.clientNameRequired })
-    .max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.clientNameTooLong })
-    .optional(),
+  matterNumber: updateMatterNumber.optional(),
+  clientName: clearableParty(MATTER_MSG.clientNameTooLong),
   description: description.optional(),
-  responsibleLawyer: lawyer(MATTER_MSG.responsibleAttorneyRequired).optional(),
+  responsibleLawyer: clearableParty(MATTER_MSG.lawyerNameTooLong),
   expectedVersion: z
     .number({ error: MATTER_MSG.expectedVersionRequired })
     .int({ error: MATTER_MSG.expectedVersionRequired })

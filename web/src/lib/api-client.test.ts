@@ -156,3 +156,19 @@ describe('errorFromAnswer', () => {
     expect(errorFromAnswer(418, 'teapot').message).toBe(MSG.unexpected);
   });
 });
+
+describe('the failure text of a call', () => {
+  it("is the server's error text when the body has one, else the call's fallback, else a text by status", () => {
+    expect(errorFromAnswer(409, { error: 'Name taken.', code: 'CONFLICT_ERROR' }, 'Failed to rename item.').message).toBe('Name taken.');
+    expect(errorFromAnswer(502, '<html>Bad gateway</html>', 'Failed to rename item.').message).toBe('Failed to rename item.');
+    expect(errorFromAnswer(500, undefined, 'Failed to create folder.').message).toBe('Failed to create folder.');
+    expect(errorFromAnswer(400, { error: '   ' }, 'Failed to move item.').message).toBe('Failed to move item.');
+    expect(errorFromAnswer(500, undefined).message).toBe(MSG.internalError);
+  });
+
+  it('keeps the status and code when the fallback is used', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 503 })));
+    const error = await apiRequest('/_api/x', { body: {}, fallbackMessage: 'Failed to delete item.' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503, message: 'Failed to delete item.' });
+  });
+});

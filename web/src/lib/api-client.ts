@@ -20,6 +20,11 @@ export type ApiRequestOptions = {
    * Off for the sign-in steps and the MFA calls themselves.
    */
   mfaRetry?: boolean;
+  /**
+   * The call's own failure text, shown when a failed answer carries no `error` text (an empty body, an HTML
+   * page from a proxy, a bare status). Without it the text follows the HTTP status.
+   */
+  fallbackMessage?: string;
 };
 
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -47,15 +52,18 @@ function fallbackMessage(status: number): string {
   return MSG.unexpected;
 }
 
-/** Builds the ApiError of a non-OK answer from its `{ error, code, details, mfaRequired, message }` body. */
-export function errorFromAnswer(status: number, body: unknown): ApiError {
+/**
+ * Builds the ApiError of a non-OK answer from its `{ error, code, details, mfaRequired, message }` body. The text
+ * is the server's own when it sent one; otherwise the call's fallback, and only without one a text by status.
+ */
+export function errorFromAnswer(status: number, body: unknown, fallback?: string): ApiError {
   const b: ErrorBody = isPlainObject(body) ? body : {};
   const code = typeof b.code === 'string' ? b.code : undefined;
   const errorText = typeof b.error === 'string' && b.error.trim() !== '' ? b.error : undefined;
   const messageText = typeof b.message === 'string' && b.message.trim() !== '' ? b.message : undefined;
   // MFA_REQUIRED answers carry the code in `error` and the human text in `message`.
   const message =
-    errorText && errorText !== code ? errorText : (messageText ?? (code === 'MFA_REQUIRED' ? MSG.mfaRequired : fallbackMessage(status)));
+    errorText && errorText !== code ? errorText : (messageText ?? (code === 'MFA_REQUIRED' ? MSG.mfaRequired : (fallback ?? fallbackMessage(status))));
   return new ApiError({ status, code, message, details: b.details, mfaRequired: b.mfaRequired === true });
 }
 
@@ -111,7 +119,7 @@ async function send<T>(path: string, options: ApiRequestOptions): Promise<T> {
     } catch (error) {
       throw transportError(error, options, timeout.signal);
     }
-    if (!response.ok) throw errorFromAnswer(response.status, body);
+    if (!response.ok) throw errorFromAnswer(response.status, body, options.fallbackMessage);
     return body as T;
   } finally {
     clearTimeout(timer);

@@ -15,6 +15,18 @@ declare module '@tanstack/react-query' {
   }
 }
 
+/**
+ * How long answers stay fresh (staleTime) or cached (gcTime): matter detail 1 minute, the matters list 2 minutes,
+ * client and lawyer suggestions kept 5 minutes, everything else fresh for 5 minutes unless its call says otherwise.
+ */
+export const CACHE_TIMES = {
+  defaultStaleMs: 5 * 60_000,
+  matterDetailStaleMs: 60_000,
+  matterListStaleMs: 2 * 60_000,
+  suggestionsStaleMs: 5 * 60_000,
+  suggestionsGcMs: 5 * 60_000,
+} as const;
+
 /** Queries never retry on 401 or 403 and otherwise at most twice (spec part 1, sections 4.2 and 9). */
 export const MAX_QUERY_RETRIES = 2;
 
@@ -60,6 +72,7 @@ export function createAppQueryClient(hooks: QueryClientHooks = {}): QueryClient 
     defaultOptions: {
       queries: {
         retry: shouldRetryQuery,
+        staleTime: CACHE_TIMES.defaultStaleMs,
         refetchOnWindowFocus: true,
         refetchOnReconnect: true,
       },

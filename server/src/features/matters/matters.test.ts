@@ -157,6 +157,28 @@ describe('POST /_api/matters/update', () => {
     });
   });
 
+  it('clears the client and the lawyer when sent as null or empty, audits it, and refuses to remove the number', async () => {
+    const m = await createMatter(admin.client, { description: 'keep' });
+    expect(m.clientName).not.toBeNull();
+    const r = ok(await admin.client.post('/_api/matters/update', { matterId: m.id, clientName: null, responsibleLawyer: '', expectedVersion: 1 }));
+    expect(r.matter).toMatchObject({ clientName: null, responsibleLawyer: null, description: 'keep', matterNumber: m.matterNumber, version: 2 });
+    const detail = ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`));
+    expect(detail.matter).toMatchObject({ clientName: null, responsibleLawyer: null });
+    const entries = (await auditActions(t, admin.organizationId)).filter((e) => e.action === 'UPDATE_MATTER' && e.targetId === m.id);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.details).toMatchObject({
+      changes: { clientName: { from: m.clientName, to: null }, responsibleLawyer: { from: 'Jane Counsel', to: null } },
+    });
+    // Clearing what is already empty changes nothing.
+    expect(ok(await admin.client.post('/_api/matters/update', { matterId: m.id, clientName: null, expectedVersion: 2 })).matter.version).toBe(2);
+    for (const matterNumber of [null, '', '  ']) {
+      const refused = await admin.client.post('/_api/matters/update', { matterId: m.id, matterNumber, expectedVersion: 2 });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error).toBe(MATTER_MSG.matterNumberNotRemovable);
+    }
+    expect(ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`)).matter).toMatchObject({ matterNumber: m.matterNumber, version: 2 });
+  });
+
   it('lets exactly one of two updates with the same expectedVersion through; the other is a 409 version mismatch', async () => {
     const m = await createMatter(admin.client);
     const [a, b] = await Promise.all([

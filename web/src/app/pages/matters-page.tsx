@@ -16,14 +16,17 @@ import { MatterDetailDialog } from './matters/matter-detail-dialog';
 
 const PAGE_SIZE = 50;
 
-/** Filters, sort, page and the open matter live in the query string, so a reload keeps them. */
+/**
+ * Filters, sort, page and the open matter live in the query string, so a reload keeps them. The search text is
+ * `q`, the parameter the top bar's search box sends, so searching from anywhere lands on a filtered list.
+ */
 function readParams(sp: URLSearchParams) {
   const status = sp.get('status');
   const sortBy = sp.get('sortBy') as MatterSortField | null;
   const page = Number(sp.get('page') ?? '1');
   return {
     filters: {
-      search: sp.get('search') ?? '',
+      search: sp.get('q') ?? '',
       status: status === 'Open' || status === 'Vaulted' ? status : 'All',
       clientName: sp.get('client') ?? '',
       responsibleLawyer: sp.get('lawyer') ?? '',
@@ -81,7 +84,7 @@ export function MattersPage() {
 
   const setFilters = (f: MatterFilterValues) =>
     update({
-      search: f.search,
+      q: f.search,
       status: f.status === 'All' ? null : f.status,
       client: f.clientName,
       lawyer: f.responsibleLawyer,

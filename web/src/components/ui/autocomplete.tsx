@@ -15,6 +15,8 @@ type AutocompleteProps = {
   placeholder?: string;
   /** Shown in the list when there is nothing to suggest. */
   emptyMessage?: string;
+  /** The suggestions could not be loaded: shown in the list instead of the empty message. */
+  error?: string | null;
   /** Shows an x that empties the field. */
   clearable?: boolean;
   clearLabel?: string;
@@ -37,6 +39,7 @@ export function Autocomplete({
   loading,
   placeholder,
   emptyMessage,
+  error,
   clearable,
   clearLabel = 'Clear',
   className,
@@ -84,7 +87,7 @@ export function Autocomplete({
     }
   };
 
-  const showList = open && !disabled && (options.length > 0 || loading || emptyMessage);
+  const showList = open && !disabled && (options.length > 0 || loading || emptyMessage || error);
   return (
     <div className={cn('relative', className)}>
       <input
@@ -134,6 +137,10 @@ export function Autocomplete({
           {loading && options.length === 0 ? (
             <li className="flex items-center gap-2 px-2 py-2 text-muted-foreground">
               <Spinner /> Loading…
+            </li>
+          ) : options.length === 0 && error ? (
+            <li role="alert" className="px-2 py-2 text-danger">
+              {error}
             </li>
           ) : options.length === 0 ? (
             <li className="px-2 py-2 text-muted-foreground">{emptyMessage}</li>

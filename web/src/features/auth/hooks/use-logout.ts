@@ -3,13 +3,17 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from '@/lib/toast';
 import { MSG } from '@strongroom/contracts';
+import { endSession } from '@/lib/session-end';
 import { clearSystemMfaTokens } from '@/lib/system-mfa';
+import { sessionQueryKey, type SessionData } from '../api/get-session';
 import { logout } from '../api/logout';
 import { clearSession } from '../session-errors';
 
 /**
  * Logs out: POST /_api/auth/logout, then, whatever the answer, forget every cached answer and go to /login.
- * 'Logged out successfully' on success, the spec's warning otherwise.
+ * 'Logged out successfully' on success, the spec's warning otherwise. Before the call, while the session still
+ * allows it, the user's leftovers in this browser are cleaned (running uploads cancelled, saved upload state
+ * of the organization removed).
  */
 export function useLogout() {
   const queryClient = useQueryClient();
@@ -18,6 +22,8 @@ export function useLogout() {
 
   const run = useCallback(async () => {
     setPending(true);
+    const user = queryClient.getQueryData<SessionData>(sessionQueryKey)?.user;
+    await endSession(user ? { userId: user.id, organizationId: user.organizationId } : null);
     let ok = true;
     try {
       await logout();

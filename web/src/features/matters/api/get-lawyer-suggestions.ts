@@ -1,16 +1,28 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { MATTER_LIMITS, type LawyerSuggestion } from '@strongroom/contracts';
+import { MATTER_LIMITS, MATTER_MSG, type LawyerSuggestion } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
+import { CACHE_TIMES } from '@/lib/query-client';
 
 export function getLawyerSuggestions(query: string, signal?: AbortSignal): Promise<LawyerSuggestion[]> {
-  return apiRequest<LawyerSuggestion[]>(`/_api/matters/lawyers/suggestions?query=${encodeURIComponent(query)}`, { signal });
+  return apiRequest<LawyerSuggestion[]>(`/_api/matters/lawyers/suggestions?query=${encodeURIComponent(query)}`, { signal, fallbackMessage: MATTER_MSG.fetchLawyersFailed });
+}
+
+/** Suggestions for a query are kept 5 minutes: names change rarely, and each keystroke would ask again. */
+export function lawyerSuggestionsQueryOptions(query: string) {
+  const q = query.trim();
+  return queryOptions({
+    queryKey: ['matters', 'lawyer-suggestions', q],
+    queryFn: ({ signal }) => getLawyerSuggestions(q, signal),
+    staleTime: CACHE_TIMES.suggestionsStaleMs,
+    gcTime: CACHE_TIMES.suggestionsGcMs,
+  });
 }
 
 /** Fetched with an empty query or one of 2+ characters (spec section 2). */
 export function useLawyerSuggestions(query: string, enabled = true) {
   const q = query.trim();
   return useQuery({
-    ...queryOptions({ queryKey: ['matters', 'lawyer-suggestions', q], queryFn: ({ signal }) => getLawyerSuggestions(q, signal), staleTime: 30_000 }),
+    ...lawyerSuggestionsQueryOptions(q),
     enabled: enabled && (q.length === 0 || q.length >= MATTER_LIMITS.suggestionMinQuery),
   });
 }

@@ -1,14 +1,19 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { MatterDetailResponse } from '@strongroom/contracts';
+import { MATTER_MSG, type MatterDetailResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
+import { CACHE_TIMES } from '@/lib/query-client';
 import { matterDetailQueryKey } from '@/lib/query-keys';
 
 export function getMatterDetail(matterId: string, signal?: AbortSignal): Promise<MatterDetailResponse> {
-  return apiRequest<MatterDetailResponse>(`/_api/matters/detail?matterId=${encodeURIComponent(matterId)}`, { signal });
+  return apiRequest<MatterDetailResponse>(`/_api/matters/detail?matterId=${encodeURIComponent(matterId)}`, { signal, fallbackMessage: MATTER_MSG.fetchDetailFailed });
 }
 
 export function matterDetailQueryOptions(matterId: string) {
-  return queryOptions({ queryKey: matterDetailQueryKey(matterId), queryFn: ({ signal }) => getMatterDetail(matterId, signal) });
+  return queryOptions({
+    queryKey: matterDetailQueryKey(matterId),
+    queryFn: ({ signal }) => getMatterDetail(matterId, signal),
+    staleTime: CACHE_TIMES.matterDetailStaleMs,
+  });
 }
 
 export function useMatterDetail(matterId: string | null) {

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { MatterListResponse, MatterSortField } from '@strongroom/contracts';
+import { MATTER_MSG, type MatterListResponse, type MatterSortField } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
+import { CACHE_TIMES } from '@/lib/query-client';
 import { matterListQueryKey } from '@/lib/query-keys';
 
 export type MatterListParams = {
@@ -19,7 +20,7 @@ export type MatterListParams = {
 export function getMatters(params: MatterListParams, signal?: AbortSignal): Promise<MatterListResponse> {
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') qs.set(k, String(v));
-  return apiRequest<MatterListResponse>(`/_api/matters/list?${qs.toString()}`, { signal });
+  return apiRequest<MatterListResponse>(`/_api/matters/list?${qs.toString()}`, { signal, fallbackMessage: MATTER_MSG.fetchListFailed });
 }
 
 export function mattersQueryOptions(params: MatterListParams) {
@@ -27,6 +28,7 @@ export function mattersQueryOptions(params: MatterListParams) {
     queryKey: [...matterListQueryKey, params],
     queryFn: ({ signal }) => getMatters(params, signal),
     placeholderData: keepPreviousData,
+    staleTime: CACHE_TIMES.matterListStaleMs,
   });
 }
 

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MatterResponse, UpdateMatterRequest } from '@strongroom/contracts';
+import { MATTER_MSG, type MatterResponse, type UpdateMatterRequest } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { withInFlight } from '@/lib/conflicts';
 import { matterDetailQueryKey, mattersQueryKey } from '@/lib/query-keys';
 
 /** POST /_api/matters/update with the version last read (409 CONFLICT_ERROR when stale). */
 export function updateMatter(body: UpdateMatterRequest): Promise<MatterResponse> {
-  return apiRequest<MatterResponse>('/_api/matters/update', { body });
+  return apiRequest<MatterResponse>('/_api/matters/update', { body, fallbackMessage: MATTER_MSG.updateFailed });
 }
 
 export function useUpdateMatter() {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
@@ -14,13 +14,44 @@ import { toast } from '@/lib/toast';
 import { useUpdateMatter } from '../api/update-matter';
 import { MatterFields, type MatterFormValues } from './matter-fields';
 
-const editForm = z.object({
-  matterName: z.string().trim().min(1, { error: MATTER_MSG.matterNameRequired }).max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.matterNameTooLong }),
-  matterNumber: z.string().trim().refine((v) => v === '' || MATTER_NUMBER_PATTERN.test(v), { error: MATTER_MSG.matterNumberFormat }),
-  clientName: z.string().trim().max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.clientNameTooLong }),
-  description: z.string().max(MATTER_LIMITS.descriptionMax, { error: MATTER_MSG.descriptionTooLong }),
-  responsibleLawyer: z.string().trim().max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.lawyerNameTooLong }),
-});
+/**
+ * The Edit Matter form. The number identifies the matter: once it has one, it can be changed but not emptied.
+ * Client and lawyer are optional and may be emptied.
+ */
+export function editMatterForm(hasNumber: boolean) {
+  return z.object({
+    matterName: z
+      .string()
+      .trim()
+      .min(1, { error: MATTER_MSG.editMatterNameRequired })
+      .max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.matterNameTooLong }),
+    matterNumber: z
+      .string()
+      .trim()
+      .refine((v) => v !== '' || !hasNumber, { error: MATTER_MSG.matterNumberNotRemovable, abort: true })
+      .refine((v) => v === '' || MATTER_NUMBER_PATTERN.test(v), { error: MATTER_MSG.matterNumberFormat }),
+    clientName: z.string().trim().max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.clientNameTooLong }),
+    description: z.string().max(MATTER_LIMITS.descriptionMax, { error: MATTER_MSG.editDescriptionTooLong }),
+    responsibleLawyer: z.string().trim().max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.lawyerNameTooLong }),
+  });
+}
+
+/**
+ * The update request for the form's values against the matter as last read: unchanged fields are left out, and
+ * an emptied client, lawyer or description is sent as null / '' so the server clears it. A field that was
+ * already empty and stays empty is absent.
+ */
+export function updateBody(matter: MatterDto, v: MatterFormValues): UpdateMatterRequest {
+  const body: UpdateMatterRequest = { matterId: matter.id, expectedVersion: matter.version, matterName: v.matterName.trim() };
+  const number = v.matterNumber.trim();
+  if (number && number !== matter.matterNumber) body.matterNumber = number;
+  const client = v.clientName.trim();
+  if (client !== (matter.clientName ?? '')) body.clientName = client === '' ? null : client;
+  const lawyer = v.responsibleLawyer.trim();
+  if (lawyer !== (matter.responsibleLawyer ?? '')) body.responsibleLawyer = lawyer === '' ? null : lawyer;
+  if (v.description.trim() !== (matter.description ?? '')) body.description = v.description.trim();
+  return body;
+}
 
 function valuesOf(m: MatterDto): MatterFormValues {
   return {
@@ -49,7 +80,9 @@ type EditMatterDialogProps = { matter: MatterDto; open: boolean; onOpenChange: (
 export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialogProps) {
   const update = useUpdateMatter();
   const queryClient = useQueryClient();
-  const form = useForm<MatterFormValues>({ resolver: zodResolver(editForm), defaultValues: valuesOf(matter) });
+  const hasNumber = Boolean(matter.matterNumber);
+  const schema = useMemo(() => editMatterForm(hasNumber), [hasNumber]);
+  const form = useForm<MatterFormValues>({ resolver: zodResolver(schema), defaultValues: valuesOf(matter) });
   const [conflict, setConflict] = useState<string | null>(null);
 
   useEffect(() => {
@@ -62,13 +95,7 @@ export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialo
   }, [open]);
 
   const onSubmit = form.handleSubmit((v) => {
-    const body: UpdateMatterRequest = { matterId: matter.id, expectedVersion: matter.version, matterName: v.matterName.trim() };
-    // Empty optional values are sent as absent (spec section 5); an emptied description clears it.
-    if (v.matterNumber.trim()) body.matterNumber = v.matterNumber.trim();
-    if (v.clientName.trim()) body.clientName = v.clientName.trim();
-    if (v.responsibleLawyer.trim()) body.responsibleLawyer = v.responsibleLawyer.trim();
-    if (v.description.trim() !== (matter.description ?? '')) body.description = v.description.trim();
-    update.mutate(body, {
+    update.mutate(updateBody(matter, v), {
       onSuccess: () => {
         toast.success(`${v.matterName.trim()} was updated.`);
         onOpenChange(false);

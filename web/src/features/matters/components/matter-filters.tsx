@@ -64,7 +64,7 @@ export function MatterFilters({ value, onChange }: MatterFiltersProps) {
             <SelectValue />
           </SelectTrigger>
           <SelectContent>
-            <SelectItem value="All">All statuses</SelectItem>
+            <SelectItem value="All">All</SelectItem>
             <SelectItem value="Open">Open</SelectItem>
             <SelectItem value="Vaulted">Vaulted</SelectItem>
           </SelectContent>

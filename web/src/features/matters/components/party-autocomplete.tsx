@@ -1,5 +1,7 @@
+import { MATTER_MSG } from '@strongroom/contracts';
 import { Autocomplete, type AutocompleteOption } from '@/components/ui/autocomplete';
 import { Badge } from '@/components/ui/badge';
+import { errorMessage } from '@/lib/api-error';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useClientSuggestions } from '../api/get-client-suggestions';
 import { useLawyerSuggestions } from '../api/get-lawyer-suggestions';
@@ -19,11 +21,15 @@ type PartyAutocompleteProps = {
   'aria-invalid'?: boolean;
 };
 
-function count(n: number) {
-  return `${n} ${n === 1 ? 'matter' : 'matters'}`;
+/** The suggestion's count reads '{n} matters', whatever n is. */
+export function matterCountLabel(n: number): string {
+  return `${n} matters`;
 }
 
-/** Client or lawyer name with suggestions from earlier matters ('{n} matters', Frequent from 3). */
+/**
+ * Client or lawyer name with suggestions from earlier matters ('{n} matters', Frequent from 3). A failed
+ * suggestion call says so in the list (the server's text, else 'Failed to fetch client suggestions').
+ */
 export function PartyAutocomplete({ kind, value, onValueChange, ...rest }: PartyAutocompleteProps) {
   const query = useDebouncedValue(value, SUGGESTION_DEBOUNCE_MS);
   const clients = useClientSuggestions(query, kind === 'client');
@@ -33,15 +39,16 @@ export function PartyAutocomplete({ kind, value, onValueChange, ...rest }: Party
       ? (clients.data ?? []).map((s) => ({
           value: s.clientName,
           label: s.clientName,
-          meta: count(s.matterCount),
+          meta: matterCountLabel(s.matterCount),
           badge: s.isFrequentClient ? <Badge tone="primary">Frequent</Badge> : undefined,
         }))
       : (lawyers.data ?? []).map((s) => ({
           value: s.lawyerName,
           label: s.lawyerName,
-          meta: count(s.matterCount),
+          meta: matterCountLabel(s.matterCount),
           badge: s.isFrequentLawyer ? <Badge tone="primary">Frequent</Badge> : undefined,
         }));
-  const loading = kind === 'client' ? clients.isFetching : lawyers.isFetching;
-  return <Autocomplete value={value} onValueChange={onValueChange} options={options} loading={loading} {...rest} />;
+  const active = kind === 'client' ? clients : lawyers;
+  const error = active.isError ? errorMessage(active.error, kind === 'client' ? MATTER_MSG.fetchClientsFailed : MATTER_MSG.fetchLawyersFailed) : null;
+  return <Autocomplete value={value} onValueChange={onValueChange} options={options} loading={active.isFetching} error={error} {...rest} />;
 }

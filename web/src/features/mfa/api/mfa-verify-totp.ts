@@ -1,12 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
-import type { MfaVerifyResponse } from '@strongroom/contracts';
+import { MSG, type MfaVerifyResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 
 export type MfaVerifyVariables = { userId: number; token: string };
 
 /** POST /_api/auth/mfa-verify-totp: an authenticator code; success signs the user in. */
 export function verifyTotp(body: MfaVerifyVariables): Promise<MfaVerifyResponse> {
-  return apiRequest<MfaVerifyResponse>('/_api/auth/mfa-verify-totp', { body, mfaRetry: false });
+  return apiRequest<MfaVerifyResponse>('/_api/auth/mfa-verify-totp', { body, mfaRetry: false, fallbackMessage: MSG.totpVerifyFailed });
 }
 
 export function useVerifyTotp() {

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { MSG } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 
 export type SendMfaEmailResponse = { success: boolean; message: string };
@@ -8,7 +9,7 @@ export type SendMfaEmailResponse = { success: boolean; message: string };
  * the session's user) it is a code for a sensitive action or the system MFA prompt.
  */
 export function sendMfaEmail(userId: number): Promise<SendMfaEmailResponse> {
-  return apiRequest<SendMfaEmailResponse>('/_api/auth/mfa-email', { body: { userId }, mfaRetry: false });
+  return apiRequest<SendMfaEmailResponse>('/_api/auth/mfa-email', { body: { userId }, mfaRetry: false, fallbackMessage: MSG.emailSendFailed });
 }
 
 export function useSendMfaEmail() {

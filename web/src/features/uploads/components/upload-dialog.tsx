@@ -10,6 +10,7 @@ import { formatBytes } from '@/lib/format-bytes';
 import { matterDetailQueryKey, mattersQueryKey } from '@/lib/query-keys';
 import { toast } from '@/lib/toast';
 import { abortUpload, checkFile, runUpload, uploadErrorMessage } from '../lib/run-upload';
+import { trackActiveUpload } from '../lib/saved-uploads';
 import { isMultipart } from '../lib/upload-plan';
 
 export type UploadState = 'idle' | 'uploading' | 'cancelling' | 'success' | 'error';
@@ -61,10 +62,22 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
 
   const active = rows.some((r) => r.state === 'uploading' || r.state === 'cancelling');
 
+  const cancel = useCallback(
+    async (row: Row) => {
+      patch(row.id, { state: 'cancelling' });
+      controllers.current.get(row.id)?.abort();
+      const failure = isMultipart(row.file.size) ? await abortUpload(row.file, organizationId) : null;
+      patch(row.id, { state: 'error', error: failure ?? UPLOAD_MSG.aborted, speed: 0 });
+    },
+    [organizationId, patch],
+  );
+
   const start = useCallback(
     async (row: Row) => {
       const controller = new AbortController();
       controllers.current.set(row.id, controller);
+      // A logout or another user signing in cancels the upload like the Cancel button would.
+      const untrack = trackActiveUpload(organizationId, () => cancel(row));
       batchReported.current = false;
       const startedAt = performance.now();
       let firstLoaded: number | null = null;
@@ -88,20 +101,11 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
         if (controller.signal.aborted) return; // cancel() settles the row
         patch(row.id, { state: 'error', error: uploadErrorMessage(error), speed: 0 });
       } finally {
+        untrack();
         controllers.current.delete(row.id);
       }
     },
-    [matterId, organizationId, parentId, patch],
-  );
-
-  const cancel = useCallback(
-    async (row: Row) => {
-      patch(row.id, { state: 'cancelling' });
-      controllers.current.get(row.id)?.abort();
-      const failure = isMultipart(row.file.size) ? await abortUpload(row.file, organizationId) : null;
-      patch(row.id, { state: 'error', error: failure ?? UPLOAD_MSG.aborted, speed: 0 });
-    },
-    [organizationId, patch],
+    [cancel, matterId, organizationId, parentId, patch],
   );
 
   const addFiles = (files: FileList | File[]) => {

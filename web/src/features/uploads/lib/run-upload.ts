@@ -165,6 +165,8 @@ async function multipartUpload(file: File, target: UploadTarget, events: UploadE
         finishedBytes += current.end - current.start;
         done.set(current.partNumber, clean);
         session.uploadedChunks = [...done].map(([PartNumber, ETag]) => ({ PartNumber, ETag }));
+        // A cancelled upload (Cancel, logout) has had its saved state removed: a part finishing late must not bring it back.
+        if (signal.aborted) throw new UploadAbortedError();
         writeSaved(key, session);
         part = following;
         presigning = followingSigned;
