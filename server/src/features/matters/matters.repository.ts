@@ -58,38 +58,45 @@ export async function matterNumberTaken(db: Executor, organizationId: string, ma
 }
 
 /**
- * The next value of the organization's counter for a year. The first use of a year starts after the highest
- * MAT-<year>-N already stored (numbers typed by users count too). The counter row's lock serializes concurrent
- * creations of one organization.
+ * The highest sequence among the organization's stored MAT-<year>-N numbers (typed by hand or generated; 0 when
+ * there is none). Numbers are unique ignoring case, so the comparison ignores case too.
+ */
+function highestSequence(organizationId: string, year: number) {
+  return sql<number>`(
+    select coalesce(max(substring(upper(matter_number) from ${'^MAT-' + year + '-(\\d{1,9})$'})::int), 0)
+      from matters where organization_id = ${organizationId} and upper(matter_number) like ${'MAT-' + year + '-%'}
+  )`;
+}
+
+/**
+ * Takes the next number of the organization's counter for a year, in one statement: past both the counter and
+ * the highest MAT-<year>-N already stored, so numbers typed by hand (a legacy import of hundreds of consecutive
+ * numbers included) are stepped over at once. The counter row's lock serializes concurrent generated creations
+ * of one organization; only a hand-typed number committed at the same moment can still take the same number.
  */
 export async function nextMatterCounter(db: Executor, organizationId: string, year: number): Promise<number> {
+  const highest = highestSequence(organizationId, year);
   const row = await db
     .insertInto('matterNumberCounters')
-    .values({
-      organizationId,
-      year,
-      lastValue: sql<number>`(
-        select coalesce(max(substring(matter_number from ${'^MAT-' + year + '-(\\d+)$'})::int), 0) + 1
-        from matters where organization_id = ${organizationId} and matter_number like ${'MAT-' + year + '-%'}
-      )`,
-    })
-    .onConflict((oc) => oc.columns(['organizationId', 'year']).doUpdateSet({ lastValue: sql<number>`matter_number_counters.last_value + 1` }))
+    .values({ organizationId, year, lastValue: sql<number>`${highest} + 1` })
+    .onConflict((oc) =>
+      oc.columns(['organizationId', 'year']).doUpdateSet({ lastValue: sql<number>`greatest(matter_number_counters.last_value, ${highest}) + 1` }),
+    )
     .returning('lastValue')
     .executeTakeFirstOrThrow();
   return row.lastValue;
 }
 
 /**
- * The counter value nextMatterCounter would hand out now, without taking it: the stored counter + 1, or, before
- * the year's first generated number, the highest number of that year + 1.
+ * The counter value nextMatterCounter would hand out now, without taking it: past both the stored counter and the
+ * highest number of that year, so it is free at the time of asking.
  */
 export async function peekMatterCounter(db: Executor, organizationId: string, year: number): Promise<number> {
   const row = await db
     .selectNoFrom(
-      sql<number>`coalesce(
-        (select last_value from matter_number_counters where organization_id = ${organizationId} and year = ${year}),
-        (select coalesce(max(substring(matter_number from ${'^MAT-' + year + '-(\\d+)$'})::int), 0)
-           from matters where organization_id = ${organizationId} and matter_number like ${'MAT-' + year + '-%'})
+      sql<number>`greatest(
+        coalesce((select last_value from matter_number_counters where organization_id = ${organizationId} and year = ${year}), 0),
+        ${highestSequence(organizationId, year)}
       ) + 1`.as('next'),
     )
     .executeTakeFirstOrThrow();

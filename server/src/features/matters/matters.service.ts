@@ -87,9 +87,8 @@ const pad = (n: number) => String(n).padStart(3, '0');
 export async function nextMatterNumber(ctx: AppContext, auth: AuthContext): Promise<{ matterNumber: string }> {
   requirePermission(auth.user, 'canUpload');
   const year = new Date().getUTCFullYear();
-  let counter = await peekMatterCounter(ctx.db, auth.user.organizationId, year);
-  // The same skip as createMatter: numbers typed by hand are not handed out again.
-  while (await matterNumberTaken(ctx.db, auth.user.organizationId, `MAT-${year}-${pad(counter)}`)) counter += 1;
+  // Past the counter and every number of the year typed by hand: free when asked.
+  const counter = await peekMatterCounter(ctx.db, auth.user.organizationId, year);
   return { matterNumber: `MAT-${year}-${pad(counter)}` };
 }
 
@@ -106,11 +105,13 @@ export async function createMatter(ctx: AppContext, auth: AuthContext, input: Cr
         matterNumber = givenNumber;
       } else {
         const year = new Date().getUTCFullYear();
-        // The counter skips numbers users typed by hand.
-        for (let attempt = 0; ; attempt++) {
+        // The counter steps past every stored number of the year at once, so the number is free unless a number
+        // typed by hand was committed in the same instant; taking the counter again then steps past that one too.
+        // Only a run of such collisions is reported as the race it is.
+        for (let attempt = 1; ; attempt++) {
           matterNumber = `MAT-${year}-${pad(await nextMatterCounter(trx, user.organizationId, year))}`;
           if (!(await matterNumberTaken(trx, user.organizationId, matterNumber))) break;
-          if (attempt > 100) throw conflict(MATTER_MSG.concurrentCreation);
+          if (attempt >= 3) throw conflict(MATTER_MSG.concurrentCreation);
         }
       }
       const row = await insertMatter(trx, {

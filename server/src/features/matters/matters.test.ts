@@ -101,6 +101,50 @@ describe('POST /_api/matters/create', () => {
   });
 });
 
+describe('numbers after a legacy import of hand-typed numbers', () => {
+  const next = async (c: Member['client']) => ok(await c.get('/_api/matters/next-number')).matterNumber as string;
+  const importNumbers = async (c: Member['client'], from: number, to: number) => {
+    for (let n = from; n <= to; n++) await createMatter(c, { matterNumber: `MAT-${year}-${String(n).padStart(3, '0')}` });
+  };
+
+  it('steps past 102 consecutive hand-typed numbers at once, after the counter was already in use', async () => {
+    const firm = await newOrganization(t, 'Legacy Import LLP');
+    expect((await createMatter(firm.client)).matterNumber).toBe(`MAT-${year}-001`);
+    await importNumbers(firm.client, 2, 103);
+    expect(await next(firm.client)).toBe(`MAT-${year}-104`);
+    const r = await firm.client.post('/_api/matters/create', { matterName: 'After import', clientName: 'C', responsibleAttorney: 'L' });
+    expect(r.statusCode).toBe(200);
+    expect(r.json().matter.matterNumber).toBe(`MAT-${year}-104`);
+    expect((await createMatter(firm.client)).matterNumber).toBe(`MAT-${year}-105`);
+    // Concurrent creations after the import each get their own number, none of them a false race.
+    const made = await Promise.all(Array.from({ length: 8 }, () => firm.client.post('/_api/matters/create', { matterName: 'M', clientName: 'C', responsibleAttorney: 'L' })));
+    expect(made.map((m) => m.statusCode)).toEqual(made.map(() => 200));
+    const numbers = made.map((m) => m.json().matter.matterNumber as string);
+    expect(new Set(numbers).size).toBe(8);
+    for (const n of numbers) expect(Number(n.slice(-3))).toBeGreaterThan(105);
+  });
+
+  it('follows 102 hand-typed numbers (MAT-YYYY-001..102) when nothing was generated yet, and shows a free number', async () => {
+    const firm = await newOrganization(t, 'Legacy Fresh LLP');
+    await importNumbers(firm.client, 1, 102);
+    const shown = await next(firm.client);
+    expect(shown).toBe(`MAT-${year}-103`);
+    // The shown number is free: typing it back is accepted.
+    expect((await createMatter(firm.client, { matterNumber: shown })).matterNumber).toBe(shown);
+    expect((await createMatter(firm.client)).matterNumber).toBe(`MAT-${year}-104`);
+  });
+
+  it('steps past a hand-typed number far ahead of the counter and a renumbered matter', async () => {
+    const firm = await newOrganization(t, 'Gaps LLP');
+    const first = await createMatter(firm.client);
+    await createMatter(firm.client, { matterNumber: `MAT-${year}-500` });
+    expect(await next(firm.client)).toBe(`MAT-${year}-501`);
+    // Renumbering the generated matter by hand leaves the counter where it is.
+    ok(await firm.client.post('/_api/matters/update', { matterId: first.id, expectedVersion: first.version, matterNumber: `MAT-${year}-900` }));
+    expect((await createMatter(firm.client)).matterNumber).toBe(`MAT-${year}-901`);
+  });
+});
+
 describe('GET /_api/matters/next-number', () => {
   const next = async (c: Member['client']) => ok(await c.get('/_api/matters/next-number')).matterNumber as string;
 
