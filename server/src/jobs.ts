@@ -2,11 +2,13 @@
  * Every durable job the product runs, defined on one context. The app process (JOB_RUNNER=embedded) and the
  * worker process (src/worker.ts) both call this, so a job is never known to one and missing from the other.
  */
+import { definePasswordResetJobs } from './features/auth/password-reset.service.js';
 import { defineNodeJobs } from './features/nodes/nodes.jobs.js';
 import { defineUploadJobs } from './features/uploads/uploads.jobs.js';
 import type { AppContext } from './shared/context.js';
 
 export function defineJobs(ctx: AppContext): void {
   defineNodeJobs(ctx);
+  definePasswordResetJobs(ctx);
   defineUploadJobs(ctx);
 }

@@ -11,25 +11,48 @@ import { auditActor, hashPassword } from '../users/users.service.js';
 export const RESET_TOKEN_MINUTES = 60;
 const RESET_IP_RULE: ThrottleRule = { limit: 20, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyRequests };
 
+export const PASSWORD_RESET_MAIL_JOB = 'password-reset-mail';
+export type PasswordResetMailJob = { email: string };
+
 /**
- * Answers the same whether or not the address exists; the mail goes out after the answer so that its
- * timing does not tell either.
+ * Answers the same, and does the same work, whether or not the address has an account: one lookup, one
+ * audit entry and one durable job in one transaction. Whether a token is made and a mail sent is decided by
+ * the job, after the answer, so neither the answer nor its timing tells which addresses exist.
  */
 export async function requestPasswordReset(ctx: AppContext, email: string, meta: RequestMeta) {
   await consume(ctx.db, `reset:ip:${meta.ip}`, RESET_IP_RULE);
-  const user = await findUserByEmail(ctx.db, email);
+  const address = email.trim().toLowerCase();
+  await ctx.db.transaction().execute(async (trx) => {
+    const user = await findUserByEmail(trx, address);
+    const found = !!user && user.isActive;
+    await appendAudit(trx, {
+      organizationId: found ? user.organizationId : null,
+      actor: found ? auditActor(user) : null,
+      action: 'PASSWORD_RESET_REQUESTED',
+      targetTable: found ? 'users' : null,
+      targetId: found ? user.id : null,
+      details: { email: address, accountFound: found },
+      ipAddress: meta.ip,
+    });
+    await ctx.jobs.enqueue<PasswordResetMailJob>(trx, PASSWORD_RESET_MAIL_JOB, { email: address });
+  });
+  return { success: true, message: MSG.resetRequested };
+}
+
+/**
+ * The job behind a reset request: for an active account, a new one-time link (earlier ones stop working)
+ * and its mail; for any other address, nothing. Run again after a failed send, it makes a new link.
+ */
+export async function sendPasswordResetMail(ctx: AppContext, job: PasswordResetMailJob): Promise<void> {
   const mail = await ctx.db.transaction().execute(async (trx) => {
-    if (!user || !user.isActive) {
-      await appendAudit(trx, { organizationId: null, actor: null, action: 'PASSWORD_RESET_REQUESTED', details: { email: email.toLowerCase(), accountFound: false }, ipAddress: meta.ip });
-      return null;
-    }
+    const user = await findUserByEmail(trx, job.email);
+    if (!user || !user.isActive) return null;
     await trx.updateTable('passwordResetTokens').set({ usedAt: new Date() }).where('userId', '=', user.id).where('usedAt', 'is', null).execute();
     const token = newToken();
     await trx
       .insertInto('passwordResetTokens')
       .values({ tokenHash: hashToken(token), userId: user.id, expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000), usedAt: null })
       .execute();
-    await appendAudit(trx, { organizationId: user.organizationId, actor: auditActor(user), action: 'PASSWORD_RESET_REQUESTED', targetTable: 'users', targetId: user.id, details: { accountFound: true }, ipAddress: meta.ip });
     const link = `${ctx.config.appUrl}/password-reset?token=${encodeURIComponent(token)}`;
     return {
       to: user.email,
@@ -37,10 +60,17 @@ export async function requestPasswordReset(ctx: AppContext, email: string, meta:
       text: `Someone asked to reset the password of your Strongroom account.\n\nSet a new password here (the link works once, for ${RESET_TOKEN_MINUTES} minutes):\n${link}\n\nIf it was not you, ignore this message; your password stays as it is.\n`,
     };
   });
-  if (mail) {
-    ctx.mailer.send(mail).catch((err: Error) => ctx.log.error({ err: err.message }, 'sending the password reset mail failed'));
-  }
-  return { success: true, message: MSG.resetRequested };
+  if (mail) await ctx.mailer.send(mail);
+}
+
+export function definePasswordResetJobs(ctx: AppContext): void {
+  ctx.jobs.define<PasswordResetMailJob>({
+    name: PASSWORD_RESET_MAIL_JOB,
+    handler: (data) => sendPasswordResetMail(ctx, data),
+    pollingIntervalSeconds: 1,
+    retryLimit: 5,
+    retryDelaySeconds: 30,
+  });
 }
 
 /** Sets the new password, spends the token, and ends every session and pending sign-in of the account. */

@@ -132,3 +132,55 @@ describe('invitations', () => {
     expect((await otherClient.post('/_api/auth/mfa-email', { userId: admin.userId })).statusCode).toBe(400);
   });
 });
+
+describe('inviting addresses that already have an account', () => {
+  let acct: Account;
+  let c: Client;
+  beforeAll(async () => {
+    acct = await createOrgWithAdmin(t, 'Discreet LLP');
+    c = await signInWithEmailCode(t, acct);
+    await c.post('/_api/settings/mfa-manage', { operation: 'switch_to_email', mfaToken: 'setup' });
+    expect((await c.post('/_api/settings/mfa-manage', { operation: 'switch_to_email', mfaToken: await t.sink.lastCode(acct.email) })).json().message).toBe(MSG.emailEnabled);
+  });
+
+  async function actionCode(): Promise<string> {
+    await t.ctx.db.updateTable('mfaEmailCodes').set({ createdAt: new Date(Date.now() - 60_000) }).where('userId', '=', acct.userId).execute();
+    const before = t.sink.messages.length;
+    expect((await c.post('/_api/auth/mfa-email', { userId: acct.userId })).statusCode).toBe(200);
+    await waitForCount(t.sink, before + 1);
+    return t.sink.lastCode(acct.email);
+  }
+
+  it('answers an address with an account in another organization exactly like a new one, and tells its owner instead', async () => {
+    const fresh = uniqueEmail('fresh');
+    const freshAnswer = await c.post('/_api/settings/users/invite', { email: fresh, role: 'user', mfaToken: await actionCode() });
+    // admin.email holds an account in Acme LLP, not here.
+    const taken = await c.post('/_api/settings/users/invite', { email: admin.email, role: 'user', mfaToken: await actionCode() });
+    expect(taken.statusCode).toBe(freshAnswer.statusCode);
+    expect(taken.statusCode).toBe(200);
+    const shape = (body: { invitation: Record<string, unknown> }) => ({ ...body, invitation: Object.keys(body.invitation).sort() });
+    expect(shape(taken.json())).toEqual({ ...shape(freshAnswer.json()), message: MSG.inviteSent(admin.email) });
+    expect(taken.json().invitation).toMatchObject({ email: admin.email, role: 'user' });
+
+    // The owner gets a notice without any link; nothing can be accepted with it.
+    const notice = await t.sink.waitFor(admin.email, { subjectIncludes: 'tried to invite you' });
+    expect(notice.text).toContain('already has a Strongroom account');
+    expect(notice.text).not.toContain('accept-invitation');
+    expect((await t.sink.waitFor(fresh, { subjectIncludes: 'invited you' })).text).toContain('/accept-invitation?token=');
+    // The account stays where it was.
+    const owner = await t.ctx.db.selectFrom('users').select('organizationId').where('id', '=', admin.userId).executeTakeFirstOrThrow();
+    expect(owner.organizationId).toBe(admin.organizationId);
+  });
+
+  it('refuses a member of the same organization before asking for a code, and never spends one on it', async () => {
+    const noCode = await c.post('/_api/settings/users/invite', { email: acct.email, role: 'user' });
+    expect(noCode.statusCode).toBe(409);
+    expect(noCode.json().error).toBe(MSG.inviteAlreadyMember);
+    const code = await actionCode();
+    const withCode = await c.post('/_api/settings/users/invite', { email: acct.email, role: 'user', mfaToken: code });
+    expect(withCode.statusCode).toBe(409);
+    // The same code still works for a request that can succeed.
+    const ok = await c.post('/_api/settings/users/invite', { email: uniqueEmail('later'), role: 'user', mfaToken: code });
+    expect(ok.statusCode).toBe(200);
+  });
+});
