@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -27,13 +28,50 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v, c) => {
+      const r = parseTrustProxy(v);
+      if (typeof r === 'string') {
+        c.addIssue({ code: 'custom', message: r });
+        return z.NEVER;
+      }
+      return r.value;
+    }),
+  MFA_ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   SETUP_TOKEN: z.string().min(16).optional(),
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1).max(5 * 1024 ** 4).default(5 * 1024 ** 3),
   JOB_RUNNER: z.enum(['embedded', 'off']).default('embedded'),
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+/**
+ * TRUST_PROXY: 'false' (no proxy: the socket's address is the client) or a comma list of the reverse proxies'
+ * own addresses or CIDR ranges (also proxy-addr's names loopback, linklocal, uniquelocal). X-Forwarded-For is
+ * then read from the right, skipping only hops that are such proxies. 'true' (believe every hop) and a bare
+ * hop count are refused: with them anyone could choose the address the throttles and the audit log see,
+ * either by sending their own X-Forwarded-For or by reaching the server past the proxy.
+ */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+function parseTrustProxy(raw: string): { value: false | string[] } | string {
+  const v = raw.trim().toLowerCase();
+  if (v === 'false' || v === '0') return { value: false };
+  if (v === 'true' || v === '1') return "'true' would believe any X-Forwarded-For; list the reverse proxies' addresses or CIDR ranges instead (e.g. 127.0.0.1 or 10.0.0.0/8,192.168.1.5)";
+  if (/^\d+$/.test(v)) return 'a hop count cannot tell the proxy from a client that reaches the server directly; list the proxies\' addresses or CIDR ranges instead';
+  const entries = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  const bad = entries.filter((entry) => {
+    if (PROXY_NAMES.has(entry)) return false;
+    const [addr, bits, ...rest] = entry.split('/');
+    const family = net.isIP(addr ?? '');
+    if (!family || rest.length > 0) return true;
+    if (bits === undefined) return false;
+    return !/^\d+$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128);
+  });
+  if (entries.length === 0 || bad.length > 0) return `not an address or CIDR range: ${bad.join(', ') || raw}`;
+  return { value: entries };
+}
 
 export type Config = {
   env: Env['NODE_ENV'];
@@ -49,7 +87,10 @@ export type Config = {
   mailFrom: string;
   logLevel: Env['LOG_LEVEL'];
   session: { idleMinutes: number; absoluteHours: number };
-  trustProxy: boolean;
+  /** Reverse proxies whose X-Forwarded-For is believed (addresses, CIDR ranges), or false for none. */
+  trustProxy: false | string[];
+  /** Key material for TOTP secrets at rest; without it one is kept in DATA_DIR/keys/mfa-encryption.key. */
+  mfaEncryptionKey?: string;
   setupToken?: string;
   /** Largest file an upload may have, in bytes (default 5 GiB). */
   uploadMaxBytes: number;
@@ -99,6 +140,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     logLevel: e.LOG_LEVEL,
     session: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteHours: e.SESSION_ABSOLUTE_HOURS },
     trustProxy: e.TRUST_PROXY,
+    mfaEncryptionKey: e.MFA_ENCRYPTION_KEY,
     setupToken: e.SETUP_TOKEN,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     jobRunner: e.JOB_RUNNER,
