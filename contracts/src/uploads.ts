@@ -24,6 +24,13 @@ export const UPLOAD_MSG = {
   sizeMismatch: 'File size does not match the uploaded data.',
   partsMismatch: 'The uploaded parts do not match the parts listed. Upload the missing parts and try again.',
   fileMissing: 'The file was not uploaded. Please upload it again.',
+  completionInProgress: 'This upload is already being completed. Try again in a moment.',
+  completedWithOtherParts: 'This upload was already completed with other data.',
+  abortWhileCompleting: 'This upload is being completed and can no longer be cancelled.',
+  alreadyCompleted: 'This upload has already been completed.',
+  multipartRequired: (threshold: string) => `Files of ${threshold} or more must be uploaded in parts (multipart).`,
+  partBeyondEnd: 'The part number is beyond the end of the file.',
+  quotaExceeded: 'Storage quota exceeded.',
   legalHold: 'Cannot upload files while matter is under legal hold',
   vaulted: 'Cannot upload files to vaulted matter',
   // Fallbacks and row errors the client shows (section 8)
@@ -138,8 +145,9 @@ const partNumber = z
 
 /**
  * POST /_api/upload/presigned.
- * - Without partNumber: a single PUT of the whole file. fileSize is required: the URL is bound to that exact
- *   length. The answer carries a new s3Key (the server chooses it) and the headers the PUT must send.
+ * - Without partNumber: a single PUT of the whole file (under 100 MB). With fileSize the URL is bound to that
+ *   exact length; without it, to at most the largest single upload, and the size is checked at completion.
+ *   The answer carries a new s3Key (the server chooses it) and the headers the PUT must send.
  * - With partNumber + uploadId + s3Key (from multipart-init): the URL for that one part.
  */
 export const presignedUrlRequest = z
@@ -158,8 +166,6 @@ export const presignedUrlRequest = z
       ctx.addIssue({ code: 'custom', message: UPLOAD_MSG.multipartFieldsRequired, path: ['uploadId'], input: v });
     } else if (v.partNumber === undefined && (v.uploadId || v.s3Key)) {
       ctx.addIssue({ code: 'custom', message: UPLOAD_MSG.partNumberRequired, path: ['partNumber'], input: v });
-    } else if (v.partNumber === undefined && v.fileSize === undefined) {
-      ctx.addIssue({ code: 'custom', message: UPLOAD_MSG.fileSizeRequired, path: ['fileSize'], input: v });
     }
   });
 export type PresignedUrlRequest = z.infer<typeof presignedUrlRequest>;

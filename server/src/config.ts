@@ -42,6 +42,8 @@ const envSchema = z.object({
   MFA_ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   SETUP_TOKEN: z.string().min(16).optional(),
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1).max(5 * 1024 ** 4).default(5 * 1024 ** 3),
+  STORAGE_QUOTA_BYTES: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  UPLOAD_COMPLETION_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   JOB_RUNNER: z.enum(['embedded', 'off']).default('embedded'),
 });
 
@@ -94,6 +96,10 @@ export type Config = {
   setupToken?: string;
   /** Largest file an upload may have, in bytes (default 5 GiB). */
   uploadMaxBytes: number;
+  /** Default storage quota per organization in bytes (an organization's own quota wins); undefined: no limit. */
+  storageQuotaBytes?: number;
+  /** How long a completion may go without renewing its hold on an upload before a retry may take it over. */
+  uploadCompletionLeaseSeconds: number;
   /** 'embedded': this process runs background jobs; 'off': it only enqueues them (separate workers, tests). */
   jobRunner: 'embedded' | 'off';
   /** Directory of the built web app, served from the same port when present. */
@@ -143,6 +149,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     mfaEncryptionKey: e.MFA_ENCRYPTION_KEY,
     setupToken: e.SETUP_TOKEN,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    storageQuotaBytes: e.STORAGE_QUOTA_BYTES,
+    uploadCompletionLeaseSeconds: e.UPLOAD_COMPLETION_LEASE_SECONDS,
     jobRunner: e.JOB_RUNNER,
     ...overrides,
   };

@@ -25,8 +25,12 @@ import {
   type NodeWithCreator,
 } from './nodes.repository.js';
 
-/** Download links live 5 minutes: enough to start a download, short for a link that is a bearer credential. */
+/**
+ * Download links live 5 minutes with the local store, which refuses a link at once when its file is deleted.
+ * An S3 link cannot be revoked: it lives 60 seconds, enough to start a download (a started download goes on).
+ */
 export const DOWNLOAD_URL_SECONDS = Math.min(5 * 60, MAX_PRESIGN_SECONDS);
+export const S3_DOWNLOAD_URL_SECONDS = 60;
 
 export function toNodeDto(n: NodeRow, path: string, creatorId: string | null): NodeDto {
   return {
@@ -278,7 +282,7 @@ export async function downloadUrl(ctx: AppContext, auth: AuthContext, nodeId: st
   if (node.nodeType !== 'file' || !node.storagePath) throw badRequest(NODE_MSG.downloadFilesOnly);
   const signed = await ctx.store.presignGet({
     key: node.storagePath,
-    expiresInSeconds: DOWNLOAD_URL_SECONDS,
+    expiresInSeconds: ctx.store.kind === 's3' ? S3_DOWNLOAD_URL_SECONDS : DOWNLOAD_URL_SECONDS,
     fileName: node.name,
     contentType: node.mimeType ?? undefined,
   });

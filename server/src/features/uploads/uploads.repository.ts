@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import type { UploadSessionsTable } from '../../platform/db/schema.js';
 
@@ -11,6 +11,10 @@ export function insertUploadSession(
   },
 ) {
   return db.insertInto('uploadSessions').values({ ...values, nodeId: null, finishedAt: null }).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findUploadById(db: Executor, id: string) {
+  return db.selectFrom('uploadSessions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** The user's own upload with that key (and upload id for multipart); nobody else's answers undefined. */
@@ -59,25 +63,178 @@ export function finishUploadSession(
   nodeId: string | null = null,
   onlyIfPending = true,
 ) {
-  let q = db.updateTable('uploadSessions').set({ status, nodeId, finishedAt: new Date() }).where('id', '=', id);
+  let q = db.updateTable('uploadSessions').set({ status, nodeId, finishedAt: new Date(), claimId: null, claimedAt: null }).where('id', '=', id);
   if (onlyIfPending) q = q.where('status', '=', 'pending');
   return q.returningAll().executeTakeFirst();
 }
 
-/** Pending uploads past their time, oldest first. */
-export function expiredPendingUploads(db: Executor, now: Date, limit: number) {
+/**
+ * Takes the upload for one completion: pending, or held by a completion whose lease ran out (its process died).
+ * One statement, so of any number of concurrent callers exactly one gets the row back.
+ */
+export function claimUpload(db: Executor, id: string, claimId: string, leaseMs: number) {
+  const now = new Date();
+  return db
+    .updateTable('uploadSessions')
+    .set({ status: 'completing', claimId, claimedAt: now })
+    .where('id', '=', id)
+    .where('expiresAt', '>', now)
+    .where((eb) =>
+      eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'completing'), eb('claimedAt', '<', new Date(now.getTime() - leaseMs))])]),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Renews a held claim's lease; false when the claim is no longer this completion's. */
+export async function renewClaim(db: Executor, id: string, claimId: string): Promise<boolean> {
+  const res = await db
+    .updateTable('uploadSessions')
+    .set({ claimedAt: new Date() })
+    .where('id', '=', id)
+    .where('status', '=', 'completing')
+    .where('claimId', '=', claimId)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** Gives a held upload back (pending again), so a corrected retry can complete it. No-op once it is finished. */
+export function releaseClaim(db: Executor, id: string, claimId: string) {
+  return db
+    .updateTable('uploadSessions')
+    .set({ status: 'pending', claimId: null, claimedAt: null })
+    .where('id', '=', id)
+    .where('status', '=', 'completing')
+    .where('claimId', '=', claimId)
+    .executeTakeFirst();
+}
+
+/**
+ * Aborts an upload that is pending, or held by a completion whose lease ran out (it died); undefined when a
+ * live completion holds it or it already ended.
+ */
+export function abortUploadSession(db: Executor, id: string, leaseMs: number) {
+  const now = new Date();
+  return db
+    .updateTable('uploadSessions')
+    .set({ status: 'aborted', finishedAt: now, claimId: null, claimedAt: null })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'completing'), eb('claimedAt', '<', new Date(now.getTime() - leaseMs))])]),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Finishes an upload this completion holds; undefined when the claim was lost. */
+export function finishClaimed(db: Executor, id: string, claimId: string, status: 'completed' | 'failed', nodeId: string | null = null) {
+  return db
+    .updateTable('uploadSessions')
+    .set({ status, nodeId, finishedAt: new Date(), claimId: null, claimedAt: null })
+    .where('id', '=', id)
+    .where('status', '=', 'completing')
+    .where('claimId', '=', claimId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Uploads past their time, oldest first: pending ones, and completions that stopped (their lease ran out)
+ * without a retry finishing them.
+ */
+export function expiredPendingUploads(db: Executor, now: Date, limit: number, leaseMs = 0) {
   return db
     .selectFrom('uploadSessions')
     .selectAll()
-    .where('status', '=', 'pending')
     .where('expiresAt', '<', now)
+    .where((eb) =>
+      eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'completing'), eb('claimedAt', '<', new Date(now.getTime() - leaseMs))])]),
+    )
     .orderBy('expiresAt')
     .limit(limit)
     .execute();
 }
 
+/** Ends a stale upload (pending, or completing with a lapsed lease) as expired; undefined when it moved on. */
+export function expireUploadSession(db: Executor, session: Pick<UploadSessionRow, 'id' | 'status' | 'claimId'>) {
+  let q = db
+    .updateTable('uploadSessions')
+    .set({ status: 'expired', finishedAt: new Date(), claimId: null, claimedAt: null })
+    .where('id', '=', session.id)
+    .where('status', '=', session.status);
+  q = session.claimId === null ? q.where('claimId', 'is', null) : q.where('claimId', '=', session.claimId);
+  return q.returningAll().executeTakeFirst();
+}
+
+/**
+ * Upload sessions whose URLs may have been used until recently (their end lies after `since`) and that no
+ * longer own their key: aborted, failed, expired, or completed whose file has since been deleted. Whatever
+ * sits under their keys is left over (a URL replayed after the end, a crash between the row and the store).
+ */
+export function deadUploadsSince(db: Executor, since: Date, afterId: string | null, limit: number) {
+  let q = db
+    .selectFrom('uploadSessions as u')
+    .leftJoin('nodes as n', 'n.storagePath', 'u.s3Key')
+    .select(['u.id', 'u.organizationId', 'u.s3Key', 'u.uploadId', 'u.kind'])
+    .where('u.expiresAt', '>', since)
+    .where('n.id', 'is', null)
+    .where('u.status', 'in', ['aborted', 'failed', 'expired', 'completed'])
+    .orderBy('u.id')
+    .limit(limit);
+  if (afterId) q = q.where('u.id', '>', afterId);
+  return q.execute();
+}
+
 /** Finished upload records older than `before` (kept a while for support, then removed). */
 export async function purgeFinishedUploads(db: Executor, before: Date): Promise<number> {
-  const res = await db.deleteFrom('uploadSessions').where('status', '!=', 'pending').where('createdAt', '<', before).executeTakeFirst();
+  const res = await db
+    .deleteFrom('uploadSessions')
+    .where('status', 'not in', ['pending', 'completing'])
+    .where('createdAt', '<', before)
+    .executeTakeFirst();
   return Number(res.numDeletedRows);
+}
+
+/**
+ * The organization's own storage quota (organizations.storage_quota_bytes; null: none of its own), with its
+ * row locked until the transaction ends when `lock` is set. Read apart from the organization's typed row,
+ * which only the uploads feature needs.
+ */
+export async function organizationQuota(db: Executor, organizationId: string, lock = false): Promise<{ storageQuotaBytes: string | null }> {
+  const { rows } = lock
+    ? await sql<{ quota: string | null }>`select storage_quota_bytes::text as quota from organizations where id = ${organizationId} for update`.execute(db.withoutPlugins())
+    : await sql<{ quota: string | null }>`select storage_quota_bytes::text as quota from organizations where id = ${organizationId}`.execute(db.withoutPlugins());
+  return { storageQuotaBytes: rows[0]?.quota ?? null };
+}
+
+/** Sets an organization's own storage quota (null: the server default). */
+export async function setOrganizationQuota(db: Executor, organizationId: string, bytes: number | null): Promise<void> {
+  await sql`update organizations set storage_quota_bytes = ${bytes} where id = ${organizationId}`.execute(db.withoutPlugins());
+}
+
+/**
+ * Bytes the organization holds or has reserved: its stored files, plus the declared sizes of uploads in
+ * flight (pending and not expired, or being completed), not counting `exceptSessionId`.
+ */
+export async function storageInUse(db: Executor, organizationId: string, exceptSessionId: string | null): Promise<number> {
+  const { rows } = await sql<{ used: string | number | null }>`
+    select
+      (select coalesce(sum(file_size), 0) from nodes where organization_id = ${organizationId} and node_type = 'file')
+      + (select coalesce(sum(file_size), 0) from upload_sessions
+           where organization_id = ${organizationId}
+             and (status = 'completing' or (status = 'pending' and expires_at > now()))
+             and id is distinct from ${exceptSessionId}::uuid) as used`.execute(db);
+  return Number(rows[0]?.used ?? 0);
+}
+
+/** Whether an open upload may still receive bytes under this key (the local store asks before each PUT). */
+export async function uploadAcceptsBytes(db: Executor, s3Key: string, uploadId: string | null): Promise<boolean> {
+  let q = db
+    .selectFrom('uploadSessions')
+    .select('id')
+    .where('s3Key', '=', s3Key)
+    .where('status', '=', 'pending')
+    .where('expiresAt', '>', new Date());
+  q = uploadId === null ? q.where('kind', '=', 'standard') : q.where('kind', '=', 'multipart').where('uploadId', '=', uploadId);
+  return (await q.executeTakeFirst()) !== undefined;
 }

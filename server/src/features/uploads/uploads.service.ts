@@ -3,10 +3,15 @@
  * - the server chooses every key (`org/<orgId>/matters/<matterId>/<uuid>`), never from the file name;
  * - every URL it signs is bound to a row in upload_sessions (who, which matter and folder, which file), so
  *   parts, completion and abort only work for what presigned/multipart-init issued to this user, on any app
- *   instance and after a page reload;
- * - completion checks the stored size against fileSize, hashes the stored bytes (streamed, never held in
- *   memory) and only then creates the file node, in one transaction with its audit entry. A completion that
- *   does not match leaves no node and the object is deleted (by a durable job, and at once when possible).
+ *   instance and after a page reload; every URL is bound to the byte length the plan gives it (a single PUT
+ *   to the declared size, part n to the n-th 10 MiB of the declared size), and the local store accepts bytes
+ *   only while the upload is pending;
+ * - the bytes an upload declares count against the organization's storage quota from the moment it starts
+ *   (checked under the organization's row lock, so concurrent uploads cannot share the last free bytes);
+ * - completion is held by one request at a time (status 'completing', a renewed lease): it checks the stored
+ *   size, hashes the stored bytes (streamed, never held in memory) and only then creates the file node, in one
+ *   transaction with its audit entry. A completion that does not match leaves no node and the object is
+ *   deleted (by a durable job, and at once when possible).
  */
 import { randomUUID } from 'node:crypto';
 import type {
@@ -18,12 +23,16 @@ import type {
   UploadPartsResponse,
 } from '@strongroom/contracts';
 import { allowedMimeType, formatByteLimit, NODE_MSG, UPLOAD_LIMITS, UPLOAD_MSG } from '@strongroom/contracts';
+import type { Executor } from '../../platform/db/database.js';
 import {
   BlobInvalidPartError,
   BlobNotSupportedError,
+  BlobObjectExistsError,
   BlobUploadNotFoundError,
   MAX_PRESIGN_SECONDS,
   MAX_SINGLE_PUT_SIZE,
+  multipartEtag,
+  plannedPartLength,
   unquoteEtag,
   type BlobHead,
 } from '../../platform/storage/blob-store.js';
@@ -33,15 +42,23 @@ import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, badRequest, conflict, notFound } from '../../shared/errors.js';
 import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, requireVisible, type MatterRow } from '../matters/matter-access.js';
 import { enqueueObjectDeletion } from '../nodes/nodes.jobs.js';
+import { findNode } from '../nodes/nodes.repository.js';
 import { insertFileNode, nodeDto, requireNameFree, resolveParentFolder } from '../nodes/nodes.service.js';
 import type { AuthContext } from '../sessions/sessions.service.js';
 import { auditActor } from '../users/users.service.js';
 import {
-  finishUploadSession,
+  abortUploadSession,
+  claimUpload,
+  findUploadById,
   findUserUpload,
   findUserUploadWithMatterState,
+  finishClaimed,
   insertUploadSession,
   lockUploadSession,
+  organizationQuota,
+  releaseClaim,
+  renewClaim,
+  storageInUse,
   type UploadSessionRow,
 } from './uploads.repository.js';
 
@@ -83,26 +100,59 @@ async function pendingUpload(ctx: AppContext, auth: AuthContext, s3Key: string, 
   return session;
 }
 
+function effectiveQuota(ctx: AppContext, own: string | null): number | undefined {
+  return own !== null ? Number(own) : ctx.config.storageQuotaBytes;
+}
+
+/**
+ * 413 when `bytes` more would take the organization over its storage quota (stored files plus the sizes
+ * uploads in flight declared). The organization's row stays locked until the caller's transaction ends, so two
+ * uploads checked at the same time are checked one after the other and cannot both take the last free bytes.
+ */
+async function requireQuota(ctx: AppContext, trx: Executor, organizationId: string, bytes: number, exceptSessionId: string | null): Promise<void> {
+  // Most organizations have no quota: they skip the lock.
+  if (effectiveQuota(ctx, (await organizationQuota(trx, organizationId)).storageQuotaBytes) === undefined) return;
+  const quota = effectiveQuota(ctx, (await organizationQuota(trx, organizationId, true)).storageQuotaBytes);
+  if (quota === undefined) return;
+  const used = await storageInUse(trx, organizationId, exceptSessionId);
+  if (used + bytes > quota) throw new AppError(413, UPLOAD_MSG.quotaExceeded, 'PAYLOAD_TOO_LARGE');
+}
+
+/** The largest file a single PUT may carry: under the multipart threshold, and within the upload limit. */
+function singlePutLimit(ctx: AppContext): number {
+  return Math.min(ctx.config.uploadMaxBytes, MAX_SINGLE_PUT_SIZE, UPLOAD_LIMITS.multipartThreshold - 1);
+}
+
 export async function presignUpload(ctx: AppContext, auth: AuthContext, input: PresignedUrlRequest): Promise<PresignedUrlResponse> {
   requirePermission(auth.user, 'canUpload');
   if (input.partNumber !== undefined) return presignPart(ctx, auth, input as PresignedUrlRequest & { partNumber: number; uploadId: string; s3Key: string });
-  const fileSize = input.fileSize!;
+  const fileSize = input.fileSize;
   const mime = checkFile(ctx, input.fileName, input.fileType, fileSize, Math.min(ctx.config.uploadMaxBytes, MAX_SINGLE_PUT_SIZE));
+  // From the threshold on, a file goes in parts: a single PUT of it would be refused at completion anyway.
+  if (fileSize !== undefined && fileSize >= UPLOAD_LIMITS.multipartThreshold) {
+    throw badRequest(UPLOAD_MSG.multipartRequired(formatByteLimit(UPLOAD_LIMITS.multipartThreshold)));
+  }
   const target = await checkTarget(ctx, auth, input.matterId, input.parentId, input.fileName);
   const key = objectKey(auth.user.organizationId, target.matter.id);
-  const signed = await ctx.store.presignPut({ key, contentLength: fileSize, contentType: mime, expiresInSeconds: UPLOAD_URL_SECONDS });
-  await insertUploadSession(ctx.db, {
-    organizationId: auth.user.organizationId,
-    userId: auth.user.id,
-    matterId: target.matter.id,
-    parentId: target.parentId,
-    s3Key: key,
-    uploadId: null,
-    fileName: input.fileName,
-    fileType: mime,
-    fileSize,
-    kind: 'standard',
-    expiresAt: new Date(Date.now() + STANDARD_SESSION_MS),
+  // With a size the URL takes exactly that many bytes; without, at most the single-PUT limit (the local store
+  // enforces the bound; on S3 completion checks the stored size).
+  const bound = fileSize !== undefined ? { contentLength: fileSize } : { maxLength: singlePutLimit(ctx) };
+  const signed = await ctx.store.presignPut({ key, ...bound, contentType: mime, expiresInSeconds: UPLOAD_URL_SECONDS });
+  await ctx.db.transaction().execute(async (trx) => {
+    await requireQuota(ctx, trx, auth.user.organizationId, fileSize ?? 0, null);
+    await insertUploadSession(trx, {
+      organizationId: auth.user.organizationId,
+      userId: auth.user.id,
+      matterId: target.matter.id,
+      parentId: target.parentId,
+      s3Key: key,
+      uploadId: null,
+      fileName: input.fileName,
+      fileType: mime,
+      fileSize: fileSize ?? null,
+      kind: 'standard',
+      expiresAt: new Date(Date.now() + STANDARD_SESSION_MS),
+    });
   });
   return { url: signed.url, s3Key: key, method: 'PUT', headers: signed.headers, expiresAt: signed.expiresAt.toISOString() };
 }
@@ -118,7 +168,23 @@ async function presignPart(
   // A hold applied during the upload stops it (the matter's state comes with the upload row).
   const matter = { isVaulted: session.matterIsVaulted, status: session.matterStatus, legalHold: session.matterLegalHold };
   requireMatterWritable(requireVisible(auth.user, matter), UPLOAD_READ_ONLY);
-  const signed = await ctx.store.presignPart({ key: session.s3Key, uploadId: input.uploadId, partNumber: input.partNumber, expiresInSeconds: UPLOAD_URL_SECONDS });
+  // Parts are cut by the plan: every part a full chunk, the last the remainder of the declared size. Without a
+  // declared size a part may be at most one chunk (local store; completion checks the parts against the plan).
+  let bound: { contentLength: number } | { maxLength: number };
+  if (session.fileSize !== null) {
+    const length = plannedPartLength(Number(session.fileSize), UPLOAD_LIMITS.chunkSize, input.partNumber);
+    if (length === null) throw badRequest(UPLOAD_MSG.partBeyondEnd);
+    bound = { contentLength: length };
+  } else {
+    bound = { maxLength: UPLOAD_LIMITS.chunkSize };
+  }
+  const signed = await ctx.store.presignPart({
+    key: session.s3Key,
+    uploadId: input.uploadId,
+    partNumber: input.partNumber,
+    ...bound,
+    expiresInSeconds: UPLOAD_URL_SECONDS,
+  });
   return {
     url: signed.url,
     s3Key: session.s3Key,
@@ -134,30 +200,53 @@ export async function initMultipart(ctx: AppContext, auth: AuthContext, input: M
   const mime = checkFile(ctx, input.fileName, input.fileType, input.fileSize);
   const target = await checkTarget(ctx, auth, input.matterId, input.parentId, input.fileName);
   const key = objectKey(auth.user.organizationId, target.matter.id);
+  // A quick look first, so an upload over quota does not open a store upload; the locked check below decides.
+  await requireQuota(ctx, ctx.db, auth.user.organizationId, input.fileSize ?? 0, null);
   const { uploadId } = await ctx.store.createMultipart({ key, contentType: mime });
-  await insertUploadSession(ctx.db, {
-    organizationId: auth.user.organizationId,
-    userId: auth.user.id,
-    matterId: target.matter.id,
-    parentId: target.parentId,
-    s3Key: key,
-    uploadId,
-    fileName: input.fileName,
-    fileType: mime,
-    fileSize: input.fileSize ?? null,
-    kind: 'multipart',
-    expiresAt: new Date(Date.now() + MULTIPART_SESSION_MS),
-  });
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await requireQuota(ctx, trx, auth.user.organizationId, input.fileSize ?? 0, null);
+      await insertUploadSession(trx, {
+        organizationId: auth.user.organizationId,
+        userId: auth.user.id,
+        matterId: target.matter.id,
+        parentId: target.parentId,
+        s3Key: key,
+        uploadId,
+        fileName: input.fileName,
+        fileType: mime,
+        fileSize: input.fileSize ?? null,
+        kind: 'multipart',
+        expiresAt: new Date(Date.now() + MULTIPART_SESSION_MS),
+      });
+    });
+  } catch (err) {
+    await removeStored(ctx, { kind: 'multipart', s3Key: key, uploadId });
+    throw err;
+  }
   return { uploadId, s3Key: key };
 }
 
+/** The stored size a completed upload may have: under the multipart threshold for a single PUT. */
+function storedLimit(ctx: AppContext, kind: UploadSessionRow['kind']): number {
+  const max = Math.min(ctx.config.uploadMaxBytes, MAX_SINGLE_PUT_SIZE);
+  return kind === 'standard' ? Math.min(max, UPLOAD_LIMITS.multipartThreshold - 1) : ctx.config.uploadMaxBytes;
+}
+
+const leaseMs = (ctx: AppContext) => ctx.config.uploadCompletionLeaseSeconds * 1000;
+
+/** A completion's hold on an upload (status 'completing' with this claim id). */
+type Claim = { id: string; session: UploadSessionRow };
+
 /**
- * Marks the upload failed and removes what it stored: the deletion is enqueued in the same transaction (it
- * survives a crash) and also tried at once. An unassembled multipart upload is aborted.
+ * Marks the held upload failed and removes what it stored: the deletion is enqueued in the same transaction (it
+ * survives a crash) and also tried at once. Nothing happens when the claim was lost: the upload is then another
+ * completion's, and its bytes are not ours to remove.
  */
-async function rejectUpload(ctx: AppContext, auth: AuthContext, session: UploadSessionRow, reason: string, meta: RequestMeta, assembled: boolean): Promise<void> {
+async function rejectUpload(ctx: AppContext, auth: AuthContext, claim: Claim, reason: string, meta: RequestMeta): Promise<void> {
+  const session = claim.session;
   const failed = await ctx.db.transaction().execute(async (trx) => {
-    const row = await finishUploadSession(trx, session.id, 'failed');
+    const row = await finishClaimed(trx, session.id, claim.id, 'failed');
     if (!row) return false;
     await enqueueObjectDeletion(ctx, trx, session.organizationId, [session.s3Key], 'upload-rejected');
     await appendAudit(trx, {
@@ -171,37 +260,118 @@ async function rejectUpload(ctx: AppContext, auth: AuthContext, session: UploadS
     });
     return true;
   });
-  if (!failed) return;
+  if (failed) await removeStored(ctx, session);
+}
+
+/** Removes an ended upload's parts and object from the store at once; the durable job and the cleanup job retry. */
+async function removeStored(ctx: AppContext, session: Pick<UploadSessionRow, 'kind' | 's3Key' | 'uploadId'>): Promise<void> {
   try {
-    if (session.kind === 'multipart' && !assembled) await ctx.store.abortMultipart({ key: session.s3Key, uploadId: session.uploadId! });
+    if (session.kind === 'multipart') await ctx.store.abortMultipart({ key: session.s3Key, uploadId: session.uploadId! });
+  } catch (err) {
+    if (!(err instanceof BlobNotSupportedError)) ctx.log.warn({ err, key: session.s3Key }, 'aborting an ended upload failed; the cleanup job retries');
+  }
+  try {
     await ctx.store.delete(session.s3Key);
   } catch (err) {
-    if (!(err instanceof BlobNotSupportedError)) ctx.log.warn({ err, key: session.s3Key }, 'removing a rejected upload failed; the delete-objects job retries');
+    ctx.log.warn({ err, key: session.s3Key }, 'removing an ended upload failed; the delete-objects job retries');
   }
 }
 
-/** The file node of an upload that already completed (a repeated completion answers the same file). */
-async function completedFile(ctx: AppContext, auth: AuthContext, sessionId: string): Promise<{ file: NodeDto } | null> {
-  const row = await ctx.db.selectFrom('uploadSessions').select(['status', 'nodeId']).where('id', '=', sessionId).executeTakeFirst();
-  if (row?.status !== 'completed' || !row.nodeId) return null;
-  return { file: await nodeDto(ctx.db, auth.user.organizationId, row.nodeId) };
+/** The ETag the store gives an object assembled from these parts, to recognise an assembly already done. */
+function expectedEtag(input: MultipartCompleteRequest): string | null {
+  if (!input.parts?.length) return null;
+  const sorted = [...input.parts].sort((a, b) => a.PartNumber - b.PartNumber);
+  if (sorted.some((p) => !/^"?[0-9a-fA-F]{32}"?$/.test(p.ETag))) return null;
+  return multipartEtag(sorted.map((p) => p.ETag));
 }
 
+/**
+ * The answer for an upload that is already complete: its file, when this request describes it (the same size,
+ * and for a multipart upload the same parts, so the same bytes); a request for other data is refused, so a
+ * client is never told that bytes it did not send are its file.
+ */
+async function answerCompleted(ctx: AppContext, auth: AuthContext, session: UploadSessionRow, input: MultipartCompleteRequest): Promise<{ file: NodeDto }> {
+  const node = session.nodeId ? await findNode(ctx.db, auth.user.organizationId, session.nodeId) : undefined;
+  if (!node) throw notFound(UPLOAD_MSG.uploadNotFound);
+  if (Number(node.fileSize) !== input.fileSize) throw conflict(UPLOAD_MSG.completedWithOtherParts);
+  if (session.kind === 'multipart') {
+    const head = await ctx.store.head(session.s3Key);
+    if (!head || head.etag !== expectedEtag(input)) throw conflict(UPLOAD_MSG.completedWithOtherParts);
+  }
+  return { file: await nodeDto(ctx.db, auth.user.organizationId, node.id) };
+}
+
+/** Why an upload could not be taken for completion, as the caller sees it. */
+async function answerUnclaimable(ctx: AppContext, auth: AuthContext, sessionId: string, input: MultipartCompleteRequest): Promise<{ file: NodeDto }> {
+  const now = await findUploadById(ctx.db, sessionId);
+  if (now?.status === 'completed') return answerCompleted(ctx, auth, now, input);
+  if (now?.status === 'completing' || (now?.status === 'pending' && now.expiresAt.getTime() > Date.now())) {
+    throw conflict(UPLOAD_MSG.completionInProgress);
+  }
+  throw notFound(UPLOAD_MSG.uploadNotFound);
+}
+
+/** Renews the claim's lease while the completion works (joining and hashing gigabytes takes a while). */
+function keepClaim(ctx: AppContext, claim: Claim): () => void {
+  const timer = setInterval(() => {
+    renewClaim(ctx.db, claim.session.id, claim.id).catch((err: unknown) => ctx.log.warn({ err }, 'renewing an upload completion lease failed'));
+  }, Math.max(500, Math.floor(leaseMs(ctx) / 3)));
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * Test hook, inert unless STRONGROOM_TEST_PAUSE_AFTER_JOIN_MS is set: holds a completion between joining the
+ * parts and hashing them, and says so in the log, so a crash test can kill the server at that point.
+ */
+async function testPauseAfterJoin(ctx: AppContext, s3Key: string): Promise<void> {
+  const ms = Number(process.env.STRONGROOM_TEST_PAUSE_AFTER_JOIN_MS ?? 0);
+  if (!(ms > 0)) return;
+  ctx.log.warn({ s3Key }, 'test hook: upload joined, pausing before hashing');
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+class ClaimLostError extends Error {}
+
+/**
+ * Completes an upload: one completion at a time holds it ('completing', a lease renewed while it works), so
+ * only one ever joins the parts, the object is stored once, and the size and sha256 recorded are those of the
+ * stored bytes. A concurrent completion gets 409 (or the finished file, when it asked for the same data); an
+ * abort meanwhile gets 409; after a crash a retry takes the upload over once the lease has run out.
+ */
 export async function completeUpload(ctx: AppContext, auth: AuthContext, input: MultipartCompleteRequest, meta: RequestMeta): Promise<{ file: NodeDto }> {
   const { user } = auth;
   requirePermission(user, 'canUpload');
   const uploadId = input.uploadId ?? null;
   const found = await findUserUpload(ctx.db, who(auth), input.s3Key, uploadId);
   if (!found) throw notFound(UPLOAD_MSG.uploadNotFound);
-  const done = await completedFile(ctx, auth, found.id);
-  if (done) return done;
-  const session = await pendingUpload(ctx, auth, input.s3Key, uploadId);
   const mime = checkFile(ctx, input.fileName, input.fileType, input.fileSize);
-  if (session.matterId !== input.matterId || session.parentId !== (input.parentId ?? null) || session.fileName !== input.fileName || session.fileType !== mime) {
+  if (found.matterId !== input.matterId || found.parentId !== (input.parentId ?? null) || found.fileName !== input.fileName || found.fileType !== mime) {
     throw badRequest(UPLOAD_MSG.uploadMismatch);
   }
+  if (found.status === 'completed') return answerCompleted(ctx, auth, found, input);
+  const claimed = await claimUpload(ctx.db, found.id, randomUUID(), leaseMs(ctx));
+  if (!claimed) return answerUnclaimable(ctx, auth, found.id, input);
+  const claim: Claim = { id: claimed.claimId!, session: claimed };
+  const stop = keepClaim(ctx, claim);
+  try {
+    return await completeClaimed(ctx, auth, claim, input, meta);
+  } catch (err) {
+    if (err instanceof ClaimLostError) throw conflict(UPLOAD_MSG.completionInProgress);
+    throw err;
+  } finally {
+    stop();
+    // Whatever stopped this completion short (wrong parts, a missing file, a store error): the upload is
+    // pending again, so a corrected retry may complete it. Once finished or taken over, nothing changes.
+    await releaseClaim(ctx.db, claim.session.id, claim.id).catch((err: unknown) => ctx.log.warn({ err }, 'releasing an upload claim failed; its lease runs out'));
+  }
+}
+
+async function completeClaimed(ctx: AppContext, auth: AuthContext, claim: Claim, input: MultipartCompleteRequest, meta: RequestMeta): Promise<{ file: NodeDto }> {
+  const { user } = auth;
+  const session = claim.session;
   if (session.fileSize !== null && Number(session.fileSize) !== input.fileSize) {
-    await rejectUpload(ctx, auth, session, 'size differs from the size given at the start', meta, false);
+    await rejectUpload(ctx, auth, claim, 'size differs from the size given at the start', meta);
     throw badRequest(UPLOAD_MSG.sizeMismatch);
   }
 
@@ -212,26 +382,43 @@ export async function completeUpload(ctx: AppContext, auth: AuthContext, input: 
     if (list.some((p, i) => i > 0 && p.partNumber === list[i - 1]!.partNumber)) throw badRequest(UPLOAD_MSG.partsMismatch);
     parts = list.length;
     try {
-      head = await ctx.store.completeMultipart({ key: session.s3Key, uploadId: session.uploadId!, parts: list });
+      head = await ctx.store.completeMultipart({ key: session.s3Key, uploadId: session.uploadId!, parts: list, partSize: UPLOAD_LIMITS.chunkSize });
     } catch (err) {
       // Missing or wrong parts: the upload stays open, so the client can send them and complete again.
       if (err instanceof BlobInvalidPartError) throw badRequest(UPLOAD_MSG.partsMismatch);
-      if (err instanceof BlobUploadNotFoundError) {
-        const other = await completedFile(ctx, auth, session.id);
-        if (other) return other;
+      if (err instanceof BlobObjectExistsError) throw conflict(UPLOAD_MSG.completedWithOtherParts);
+      if (!(err instanceof BlobUploadNotFoundError)) throw err;
+      // The store's upload is gone. A completion that stopped after its assembly (a crash) leaves the object:
+      // the same parts finish its work, other parts are refused. Nothing stored: the parts are lost.
+      const stored = await ctx.store.head(session.s3Key);
+      if (!stored) {
+        await rejectUpload(ctx, auth, claim, 'the stored parts are gone', meta);
         throw notFound(UPLOAD_MSG.uploadNotFound);
       }
-      throw err;
+      if (stored.etag !== expectedEtag(input)) throw conflict(UPLOAD_MSG.completedWithOtherParts);
+      head = stored;
     }
   } else {
     head = await ctx.store.head(session.s3Key);
     if (!head) throw badRequest(UPLOAD_MSG.fileMissing);
   }
+  await testPauseAfterJoin(ctx, session.s3Key);
   if (head.size !== input.fileSize) {
-    await rejectUpload(ctx, auth, session, `stored ${head.size} bytes, expected ${input.fileSize}`, meta, true);
+    await rejectUpload(ctx, auth, claim, `stored ${head.size} bytes, expected ${input.fileSize}`, meta);
     throw badRequest(UPLOAD_MSG.sizeMismatch);
   }
-  // Streamed through the hash: the event loop keeps serving, memory stays flat.
+  // A URL without a bound length (no size given at the start, or S3) is checked here, on the stored bytes.
+  const limit = storedLimit(ctx, session.kind);
+  if (head.size > limit) {
+    await rejectUpload(ctx, auth, claim, `stored ${head.size} bytes, over the limit of ${limit}`, meta);
+    throw badRequest(
+      session.kind === 'standard' && head.size >= UPLOAD_LIMITS.multipartThreshold
+        ? UPLOAD_MSG.multipartRequired(formatByteLimit(UPLOAD_LIMITS.multipartThreshold))
+        : UPLOAD_MSG.fileTooLarge(formatByteLimit(limit)),
+    );
+  }
+  // Streamed through the hash: the event loop keeps serving, memory stays flat. Only the claim holder
+  // assembles, and the store never replaces an object, so these are the bytes that stay stored.
   const sha256Hash = await ctx.store.sha256(session.s3Key);
 
   let nodeId: string;
@@ -239,11 +426,11 @@ export async function completeUpload(ctx: AppContext, auth: AuthContext, input: 
     nodeId = await ctx.db.transaction().execute(async (trx) => {
       const matter: MatterRow = await lockVisibleMatter(trx, user, session.matterId);
       const current = await lockUploadSession(trx, session.id);
-      if (current?.status === 'completed' && current.nodeId) return current.nodeId;
-      if (!current || current.status !== 'pending') throw notFound(UPLOAD_MSG.uploadNotFound);
+      if (!current || current.status !== 'completing' || current.claimId !== claim.id) throw new ClaimLostError();
       requireMatterWritable(matter, UPLOAD_READ_ONLY);
       const parentId = await resolveParentFolder(trx, matter, session.parentId);
       await requireNameFree(trx, matter.id, parentId, session.fileName);
+      await requireQuota(ctx, trx, user.organizationId, head.size, session.id);
       const node = await insertFileNode(trx, {
         organizationId: user.organizationId,
         matterId: matter.id,
@@ -258,7 +445,7 @@ export async function completeUpload(ctx: AppContext, auth: AuthContext, input: 
         uploadProgress: 100,
         createdBy: user.id,
       });
-      await finishUploadSession(trx, session.id, 'completed', node.id);
+      if (!(await finishClaimed(trx, session.id, claim.id, 'completed', node.id))) throw new ClaimLostError();
       await appendAudit(trx, {
         organizationId: user.organizationId,
         actor: auditActor(user),
@@ -281,10 +468,11 @@ export async function completeUpload(ctx: AppContext, auth: AuthContext, input: 
       return node.id;
     });
   } catch (err) {
+    if (err instanceof ClaimLostError) throw err;
     const nameClash = (err as { code?: string; constraint?: string })?.code === '23505';
     if (err instanceof AppError || nameClash) {
-      // Refused at the last step (hold applied, folder deleted, name taken meanwhile): nothing may stay behind.
-      await rejectUpload(ctx, auth, session, err instanceof AppError ? err.message : 'name taken', meta, true);
+      // Refused at the last step (hold applied, folder deleted, name taken, quota): nothing may stay behind.
+      await rejectUpload(ctx, auth, claim, err instanceof AppError ? err.message : 'name taken', meta);
       if (nameClash) throw conflict(NODE_MSG.nameExists(session.fileName), { field: 'name' });
     }
     throw err;
@@ -292,21 +480,20 @@ export async function completeUpload(ctx: AppContext, auth: AuthContext, input: 
   return { file: await nodeDto(ctx.db, user.organizationId, nodeId) };
 }
 
-/** Ends the user's multipart upload and removes its parts. Allowed under legal hold: it only cleans up. */
+/**
+ * Ends the user's multipart upload and removes its parts. Allowed under legal hold: it only cleans up. It wins
+ * only over a pending upload (or one whose completion died): while a completion holds the upload, or once it is
+ * complete, the abort is refused with 409 and nothing is removed.
+ */
 export async function abortUpload(ctx: AppContext, auth: AuthContext, input: { s3Key: string; uploadId: string }, meta: RequestMeta): Promise<{ success: true }> {
   requireMemberRole(auth.user);
   const session = await findUserUpload(ctx.db, who(auth), input.s3Key, input.uploadId);
-  if (!session || session.kind !== 'multipart' || session.status === 'completed') throw notFound(UPLOAD_MSG.uploadNotFound);
-  if (session.status !== 'pending') return { success: true };
-  try {
-    await ctx.store.abortMultipart({ key: session.s3Key, uploadId: input.uploadId });
-  } catch (err) {
-    // The bucket's lifecycle rule removes what the store cannot abort.
-    if (!(err instanceof BlobNotSupportedError)) throw err;
-  }
-  await ctx.db.transaction().execute(async (trx) => {
-    const row = await finishUploadSession(trx, session.id, 'aborted');
-    if (!row) return;
+  if (!session || session.kind !== 'multipart') throw notFound(UPLOAD_MSG.uploadNotFound);
+  const aborted = await ctx.db.transaction().execute(async (trx) => {
+    const row = await abortUploadSession(trx, session.id, leaseMs(ctx));
+    if (!row) return null;
+    // A completion that died may have stored the joined object: it goes with the upload.
+    await enqueueObjectDeletion(ctx, trx, session.organizationId, [session.s3Key], 'upload-aborted');
     await appendAudit(trx, {
       organizationId: session.organizationId,
       actor: auditActor(auth.user),
@@ -316,7 +503,16 @@ export async function abortUpload(ctx: AppContext, auth: AuthContext, input: { s
       details: { matterId: session.matterId, fileName: session.fileName, fileSize: session.fileSize === null ? null : Number(session.fileSize) },
       ipAddress: meta.ip,
     });
+    return row;
   });
+  if (!aborted) {
+    const now = await findUploadById(ctx.db, session.id);
+    if (now?.status === 'completing') throw conflict(UPLOAD_MSG.abortWhileCompleting);
+    if (now?.status === 'completed') throw conflict(UPLOAD_MSG.alreadyCompleted);
+    // Already aborted, failed or expired: nothing left to do.
+    return { success: true };
+  }
+  await removeStored(ctx, aborted);
   return { success: true };
 }
 

@@ -211,8 +211,11 @@ export interface UploadSessionsTable {
   fileType: string;
   fileSize: ColumnType<string | null, number | string | null, number | string | null>;
   kind: 'standard' | 'multipart';
-  status: Generated<'pending' | 'completed' | 'aborted' | 'failed' | 'expired'>;
+  status: Generated<'pending' | 'completing' | 'completed' | 'aborted' | 'failed' | 'expired'>;
   nodeId: string | null;
+  /** The completion that holds the upload while it is 'completing', and when it last renewed its lease. */
+  claimId: Generated<string | null>;
+  claimedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   createdAt: Timestamp;
   expiresAt: Timestamp;
   finishedAt: TimestampNull;

@@ -14,6 +14,7 @@
  * Vault (later issue): copying under S3 Object Lock COMPLIANCE (retain-until, legal hold) will add
  * `copyToVault` / `putRetention` here; nothing of it exists yet.
  */
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
 /** The longest life of a presigned URL (the issue: within 15 minutes). */
@@ -41,7 +42,12 @@ export type PresignedRequest = {
 export type PresignPutInput = {
   key: string;
   /** Exact byte length; the URL is refused for any other length. */
-  contentLength: number;
+  contentLength?: number;
+  /**
+   * Without contentLength: the most bytes the URL accepts (local store: signed and enforced; S3: a presigned PUT
+   * cannot carry an upper bound, so the caller checks the stored size before it keeps the object).
+   */
+  maxLength?: number;
   contentType?: string;
   /** 1..MAX_PRESIGN_SECONDS */
   expiresInSeconds: number;
@@ -56,8 +62,17 @@ export type PresignPartInput = {
   partNumber: number;
   /** When given, the URL only accepts exactly this many bytes. */
   contentLength?: number;
+  /** Without contentLength: the most bytes the part may have (local store only; S3 cannot bind an upper bound). */
+  maxLength?: number;
   expiresInSeconds: number;
 };
+
+/**
+ * Input of completeMultipart. `partSize`, when given, is the plan the parts were cut by: every listed part but
+ * the last must have exactly that many bytes, the last at most that many (local store; on S3 the presigned
+ * part URLs carry the exact lengths instead).
+ */
+export type CompleteMultipartInput = { key: string; uploadId: string; parts: CompletedPart[]; partSize?: number };
 
 export type UploadedPart = { partNumber: number; etag: string; size: number };
 export type CompletedPart = { partNumber: number; etag: string };
@@ -91,10 +106,13 @@ export interface BlobStore {
   listParts(input: { key: string; uploadId: string }): Promise<UploadedPart[]>;
   /**
    * Assembles the parts (ascending part numbers, each ETag as returned by the part PUT; quotes optional).
-   * Throws BlobInvalidPartError (unknown part, ETag mismatch, part under 5 MiB that is not the last),
-   * BlobUploadNotFoundError.
+   * Throws BlobInvalidPartError (unknown part, ETag mismatch, part under 5 MiB that is not the last, part
+   * outside `partSize`), BlobUploadNotFoundError.
+   * Write-once: the assembled object never replaces bytes already at the key. When the key already holds the
+   * same bytes (a retry after an assembly that finished), that object is answered; other bytes throw
+   * BlobObjectExistsError.
    */
-  completeMultipart(input: { key: string; uploadId: string; parts: CompletedPart[] }): Promise<BlobHead>;
+  completeMultipart(input: CompleteMultipartInput): Promise<BlobHead>;
   /**
    * Removes the upload and its parts. An upload that no longer exists is not an error. Throws
    * BlobNotSupportedError when the server cannot abort (s3rver answers 405); the lifecycle rule then cleans up.
@@ -120,7 +138,7 @@ export interface BlobStore {
   cleanupIncompleteMultipart(olderThan: Date): Promise<number>;
 }
 
-export type BlobStoreErrorCode = 'NOT_SUPPORTED' | 'NO_SUCH_KEY' | 'NO_SUCH_UPLOAD' | 'INVALID_KEY' | 'INVALID_PART' | 'INVALID_ARGUMENT';
+export type BlobStoreErrorCode = 'NOT_SUPPORTED' | 'NO_SUCH_KEY' | 'NO_SUCH_UPLOAD' | 'INVALID_KEY' | 'INVALID_PART' | 'INVALID_ARGUMENT' | 'OBJECT_EXISTS';
 
 export class BlobStoreError extends Error {
   constructor(
@@ -161,6 +179,12 @@ export class BlobInvalidPartError extends BlobStoreError {
 export class BlobInvalidArgumentError extends BlobStoreError {
   constructor(message: string) {
     super('INVALID_ARGUMENT', message);
+  }
+}
+/** The key already holds other bytes; stored objects are never replaced. */
+export class BlobObjectExistsError extends BlobStoreError {
+  constructor(key: string, options?: { cause?: unknown }) {
+    super('OBJECT_EXISTS', `Another object is already stored under ${key}`, options);
   }
 }
 
@@ -217,6 +241,22 @@ export function quoteEtag(etag: string): string {
 
 export function unquoteEtag(etag: string): string {
   return etag.replace(/^"|"$/g, '');
+}
+
+/** The ETag S3 (and the local store) gives an object assembled from these parts: md5 of the part md5s, '-', count. */
+export function multipartEtag(partEtags: string[]): string {
+  const md5s = Buffer.concat(partEtags.map((e) => Buffer.from(unquoteEtag(e).toLowerCase(), 'hex')));
+  return quoteEtag(`${createHash('md5').update(md5s).digest('hex')}-${partEtags.length}`);
+}
+
+/**
+ * The byte length of part `partNumber` of a file of `fileSize` bytes cut into `partSize` pieces (every part
+ * full, the last one the remainder); null when the file has no such part.
+ */
+export function plannedPartLength(fileSize: number, partSize: number, partNumber: number): number | null {
+  const count = Math.max(1, Math.ceil(fileSize / partSize));
+  if (partNumber < 1 || partNumber > count) return null;
+  return partNumber < count ? partSize : fileSize - (count - 1) * partSize;
 }
 
 /**

@@ -7,13 +7,18 @@
  * fastify-plugin): inside it every content type is taken as a raw stream, so the app's JSON parser and its
  * 1 MB bodyLimit do not apply here, and nothing leaks to the rest of the app.
  *
- *   PUT /_objects/<key>?expires&length&sig                       whole object (exact signed length)
- *   PUT /_objects/<key>?expires&uploadId&partNumber[&length]&sig one multipart part
- *   GET /_objects/<key>?expires&filename&type&sig                download, Content-Disposition attachment, Range
+ *   PUT /_objects/<key>?expires&(length|max)&sig                       whole object (exact length or at most max)
+ *   PUT /_objects/<key>?expires&uploadId&partNumber[&length|&max]&sig  one multipart part
+ *   GET /_objects/<key>?expires&filename&type&sig                      download, Content-Disposition attachment, Range
  * Answers: 200 with ETag on PUT; 403 bad/expired signature, other key, other method, other length; 411 no
  * Content-Length on a length-bound PUT; 404 unknown object/upload; 400 body shorter/longer than declared;
  * 412 single PUT to a key that already holds an object (write-once, like If-None-Match: * on S3);
- * 413 unbound part over 5 GiB; 416 unsatisfiable range.
+ * 413 body over its bound; 416 unsatisfiable range.
+ *
+ * A signature alone is not enough: the `guard` the app passes (the uploads feature's) is asked before any byte
+ * is stored or served. A PUT is refused (410) unless its upload is still pending, so a URL replayed after the
+ * upload finished, was aborted or its file deleted stores nothing; a GET is refused (404) once no file points
+ * at the object, so a download link dies with its file at once, not when the delete job runs.
  */
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
@@ -22,12 +27,19 @@ import type { ByteRange } from './blob-store.js';
 import { LocalStoreRequestError } from './local-store.js';
 import type { LocalBlobStore } from './local-store.js';
 
-export type LocalStoreRoutesOptions = { store: LocalBlobStore };
+/** Decides, per request, whether a validly signed URL may still be used. */
+export type LocalObjectGuard = {
+  mayPut(request: { key: string; uploadId?: string; partNumber?: number }): Promise<boolean>;
+  mayGet(key: string): Promise<boolean>;
+};
+
+export type LocalStoreRoutesOptions = { store: LocalBlobStore; guard?: LocalObjectGuard };
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'VALIDATION_ERROR',
   403: 'PERMISSION_ERROR',
   404: 'NOT_FOUND',
+  410: 'NOT_FOUND',
   411: 'VALIDATION_ERROR',
   412: 'CONFLICT_ERROR',
   413: 'PAYLOAD_TOO_LARGE',
@@ -48,6 +60,8 @@ function handleError(reply: FastifyReply, err: unknown): FastifyReply {
         return refuse(reply, 404, err.message);
       case 'INVALID_KEY':
         return refuse(reply, 403, err.message);
+      case 'OBJECT_EXISTS':
+        return refuse(reply, 412, err.message);
       default:
         return refuse(reply, 400, err.message);
     }
@@ -71,7 +85,7 @@ function parseRange(header: string | undefined, size: number): ByteRange | 'unsa
   return { start, end };
 }
 
-export const localStoreRoutes: FastifyPluginAsync<LocalStoreRoutesOptions> = async (app, { store }) => {
+export const localStoreRoutes: FastifyPluginAsync<LocalStoreRoutesOptions> = async (app, { store, guard }) => {
   // Every body is a raw stream for the handlers; nothing is parsed or buffered.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
@@ -86,15 +100,21 @@ export const localStoreRoutes: FastifyPluginAsync<LocalStoreRoutesOptions> = asy
         if (!/^\d+$/.test(declared) || Number(declared) !== signed.length) {
           return refuse(reply, 403, 'Access denied: Content-Length differs from the signed length');
         }
+      } else if (signed.maxLength !== undefined && declared !== undefined && (!/^\d+$/.test(declared) || Number(declared) > signed.maxLength)) {
+        return refuse(reply, 413, 'Body larger than the signed limit');
+      }
+      const isPart = signed.uploadId !== undefined || signed.partNumber !== undefined;
+      if (isPart && (signed.uploadId === undefined || signed.partNumber === undefined)) return refuse(reply, 403, 'Access denied: part');
+      if (!isPart && signed.length === undefined && signed.maxLength === undefined) return refuse(reply, 403, 'Access denied: unbound length');
+      if (guard && !(await guard.mayPut({ key, uploadId: signed.uploadId, partNumber: signed.partNumber }))) {
+        return refuse(reply, 410, 'This upload is no longer open');
       }
       const body = (request.body as Readable | undefined) ?? request.raw;
       let etag: string;
-      if (signed.uploadId !== undefined || signed.partNumber !== undefined) {
-        if (signed.uploadId === undefined || signed.partNumber === undefined) return refuse(reply, 403, 'Access denied: part');
-        ({ etag } = await store.writePart(key, signed.uploadId, signed.partNumber, body, { length: signed.length }));
+      if (isPart) {
+        ({ etag } = await store.writePart(key, signed.uploadId!, signed.partNumber!, body, { length: signed.length, maxLength: signed.maxLength }));
       } else {
-        if (signed.length === undefined) return refuse(reply, 403, 'Access denied: unbound length');
-        ({ etag } = await store.writeObject(key, body, { length: signed.length, contentType: request.headers['content-type'] }));
+        ({ etag } = await store.writeObject(key, body, { length: signed.length, maxLength: signed.maxLength, contentType: request.headers['content-type'] }));
       }
       return reply.code(200).header('ETag', etag).header('Access-Control-Expose-Headers', 'ETag').send();
     } catch (err) {
@@ -106,6 +126,7 @@ export const localStoreRoutes: FastifyPluginAsync<LocalStoreRoutesOptions> = asy
     const key = (request.params as { '*': string })['*'];
     try {
       const signed = await store.verifySignedRequest('GET', key, request.query as Record<string, unknown>);
+      if (guard && !(await guard.mayGet(key))) return refuse(reply, 404, 'No such object');
       const head = await store.head(key);
       if (!head) return refuse(reply, 404, 'No such object');
       const range = parseRange(request.headers.range, head.size);

@@ -27,11 +27,13 @@ import {
   BlobInvalidArgumentError,
   BlobInvalidPartError,
   BlobNotFoundError,
+  BlobObjectExistsError,
   BlobStoreError,
   BlobUploadNotFoundError,
   MAX_PART_SIZE,
   MAX_SINGLE_PUT_SIZE,
   MIN_PART_SIZE,
+  multipartEtag,
   quoteEtag,
   safeContentType,
   unquoteEtag,
@@ -40,7 +42,7 @@ import type {
   BlobHead,
   BlobStore,
   ByteRange,
-  CompletedPart,
+  CompleteMultipartInput,
   CreateMultipartInput,
   PresignedRequest,
   PresignGetInput,
@@ -67,6 +69,8 @@ export type SignedRequestParams = {
   key: string;
   expires: number;
   length?: number;
+  /** The most bytes accepted, for URLs without an exact length. */
+  maxLength?: number;
   uploadId?: string;
   partNumber?: number;
   fileName?: string;
@@ -87,7 +91,7 @@ export class LocalStoreRequestError extends Error {
 export const SIGNING_KEY_FILE = path.join('keys', 'storage-signing.key');
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 const PART_FILE = /^(\d{5})\.([0-9a-f]{32})$/;
-const SIGNED_PARAMS = ['expires', 'length', 'uploadId', 'partNumber', 'filename', 'type'] as const;
+const SIGNED_PARAMS = ['expires', 'length', 'max', 'uploadId', 'partNumber', 'filename', 'type'] as const;
 
 type UploadMeta = { key: string; contentType?: string; createdAt: string };
 type ObjectMeta = { etag: string; size: number; contentType?: string };
@@ -123,21 +127,26 @@ export class LocalBlobStore implements BlobStore {
 
   async presignPut(input: PresignPutInput): Promise<PresignedRequest> {
     assertValidKey(input.key);
-    assertLength(input.contentLength, MAX_SINGLE_PUT_SIZE, 'contentLength');
+    if (input.contentLength !== undefined) assertLength(input.contentLength, MAX_SINGLE_PUT_SIZE, 'contentLength');
+    else if (input.maxLength !== undefined) assertLength(input.maxLength, MAX_SINGLE_PUT_SIZE, 'maxLength');
+    else throw new BlobInvalidArgumentError('A single PUT needs contentLength or maxLength');
     assertExpiry(input.expiresInSeconds);
     const headers: Record<string, string> = {};
     if (input.contentType) headers['Content-Type'] = safeContentType(input.contentType);
-    return this.sign({ method: 'PUT', key: input.key, length: input.contentLength }, input.expiresInSeconds, headers);
+    const bound = input.contentLength !== undefined ? { length: input.contentLength } : { maxLength: input.maxLength };
+    return this.sign({ method: 'PUT', key: input.key, ...bound }, input.expiresInSeconds, headers);
   }
 
   async presignPart(input: PresignPartInput): Promise<PresignedRequest> {
     assertValidKey(input.key);
     assertPartNumber(input.partNumber);
     if (input.contentLength !== undefined) assertLength(input.contentLength, MAX_PART_SIZE, 'contentLength');
+    if (input.maxLength !== undefined) assertLength(input.maxLength, MAX_PART_SIZE, 'maxLength');
     assertExpiry(input.expiresInSeconds);
     if (!UPLOAD_ID.test(input.uploadId)) throw new BlobUploadNotFoundError(input.uploadId);
+    const maxLength = input.contentLength === undefined ? input.maxLength : undefined;
     return this.sign(
-      { method: 'PUT', key: input.key, uploadId: input.uploadId, partNumber: input.partNumber, length: input.contentLength },
+      { method: 'PUT', key: input.key, uploadId: input.uploadId, partNumber: input.partNumber, length: input.contentLength, maxLength },
       input.expiresInSeconds,
       {},
     );
@@ -163,6 +172,7 @@ export class LocalBlobStore implements BlobStore {
     const query = new URLSearchParams();
     query.set('expires', String(expires));
     if (full.length !== undefined) query.set('length', String(full.length));
+    if (full.maxLength !== undefined) query.set('max', String(full.maxLength));
     if (full.uploadId !== undefined) query.set('uploadId', full.uploadId);
     if (full.partNumber !== undefined) query.set('partNumber', String(full.partNumber));
     if (full.fileName !== undefined) query.set('filename', full.fileName);
@@ -177,7 +187,7 @@ export class LocalBlobStore implements BlobStore {
   }
 
   private async signature(p: SignedRequestParams): Promise<string> {
-    const canonical = JSON.stringify([
+    const fields: unknown[] = [
       'strongroom-blob-v1',
       p.method,
       p.key,
@@ -187,7 +197,10 @@ export class LocalBlobStore implements BlobStore {
       p.length ?? null,
       p.fileName ?? null,
       p.contentType ?? null,
-    ]);
+    ];
+    // The upper bound is signed too (appended only when present, so URLs without one keep their form).
+    if (p.maxLength !== undefined) fields.push(['max', p.maxLength]);
+    const canonical = JSON.stringify(fields);
     return createHmac('sha256', await this.signingKey()).update(canonical).digest('base64url');
   }
 
@@ -224,6 +237,7 @@ export class LocalBlobStore implements BlobStore {
       key,
       expires: Number(expiresText),
       length: int('length'),
+      maxLength: int('max'),
       uploadId: get('uploadId'),
       partNumber: int('partNumber'),
       fileName: get('filename'),
@@ -287,9 +301,9 @@ export class LocalBlobStore implements BlobStore {
    * Streams `body` into the object `key` (temp file, then linked into place). With `length`, exactly that many
    * bytes must arrive; without, at most MAX_SINGLE_PUT_SIZE. An existing key is refused (412). Used by the PUT route.
    */
-  async writeObject(key: string, body: Readable, opts: { length?: number; contentType?: string } = {}): Promise<BlobHead> {
+  async writeObject(key: string, body: Readable, opts: { length?: number; maxLength?: number; contentType?: string } = {}): Promise<BlobHead> {
     const target = this.objectPath(key);
-    const written = await this.writeTemp(body, opts.length, MAX_SINGLE_PUT_SIZE);
+    const written = await this.writeTemp(body, opts.length, Math.min(opts.maxLength ?? MAX_SINGLE_PUT_SIZE, MAX_SINGLE_PUT_SIZE));
     try {
       await fs.mkdir(path.dirname(target), { recursive: true });
       // Write-once: link fails when the key exists, so a presigned PUT replayed within its 15 minutes cannot
@@ -471,10 +485,16 @@ export class LocalBlobStore implements BlobStore {
   }
 
   /** Streams one part into the upload (used by the PUT route with uploadId and partNumber). */
-  async writePart(key: string, uploadId: string, partNumber: number, body: Readable, opts: { length?: number } = {}): Promise<{ etag: string; size: number }> {
+  async writePart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    body: Readable,
+    opts: { length?: number; maxLength?: number } = {},
+  ): Promise<{ etag: string; size: number }> {
     assertPartNumber(partNumber);
     const { dir } = await this.readUpload(key, uploadId);
-    const written = await this.writeTemp(body, opts.length, MAX_PART_SIZE);
+    const written = await this.writeTemp(body, opts.length, Math.min(opts.maxLength ?? MAX_PART_SIZE, MAX_PART_SIZE));
     const prefix = `${String(partNumber).padStart(5, '0')}.`;
     try {
       // Older copies of this part go first; the new one then appears in one rename.
@@ -522,7 +542,7 @@ export class LocalBlobStore implements BlobStore {
       .map(({ partNumber, etag, size }) => ({ partNumber, etag, size }));
   }
 
-  async completeMultipart(input: { key: string; uploadId: string; parts: CompletedPart[] }): Promise<BlobHead> {
+  async completeMultipart(input: CompleteMultipartInput): Promise<BlobHead> {
     const { dir, meta } = await this.readUpload(input.key, input.uploadId);
     assertParts(input.parts);
     const byNumber = await this.partFiles(dir, input.uploadId);
@@ -530,13 +550,20 @@ export class LocalBlobStore implements BlobStore {
       const wanted = unquoteEtag(part.etag).toLowerCase();
       const found = byNumber.get(part.partNumber)?.find((p) => unquoteEtag(p.etag) === wanted);
       if (!found) throw new BlobInvalidPartError(`Part ${part.partNumber} with ETag ${part.etag} was not uploaded`);
-      if (index < input.parts.length - 1 && found.size < MIN_PART_SIZE) {
+      const last = index === input.parts.length - 1;
+      if (!last && found.size < MIN_PART_SIZE) {
         throw new BlobInvalidPartError(`Part ${part.partNumber} is smaller than 5 MiB and is not the last part`);
+      }
+      // Parts follow the plan they were cut by: full parts, the last one no larger.
+      if (input.partSize !== undefined && (last ? found.size > input.partSize : found.size !== input.partSize)) {
+        throw new BlobInvalidPartError(`Part ${part.partNumber} has ${found.size} bytes, not the planned ${input.partSize}`);
       }
       return found;
     });
+    const etag = multipartEtag(chosen.map((p) => p.etag));
     await fs.mkdir(this.tmpDir, { recursive: true });
     const tmp = path.join(this.tmpDir, randomUUID());
+    const target = this.objectPath(input.key);
     let size = 0;
     try {
       // Joined on a worker (4 MiB reads and writes, fsync), so the event loop stays free for other requests.
@@ -544,15 +571,21 @@ export class LocalBlobStore implements BlobStore {
         chosen.map((p) => p.file),
         tmp,
       ));
-      const target = this.objectPath(input.key);
       await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.rename(tmp, target);
-    } catch (err) {
+      // Write-once, as for single PUTs: link fails when the key already holds an object, so an assembly never
+      // replaces bytes that another assembly stored (and that may already be recorded with their sha256).
+      try {
+        await fs.link(tmp, target);
+      } catch (err) {
+        if (!isCode(err, 'EEXIST')) throw err;
+        // An earlier assembly of this upload got as far as storing the object and then stopped (a crash before
+        // the upload folder was removed). The same bytes: finish its work; other bytes: refuse.
+        const [mine, theirs] = await Promise.all([hashPool.file(tmp, 'md5'), hashPool.file(target, 'md5')]);
+        if (mine.hex !== theirs.hex || mine.size !== theirs.size) throw new BlobObjectExistsError(input.key, { cause: err });
+      }
+    } finally {
       await fs.rm(tmp, { force: true });
-      throw err;
     }
-    const md5s = Buffer.concat(chosen.map((p) => Buffer.from(unquoteEtag(p.etag), 'hex')));
-    const etag = quoteEtag(`${createHash('md5').update(md5s).digest('hex')}-${chosen.length}`);
     const head: ObjectMeta = { etag, size, ...(meta.contentType ? { contentType: meta.contentType } : {}) };
     await this.writeMeta(input.key, head);
     await this.removeUploadDir(input.uploadId);

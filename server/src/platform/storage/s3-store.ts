@@ -40,6 +40,7 @@ import {
   BlobInvalidPartError,
   BlobNotFoundError,
   BlobNotSupportedError,
+  BlobObjectExistsError,
   BlobUploadNotFoundError,
   contentDispositionAttachment,
   MAX_PART_SIZE,
@@ -52,7 +53,7 @@ import type {
   BlobHead,
   BlobStore,
   ByteRange,
-  CompletedPart,
+  CompleteMultipartInput,
   CreateMultipartInput,
   PresignedRequest,
   PresignGetInput,
@@ -132,7 +133,11 @@ export class S3BlobStore implements BlobStore {
 
   async presignPut(input: PresignPutInput): Promise<PresignedRequest> {
     assertValidKey(input.key);
-    assertLength(input.contentLength, MAX_SINGLE_PUT_SIZE, 'contentLength');
+    // Without an exact length the URL is unbound (a presigned PUT cannot carry an upper bound); the caller then
+    // checks the stored size before it keeps the object.
+    if (input.contentLength !== undefined) assertLength(input.contentLength, MAX_SINGLE_PUT_SIZE, 'contentLength');
+    else if (input.maxLength !== undefined) assertLength(input.maxLength, MAX_SINGLE_PUT_SIZE, 'maxLength');
+    else throw new BlobInvalidArgumentError('A single PUT needs contentLength or maxLength');
     assertExpiry(input.expiresInSeconds);
     const contentType = input.contentType ? safeContentType(input.contentType) : undefined;
     const command = new PutObjectCommand({
@@ -201,7 +206,7 @@ export class S3BlobStore implements BlobStore {
     return parts.sort((a, b) => a.partNumber - b.partNumber);
   }
 
-  async completeMultipart(input: { key: string; uploadId: string; parts: CompletedPart[] }): Promise<BlobHead> {
+  async completeMultipart(input: CompleteMultipartInput): Promise<BlobHead> {
     assertValidKey(input.key);
     assertParts(input.parts);
     try {
@@ -211,10 +216,13 @@ export class S3BlobStore implements BlobStore {
           Key: input.key,
           UploadId: input.uploadId,
           MultipartUpload: { Parts: input.parts.map((p) => ({ PartNumber: p.partNumber, ETag: quoteEtag(p.etag) })) },
+          // Write-once: never replace an object already stored under the key (412 where conditional writes exist).
+          IfNoneMatch: '*',
         }),
       );
     } catch (err) {
       if (isNoSuchUpload(err)) throw new BlobUploadNotFoundError(input.uploadId, { cause: err });
+      if (errorName(err) === 'PreconditionFailed' || httpStatus(err) === 412) throw new BlobObjectExistsError(input.key, { cause: err });
       const name = errorName(err);
       if (name === 'InvalidPart' || name === 'InvalidPartOrder' || name === 'EntityTooSmall') {
         throw new BlobInvalidPartError(err instanceof Error ? err.message : String(name), { cause: err });
