@@ -1,0 +1,390 @@
+/**
+ * One valid request per published operation, keyed "METHOD /path" as GET /_api/openapi.json lists it, shared
+ * by the input fuzz (fuzz.test.ts) and the tenant probes (tenant-probe.test.ts). Both suites fail on an
+ * operation that has no entry here, so a new endpoint is probed from its first day: add its entry with
+ * - access: who may call it ('public' needs `why`);
+ * - build: a request that succeeds for the organization `me` (fresh throwaway rows where the call uses them up);
+ * - idProbes: which inputs name rows of an organization, and which kind of row (another organization's value
+ *   of that kind must answer exactly as a value that exists nowhere); `notIds` for id-looking inputs that are
+ *   not looked up in an organization, with the reason.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_WEB_DIST } from '../src/app.js';
+import type { Role } from '@strongroom/contracts';
+import { Client, type TestApp } from './helpers.js';
+import type { ProbeRequest } from './probe/request.js';
+import {
+  addPerson,
+  createFolderVia,
+  currentTotp,
+  emailedLoginCode,
+  freshIp,
+  openInvitationRow,
+  openMultipart,
+  PASSWORD,
+  pendingSignIn,
+  pendingStandardUpload,
+  presignedPut,
+  randomIds,
+  resetTokenFor,
+  uniqueName,
+  type OrgWorld,
+} from './probe/world.js';
+
+export type Access =
+  /** No session needed (signing in, first run, invitation and reset links, signed object URLs). */
+  | 'public'
+  /** Any signed-in user, guests included (their own session, MFA and password, client security logs). */
+  | 'signed-in'
+  /** Admins and users; guests are refused (matters, folders, files, uploads). */
+  | 'member'
+  /** Administrators, or holders of the one permission that grants it; plain users and guests are refused. */
+  | 'admin';
+
+export type ProbeEnv = { t: TestApp; me: OrgWorld; role?: Role };
+
+/** Kinds of row an id input can name; `idValue` gives an organization's value of each. */
+export type IdKind =
+  | 'matterId'
+  | 'folderId'
+  | 'fileId'
+  | 'multipartS3Key'
+  | 'multipartUploadId'
+  | 'standardS3Key'
+  | 'userId'
+  | 'userPublicId'
+  | 'invitationId';
+
+export type IdProbe = {
+  /** Passed to build, for operations with more than one kind of valid request. */
+  variant?: string;
+  /** Inputs replaced together: "body.nodeId" / "query.matterId" → the kind of row. */
+  set: Record<string, IdKind>;
+};
+
+export type OperationSample = {
+  access: Access;
+  why?: string;
+  build(env: ProbeEnv, variant?: string): Promise<ProbeRequest>;
+  /** The valid request's answer when it is not 2xx, and why. */
+  expectStatus?: { status: number; why: string };
+  idProbes: IdProbe[];
+  notIds?: Record<string, string>;
+  /** For a route registered only in some setups: whether this app should publish it. */
+  publishedWhen?: { check(t: TestApp): boolean; why: string };
+};
+
+export function idValue(w: OrgWorld, kind: IdKind): string | number {
+  switch (kind) {
+    case 'matterId':
+      return w.matter.id;
+    case 'folderId':
+      return w.folder.id;
+    case 'fileId':
+      return w.file.id;
+    case 'multipartS3Key':
+      return w.multipart.s3Key;
+    case 'multipartUploadId':
+      return w.multipart.uploadId;
+    case 'standardS3Key':
+      return w.standard.s3Key;
+    case 'userId':
+      return w.admin.userId;
+    case 'userPublicId':
+      return w.admin.publicId;
+    case 'invitationId':
+      return w.invitation.id;
+  }
+}
+
+/** A value of the kind that names no row anywhere. */
+export function nowhereValue(kind: IdKind): string | number {
+  const r = randomIds();
+  if (kind === 'multipartS3Key' || kind === 'standardS3Key') return r.s3Key;
+  if (kind === 'userId') return r.userId;
+  return r.uuid;
+}
+
+const fresh = (t: TestApp) => new Client(t.app, freshIp());
+let numberSeq = 100 + Math.floor(Math.random() * 800);
+
+export const SAMPLES: Record<string, OperationSample> = {
+  // ---- Sign-in, session, reset, invitations ----------------------------------------------------------
+  'GET /_api/auth/session': { access: 'signed-in', build: async () => ({}), idProbes: [] },
+  'POST /_api/auth/login_with_password': {
+    access: 'public',
+    why: 'the first step of signing in',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
+      return { client: fresh(t), body: { email: p.email, password: PASSWORD } };
+    },
+    idProbes: [],
+  },
+  'POST /_api/auth/mfa-challenge': {
+    access: 'public',
+    why: 'second step of signing in: authorized by the pending sign-in cookie, not a session',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
+      return { client: await pendingSignIn(t, p), body: { userId: p.userId } };
+    },
+    idProbes: [{ set: { 'body.userId': 'userId' } }],
+  },
+  'POST /_api/auth/mfa-email': {
+    access: 'public',
+    why: 'sends the sign-in code: authorized by the pending sign-in cookie (or the caller’s own session)',
+    build: async ({ t, me }, variant) => {
+      // 'session': a signed-in user asks for a code for a protected action.
+      const p = await addPerson(t, me.organizationId, 'user', { signIn: variant === 'session' });
+      return { client: variant === 'session' ? p.client : await pendingSignIn(t, p), body: { userId: p.userId } };
+    },
+    idProbes: [{ set: { 'body.userId': 'userId' } }, { variant: 'session', set: { 'body.userId': 'userId' } }],
+  },
+  'POST /_api/auth/mfa-verify-totp': {
+    access: 'public',
+    why: 'second step of signing in with an authenticator',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { signIn: false, totp: true });
+      return { client: await pendingSignIn(t, p), body: { userId: p.userId, token: currentTotp(p.totpSecret!) } };
+    },
+    idProbes: [{ set: { 'body.userId': 'userId' } }],
+  },
+  'POST /_api/auth/mfa-verify-email': {
+    access: 'public',
+    why: 'second step of signing in with an emailed code',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
+      const c = await pendingSignIn(t, p);
+      return { client: c, body: { userId: p.userId, token: await emailedLoginCode(t, c, p) } };
+    },
+    idProbes: [{ set: { 'body.userId': 'userId' } }],
+  },
+  'POST /_api/auth/logout': {
+    access: 'public',
+    why: 'answers success to anyone; it ends only the session of the cookie it is sent with',
+    build: async ({ t, me }) => ({ client: (await addPerson(t, me.organizationId, 'user')).client }),
+    idProbes: [],
+  },
+  'POST /_api/auth/verifySystemMfa': {
+    access: 'signed-in',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      return { client: p.client, body: { operation: 'MFA_USER_MANAGEMENT', mfaToken: currentTotp(p.totpSecret!) } };
+    },
+    idProbes: [],
+  },
+  'POST /_api/auth/password-reset': {
+    access: 'public',
+    why: 'the forgotten-password form; it answers the same for any address',
+    build: async ({ t, me }) => ({ client: fresh(t), body: { email: (await addPerson(t, me.organizationId, 'user', { signIn: false })).email } }),
+    idProbes: [],
+  },
+  'POST /_api/auth/password-reset-verify': {
+    access: 'public',
+    why: 'the reset link: authorized by its one-time token',
+    build: async ({ t, me }) => ({ client: fresh(t), body: { token: (await resetTokenFor(t, me.organizationId)).token, newPassword: 'a brand new passphrase' } }),
+    idProbes: [],
+  },
+  'POST /_api/auth/invitation-verify': {
+    access: 'public',
+    why: 'the invitation link: authorized by its one-time token',
+    build: async ({ t, me }) => ({ client: fresh(t), body: { token: (await openInvitationRow(t, me.organizationId, me.admin.userId)).token } }),
+    idProbes: [],
+  },
+  'POST /_api/auth/invitation-accept': {
+    access: 'public',
+    why: 'the invitation link: authorized by its one-time token',
+    build: async ({ t, me }) => ({
+      client: fresh(t),
+      body: { token: (await openInvitationRow(t, me.organizationId, me.admin.userId)).token, fullName: 'Nova Newcomer', password: 'a brand new passphrase' },
+    }),
+    idProbes: [],
+  },
+
+  // ---- Settings ----------------------------------------------------------------------------------------
+  'POST /_api/settings/mfa-manage': { access: 'signed-in', build: async () => ({ body: { operation: 'generate_totp_secret' } }), idProbes: [] },
+  'POST /_api/settings/password': {
+    access: 'signed-in',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user');
+      return { client: p.client, body: { currentPassword: PASSWORD, newPassword: 'another long passphrase', confirmPassword: 'another long passphrase' } };
+    },
+    idProbes: [],
+  },
+  'POST /_api/settings/users/invite': {
+    access: 'admin',
+    build: async ({ me }) => ({ body: { email: `${uniqueName('invitee').replace(/\W+/g, '.')}@firm.test`, role: 'user', mfaToken: me.admin.systemMfaToken } }),
+    idProbes: [],
+  },
+
+  // ---- Client security logs ------------------------------------------------------------------------------
+  'POST /_api/security/event-log': {
+    access: 'signed-in',
+    build: async ({ me }) => ({ body: { action: 'VAULT_ACCESS_ATTEMPT', targetId: me.matter.id, details: { page: 'vault', note: 'probe' } } }),
+    // targetId is the client's own label for its log entry: it is stored, never looked up. Another
+    // organization's id must still be answered as any other text, and land in the caller's log only.
+    idProbes: [{ set: { 'body.targetId': 'matterId' } }],
+  },
+  'POST /_api/security/forensic-log': {
+    access: 'signed-in',
+    build: async ({ me }) => ({ body: { action: 'viewed privileged memo', targetId: me.file.id, details: { reason: 'probe' } } }),
+    idProbes: [{ set: { 'body.targetId': 'fileId' } }],
+  },
+
+  // ---- First run -----------------------------------------------------------------------------------------
+  'GET /_api/setup/status': { access: 'public', why: 'the sign-in page asks whether the first organization exists', build: async () => ({}), idProbes: [] },
+  'POST /_api/setup': {
+    access: 'public',
+    why: 'first run, authorized by the setup token the server printed',
+    build: async ({ t }) => ({
+      client: fresh(t),
+      body: { setupToken: randomUUID(), organizationName: 'Second Firm LLP', adminName: 'Sam Setup', adminEmail: `setup.${randomUUID().slice(0, 8)}@firm.test`, adminPassword: PASSWORD },
+    }),
+    expectStatus: { status: 409, why: 'organizations exist already, so first-run setup is over' },
+    idProbes: [],
+  },
+
+  // ---- Matters -------------------------------------------------------------------------------------------
+  'GET /_api/matters/list': {
+    access: 'member',
+    build: async () => ({
+      query: { search: 'Matter', status: 'Open', clientName: 'Client Co', responsibleLawyer: 'Jane Counsel', dateFrom: '2020-01-01', dateTo: '2100-12-31', sortBy: 'matter_name', sortDirection: 'asc', page: '1', pageSize: '20' },
+    }),
+    idProbes: [],
+  },
+  'GET /_api/matters/next-number': { access: 'member', build: async () => ({}), idProbes: [] },
+  'POST /_api/matters/create': {
+    access: 'member',
+    build: async () => ({
+      body: { matterName: uniqueName('Matter'), matterNumber: `MAT-2099-${String(++numberSeq).padStart(4, '0')}`, clientName: 'Client Co', description: 'Opened by the probe', responsibleAttorney: 'Jane Counsel' },
+    }),
+    idProbes: [],
+  },
+  'POST /_api/matters/update': {
+    access: 'member',
+    build: async ({ t, me }) => {
+      const m = await t.ctx.db.selectFrom('matters').select('version').where('id', '=', me.matter.id).executeTakeFirstOrThrow();
+      return { body: { matterId: me.matter.id, description: `Updated ${randomUUID().slice(0, 6)}`, expectedVersion: m.version } };
+    },
+    idProbes: [{ set: { 'body.matterId': 'matterId' } }],
+  },
+  'GET /_api/matters/detail': { access: 'member', build: async ({ me }) => ({ query: { matterId: me.matter.id } }), idProbes: [{ set: { 'query.matterId': 'matterId' } }] },
+  'GET /_api/matters/clients/suggestions': { access: 'member', build: async () => ({ query: { query: 'Cl', limit: '10' } }), idProbes: [] },
+  'GET /_api/matters/lawyers/suggestions': { access: 'member', build: async () => ({ query: { query: 'Ja', limit: '10' } }), idProbes: [] },
+
+  // ---- Folders and files ---------------------------------------------------------------------------------
+  'POST /_api/nodes/create': {
+    access: 'member',
+    build: async ({ me }) => ({ body: { matterId: me.matter.id, parentId: me.folder.id, folderName: uniqueName('Folder') } }),
+    idProbes: [{ set: { 'body.matterId': 'matterId' } }, { set: { 'body.parentId': 'folderId' } }, { set: { 'body.matterId': 'matterId', 'body.parentId': 'folderId' } }],
+  },
+  'POST /_api/nodes/rename': {
+    access: 'member',
+    build: async ({ me }) => ({ body: { nodeId: (await createFolderVia(me.admin.client, me.matter.id)).id, newName: uniqueName('Renamed') } }),
+    idProbes: [{ set: { 'body.nodeId': 'folderId' } }, { set: { 'body.nodeId': 'fileId' } }],
+  },
+  'POST /_api/nodes/move': {
+    access: 'member',
+    build: async ({ me }) => ({ body: { nodeId: (await createFolderVia(me.admin.client, me.matter.id)).id, newParentId: me.folder.id } }),
+    idProbes: [{ set: { 'body.nodeId': 'folderId' } }, { set: { 'body.nodeId': 'fileId' } }, { set: { 'body.newParentId': 'folderId' } }],
+  },
+  'POST /_api/nodes/delete': {
+    access: 'member',
+    build: async ({ me }) => ({ body: { nodeId: (await createFolderVia(me.admin.client, me.matter.id)).id } }),
+    idProbes: [{ set: { 'body.nodeId': 'folderId' } }, { set: { 'body.nodeId': 'fileId' } }],
+  },
+  'GET /_api/nodes/download-url': { access: 'member', build: async ({ me }) => ({ query: { nodeId: me.file.id } }), idProbes: [{ set: { 'query.nodeId': 'fileId' } }] },
+
+  // ---- Uploads -------------------------------------------------------------------------------------------
+  'POST /_api/upload/presigned': {
+    access: 'member',
+    build: async ({ me }, variant) =>
+      variant === 'part'
+        ? { body: { fileName: me.multipart.fileName, fileType: 'application/pdf', matterId: me.matter.id, parentId: me.folder.id, partNumber: 2, uploadId: me.multipart.uploadId, s3Key: me.multipart.s3Key } }
+        : { body: { fileName: `${uniqueName('Scan')}.pdf`, fileType: 'application/pdf', matterId: me.matter.id, parentId: me.folder.id, fileSize: 10 } },
+    idProbes: [
+      { set: { 'body.matterId': 'matterId' } },
+      { set: { 'body.parentId': 'folderId' } },
+      { variant: 'part', set: { 'body.s3Key': 'multipartS3Key', 'body.uploadId': 'multipartUploadId' } },
+      { variant: 'part', set: { 'body.s3Key': 'multipartS3Key' } },
+      { variant: 'part', set: { 'body.uploadId': 'multipartUploadId' } },
+    ],
+  },
+  'POST /_api/upload/multipart-init': {
+    access: 'member',
+    build: async ({ me }) => ({ body: { fileName: `${uniqueName('Large')}.pdf`, fileType: 'application/pdf', matterId: me.matter.id, parentId: me.folder.id, fileSize: 200 * 1024 * 1024 } }),
+    idProbes: [{ set: { 'body.matterId': 'matterId' } }, { set: { 'body.parentId': 'folderId' } }],
+  },
+  'POST /_api/upload/multipart-complete': {
+    access: 'member',
+    build: async ({ t, me }, variant) => {
+      if (variant === 'multipart') {
+        const up = await openMultipart(t, me.admin.client, me.matter.id, null);
+        return { body: { s3Key: up.s3Key, uploadId: up.uploadId, fileName: up.fileName, fileType: 'application/pdf', matterId: me.matter.id, parentId: null, fileSize: 128, parts: [{ ETag: up.etag, PartNumber: 1 }] } };
+      }
+      const up = await pendingStandardUpload(t, me.admin.client, me.matter.id, null);
+      return { body: { s3Key: up.s3Key, fileName: up.fileName, fileType: 'application/pdf', matterId: me.matter.id, parentId: null, fileSize: up.fileSize } };
+    },
+    idProbes: [
+      { set: { 'body.s3Key': 'standardS3Key' } },
+      { set: { 'body.matterId': 'matterId' } },
+      { set: { 'body.parentId': 'folderId' } },
+      { variant: 'multipart', set: { 'body.s3Key': 'multipartS3Key', 'body.uploadId': 'multipartUploadId' } },
+      { variant: 'multipart', set: { 'body.uploadId': 'multipartUploadId' } },
+    ],
+  },
+  'POST /_api/upload/multipart-abort': {
+    access: 'member',
+    build: async ({ t, me }) => {
+      const up = await openMultipart(t, me.admin.client, me.matter.id, null);
+      return { body: { s3Key: up.s3Key, uploadId: up.uploadId } };
+    },
+    idProbes: [{ set: { 'body.s3Key': 'multipartS3Key', 'body.uploadId': 'multipartUploadId' } }, { set: { 'body.s3Key': 'multipartS3Key' } }, { set: { 'body.uploadId': 'multipartUploadId' } }],
+  },
+  'GET /_api/upload/parts': {
+    access: 'member',
+    build: async ({ me }) => ({ query: { uploadId: me.multipart.uploadId, s3Key: me.multipart.s3Key } }),
+    idProbes: [{ set: { 'query.s3Key': 'multipartS3Key', 'query.uploadId': 'multipartUploadId' } }, { set: { 'query.s3Key': 'multipartS3Key' } }],
+  },
+
+  // ---- Local object store (signed URLs) ------------------------------------------------------------------
+  'PUT /_objects/{*}': {
+    access: 'public',
+    why: 'the browser PUTs file bytes to a URL the server signed; the signature is the authorization',
+    build: async ({ me }) => {
+      const put = await presignedPut(me.admin.client, me.matter.id);
+      return { url: new URL(put.url).pathname + new URL(put.url).search, rawBody: put.bytes, headers: { ...put.headers, 'content-length': String(put.bytes.length) } };
+    },
+    idProbes: [],
+    notIds: { 'path.*': 'the object key is authorized by the URL signature alone, not by a session' },
+  },
+  'GET /_objects/{*}': {
+    access: 'public',
+    why: 'downloads through a URL the server signed; the signature is the authorization',
+    build: async ({ me }) => {
+      const res = await me.admin.client.get(`/_api/nodes/download-url?nodeId=${me.file.id}`);
+      const u = new URL(res.json().url);
+      return { url: u.pathname + u.search };
+    },
+    idProbes: [],
+    notIds: { 'path.*': 'the object key is authorized by the URL signature alone, not by a session' },
+  },
+
+  // ---- The web app ---------------------------------------------------------------------------------------
+  'GET /{*}': {
+    access: 'public',
+    why: 'the web app shell and its assets; the pages behind sign-in check the session through /_api calls',
+    build: async () => ({ url: '/matters?folder=probe' }),
+    idProbes: [],
+    notIds: { 'path.*': 'a page or asset path, not a row' },
+    publishedWhen: {
+      check: (t) => fs.existsSync(path.join(t.config.webDist ?? DEFAULT_WEB_DIST, 'index.html')),
+      why: 'served only when the built web app (web/dist/index.html) is present',
+    },
+  },
+};
+
+/** The path of a "METHOD /path" key. */
+export const pathOf = (key: string) => key.slice(key.indexOf(' ') + 1);
+export const methodOf = (key: string) => key.slice(0, key.indexOf(' '));

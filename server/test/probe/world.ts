@@ -1,0 +1,220 @@
+/**
+ * The organizations the security suites probe: each with a TOTP-enrolled administrator (signed in through the
+ * real password + code + setup-wall flow), a matter, a folder, a stored file, an open invitation, a pending
+ * multipart upload with one stored part, and a pending single PUT. Also fresh throwaway resources for
+ * operations whose valid request uses something up (delete, complete, accept, reset, logout ...).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Role } from '@strongroom/contracts';
+import { DEFAULT_PERMISSIONS } from '@strongroom/contracts';
+import { createSession, SESSION_COOKIE } from '../../src/features/sessions/sessions.service.js';
+import { currentTotp, newTotpSecret } from '../../src/features/mfa/totp.js';
+import { hashPassword } from '../../src/features/users/users.service.js';
+import { insertUser } from '../../src/features/users/users.repository.js';
+import { hashToken, newToken } from '../../src/shared/tokens.js';
+import { Client, createOrgWithAdmin, enrollTotp, nextTotp, signInWithEmailCode, uniqueEmail, waitForCount, type TestApp } from '../helpers.js';
+
+export const PASSWORD = 'correct horse battery';
+
+let ipSeq = 0;
+/** A new client address per throwaway client, so per-address limits of one probe never reach another. */
+export function freshIp(): string {
+  ipSeq += 1;
+  return `10.${(ipSeq >> 16) & 255}.${(ipSeq >> 8) & 255}.${ipSeq & 255}`;
+}
+
+export type Person = { client: Client; userId: number; publicId: string; email: string; organizationId: string; totpSecret?: string };
+export type Admin = Person & { totpSecret: string; systemMfaToken: string };
+
+export type OrgWorld = {
+  name: string;
+  organizationId: string;
+  admin: Admin;
+  matter: { id: string; name: string };
+  folder: { id: string; name: string };
+  file: { id: string; name: string; storagePath: string; bytes: Buffer };
+  /** A multipart upload with part 1 stored, still open. */
+  multipart: { s3Key: string; uploadId: string; fileName: string; etag: string };
+  /** A single PUT whose bytes are stored but which is not completed yet. */
+  standard: { s3Key: string; fileName: string; fileSize: number };
+  invitation: { id: string; token: string; email: string };
+};
+
+function ok(res: { statusCode: number; body: string; json(): any }, what: string) {
+  if (res.statusCode < 200 || res.statusCode > 299) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+let nameSeq = 0;
+export const uniqueName = (prefix: string) => `${prefix} ${++nameSeq}-${Math.random().toString(36).slice(2, 6)}`;
+
+/** A member of the organization, inserted directly, with MFA set up; signed in with a session of its own. */
+export async function addPerson(t: TestApp, organizationId: string, role: Role, opts: { totp?: boolean; signIn?: boolean } = {}): Promise<Person> {
+  const email = uniqueEmail(role);
+  const user = await insertUser(t.ctx.db, { organizationId, email, fullName: `Pat ${role}`, passwordHash: await hashPassword(PASSWORD), role, permissions: DEFAULT_PERMISSIONS[role] });
+  const totpSecret = opts.totp ? newTotpSecret() : undefined;
+  await t.ctx.db
+    .updateTable('users')
+    .set({ mfaEnabled: true, mfaPrimaryMethod: totpSecret ? 'totp' : 'email', totpSecret: totpSecret ?? null })
+    .where('id', '=', user.id)
+    .execute();
+  const client = new Client(t.app, freshIp());
+  if (opts.signIn !== false) await signInDirectly(t, client, user.id);
+  return { client, userId: user.id, publicId: user.publicId, email, organizationId, totpSecret };
+}
+
+/** Puts a live session for the user in the client's cookie jar (the sign-in flow itself is probed elsewhere). */
+export async function signInDirectly(t: TestApp, client: Client, userId: number): Promise<void> {
+  const user = await t.ctx.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+  const { token } = await t.ctx.db.transaction().execute((trx) => createSession(t.ctx, trx, user, { ip: client.ip, userAgent: 'probe' }));
+  client.cookies.set(SESSION_COOKIE, token);
+}
+
+/** A client halfway through signing in: password given, second factor not yet. */
+export async function pendingSignIn(t: TestApp, person: Person): Promise<Client> {
+  const c = new Client(t.app, freshIp());
+  ok(await c.post('/_api/auth/login_with_password', { email: person.email, password: PASSWORD }), 'password step');
+  return c;
+}
+
+/** An emailed sign-in code for a pending client (sent through the real SMTP sink). */
+export async function emailedLoginCode(t: TestApp, c: Client, person: Person): Promise<string> {
+  const before = t.sink.messages.length;
+  ok(await c.post('/_api/auth/mfa-email', { userId: person.userId }), 'send code');
+  await waitForCount(t.sink, before + 1);
+  return t.sink.lastCode(person.email);
+}
+
+/** A live system MFA token for the admin's session, from a TOTP code one step ahead of the last one used. */
+export async function systemToken(admin: Person & { totpSecret: string }, steps = 1): Promise<string> {
+  const res = await admin.client.post('/_api/auth/verifySystemMfa', { operation: 'MFA_USER_MANAGEMENT', mfaToken: nextTotp(admin.totpSecret, steps) });
+  return ok(res, 'system MFA').systemMfaToken;
+}
+
+/** The organization's administrator as a firm would set one up: CLI, password, emailed code, TOTP enrolment. */
+async function setUpAdmin(t: TestApp, name: string): Promise<Admin> {
+  const account = await createOrgWithAdmin(t, name);
+  const client = await signInWithEmailCode(t, account, freshIp());
+  const totpSecret = await enrollTotp(client);
+  const row = await t.ctx.db.selectFrom('users').select('publicId').where('id', '=', account.userId).executeTakeFirstOrThrow();
+  const admin = { client, userId: account.userId, publicId: row.publicId, email: account.email, organizationId: account.organizationId, totpSecret };
+  return { ...admin, systemMfaToken: await systemToken(admin) };
+}
+
+export async function createMatterVia(c: Client) {
+  const name = uniqueName('Matter');
+  const m = ok(await c.post('/_api/matters/create', { matterName: name, clientName: 'Client Co', responsibleAttorney: 'Jane Counsel' }), 'create matter').matter;
+  return { id: m.id as string, name };
+}
+
+export async function createFolderVia(c: Client, matterId: string, parentId: string | null = null) {
+  const name = uniqueName('Folder');
+  const n = ok(await c.post('/_api/nodes/create', { matterId, parentId, folderName: name }), 'create folder').node;
+  return { id: n.id as string, name };
+}
+
+/** PUT to a presigned local-store URL through the app itself. */
+export async function putTo(t: TestApp, url: string, bytes: Buffer, headers: Record<string, string> = {}) {
+  const u = new URL(url);
+  return t.app.inject({ method: 'PUT', url: u.pathname + u.search, payload: bytes, headers: { ...headers, 'content-length': String(bytes.length) } });
+}
+
+/** A single PUT presigned and its bytes stored, not yet completed. */
+export async function pendingStandardUpload(t: TestApp, c: Client, matterId: string, parentId: string | null, size = 64) {
+  const fileName = `${uniqueName('Upload')}.pdf`;
+  const bytes = randomBytes(size);
+  const signed = ok(await c.post('/_api/upload/presigned', { fileName, fileType: 'application/pdf', matterId, parentId, fileSize: size }), 'presign');
+  const put = await putTo(t, signed.url, bytes, signed.headers);
+  if (put.statusCode !== 200) throw new Error(`PUT ${put.statusCode} ${put.body}`);
+  return { s3Key: signed.s3Key as string, fileName, fileSize: size, bytes, url: signed.url as string, headers: signed.headers as Record<string, string> };
+}
+
+/** A presigned single PUT not yet used (the URL and the headers it must carry). */
+export async function presignedPut(c: Client, matterId: string, size = 32) {
+  const fileName = `${uniqueName('Put')}.pdf`;
+  const signed = ok(await c.post('/_api/upload/presigned', { fileName, fileType: 'application/pdf', matterId, parentId: null, fileSize: size }), 'presign');
+  return { url: signed.url as string, headers: signed.headers as Record<string, string>, bytes: randomBytes(size) };
+}
+
+/** A multipart upload with part 1 stored. */
+export async function openMultipart(t: TestApp, c: Client, matterId: string, parentId: string | null) {
+  const fileName = `${uniqueName('Large')}.pdf`;
+  const init = ok(await c.post('/_api/upload/multipart-init', { fileName, fileType: 'application/pdf', matterId, parentId }), 'multipart init');
+  const part = ok(
+    await c.post('/_api/upload/presigned', { fileName, fileType: 'application/pdf', matterId, parentId, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key }),
+    'presign part',
+  );
+  const put = await putTo(t, part.url, randomBytes(128), part.headers);
+  if (put.statusCode !== 200) throw new Error(`part PUT ${put.statusCode} ${put.body}`);
+  return { s3Key: init.s3Key as string, uploadId: init.uploadId as string, fileName, etag: String(put.headers.etag ?? '') };
+}
+
+export async function storedFile(t: TestApp, c: Client, matterId: string, parentId: string | null) {
+  const up = await pendingStandardUpload(t, c, matterId, parentId, 300);
+  const done = ok(
+    await c.post('/_api/upload/multipart-complete', { s3Key: up.s3Key, fileName: up.fileName, fileType: 'application/pdf', matterId, parentId, fileSize: up.fileSize }),
+    'complete',
+  ).file;
+  return { id: done.id as string, name: up.fileName, storagePath: done.storagePath as string, bytes: up.bytes };
+}
+
+/** An open invitation whose token is known (inserted as the invite call stores it: only the hash). */
+export async function openInvitationRow(t: TestApp, organizationId: string, invitedBy: number, role: Role = 'user') {
+  const token = newToken();
+  const email = uniqueEmail('invitee');
+  const row = await t.ctx.db
+    .insertInto('invitations')
+    .values({ organizationId, email, role, tokenHash: hashToken(token), invitedBy, expiresAt: new Date(Date.now() + 86_400_000), acceptedAt: null, revokedAt: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, token, email };
+}
+
+/** A live password-reset token for a new member of the organization. */
+export async function resetTokenFor(t: TestApp, organizationId: string) {
+  const person = await addPerson(t, organizationId, 'user', { signIn: false });
+  const token = newToken();
+  await t.ctx.db.insertInto('passwordResetTokens').values({ tokenHash: hashToken(token), userId: person.userId, expiresAt: new Date(Date.now() + 3_600_000), usedAt: null }).execute();
+  return { token, person };
+}
+
+export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
+  const admin = await setUpAdmin(t, name);
+  const c = admin.client;
+  const matter = await createMatterVia(c);
+  const folder = await createFolderVia(c, matter.id);
+  const file = await storedFile(t, c, matter.id, folder.id);
+  const multipart = await openMultipart(t, c, matter.id, folder.id);
+  const standard = await pendingStandardUpload(t, c, matter.id, null);
+  // The invitation goes through the real invite call (fresh MFA by system token); its token is read from the mail.
+  const before = t.sink.messages.length;
+  const invitedEmail = uniqueEmail('invited');
+  const inv = ok(await c.post('/_api/settings/users/invite', { email: invitedEmail, role: 'user', mfaToken: admin.systemMfaToken }), 'invite');
+  await waitForCount(t.sink, before + 1);
+  const mail = t.sink.messages.slice(before).find((m) => JSON.stringify(m).includes(invitedEmail));
+  const token = /token=([A-Za-z0-9_%-]+)/.exec(JSON.stringify(mail))?.[1];
+  if (!token) throw new Error('invitation token not found in the mail');
+  return {
+    name,
+    organizationId: admin.organizationId,
+    admin,
+    matter,
+    folder,
+    file,
+    multipart,
+    standard: { s3Key: standard.s3Key, fileName: standard.fileName, fileSize: standard.fileSize },
+    invitation: { id: inv.invitation.id, token: decodeURIComponent(token), email: invitedEmail },
+  };
+}
+
+/** Values that exist nowhere: the control group a foreign id's answer is compared with. */
+export function randomIds(organizationLike = `org-${randomUUID().slice(0, 8)}`) {
+  return {
+    uuid: randomUUID(),
+    s3Key: `org/${organizationLike}/matters/${randomUUID()}/${randomUUID()}`,
+    uploadId: randomUUID(),
+    userId: 2_000_000_000 + Math.floor(Math.random() * 100_000_000),
+  };
+}
+
+export { currentTotp };

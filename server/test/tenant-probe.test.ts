@@ -1,0 +1,184 @@
+/**
+ * Tenant probes over every operation of GET /_api/openapi.json, from the samples table (probe-samples.ts).
+ * Two organizations, Alpha and Beta, each with a TOTP-enrolled administrator, a matter, a folder, a stored file,
+ * an open invitation, an open multipart upload and an uncompleted single PUT; Alpha also has a guest and a
+ * plain user.
+ * - Beta's administrator sends Alpha's ids in every id input: the answer is exactly the answer to an id that
+ *   exists nowhere (same status, code and text; so never 200 with Alpha's data, never a 403 that tells the row
+ *   exists), and none of Alpha's rows changes.
+ * - Admin-only operations refuse the guest and a plain user; member operations refuse the guest; nothing of
+ *   Alpha changes.
+ * - A signed-out client is refused (401) everywhere except the public operations the table lists with a reason.
+ * An operation without an entry, or with an id input no probe covers, fails the suite.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { Client, createTestApp, type TestApp } from './helpers.js';
+import { idValue, methodOf, nowhereValue, pathOf, SAMPLES, type IdKind, type IdProbe, type OperationSample } from './probe-samples.js';
+import { changedTables, digest } from './probe/digest.js';
+import { idInputs, loadOperations, type Operation } from './probe/openapi.js';
+import { describe as describeAnswer, send, type ProbeRequest } from './probe/request.js';
+import { addPerson, buildOrg, freshIp, type OrgWorld, type Person } from './probe/world.js';
+
+let t: TestApp;
+let alpha: OrgWorld;
+let beta: OrgWorld;
+let guest: Person;
+let plainUser: Person;
+let operations: Operation[];
+
+beforeAll(async () => {
+  t = await createTestApp({ JOB_RUNNER: 'off' });
+  alpha = await buildOrg(t, 'Alpha Legal LLP');
+  beta = await buildOrg(t, 'Beta Advocates');
+  guest = await addPerson(t, alpha.organizationId, 'guest');
+  plainUser = await addPerson(t, alpha.organizationId, 'user');
+  operations = await loadOperations(t);
+}, 120_000);
+afterAll(() => t?.shutdown());
+
+/** The request with the probe's inputs replaced by `value(kind)`. */
+function substitute(req: ProbeRequest, set: IdProbe['set'], value: (kind: IdKind) => string | number): ProbeRequest {
+  const out: ProbeRequest = { ...req, body: req.body === undefined ? undefined : structuredClone(req.body), query: req.query ? { ...req.query } : undefined };
+  for (const [input, kind] of Object.entries(set)) {
+    const [where, name] = [input.slice(0, input.indexOf('.')), input.slice(input.indexOf('.') + 1)];
+    const v = value(kind);
+    if (where === 'body') (out.body as Record<string, unknown>)[name] = v;
+    else if (where === 'query') out.query = { ...(out.query ?? {}), [name]: String(v) };
+    else throw new Error(`cannot substitute ${input}`);
+  }
+  return out;
+}
+
+/** What an answer tells the caller, with the values it was sent replaced by a placeholder. */
+function answerOf(res: LightMyRequestResponse, sent: Array<string | number>): { status: number; code?: string; error?: string } {
+  let body: { code?: string; error?: string } = {};
+  try {
+    body = res.json();
+  } catch {
+    /* not JSON */
+  }
+  let error = typeof body?.error === 'string' ? body.error : undefined;
+  for (const v of sent) error = error?.split(String(v)).join('<sent>');
+  return { status: res.statusCode, code: body?.code, error };
+}
+
+/** Strings that only Alpha's own rows hold: none may appear in an answer to Beta. */
+function alphaSecrets(): string[] {
+  return [alpha.organizationId, alpha.matter.id, alpha.matter.name, alpha.folder.id, alpha.folder.name, alpha.file.id, alpha.file.name, alpha.file.storagePath, alpha.multipart.s3Key, alpha.multipart.uploadId, alpha.standard.s3Key, alpha.admin.email, alpha.name, alpha.invitation.email];
+}
+
+const sendAs = (client: Client, key: string, req: ProbeRequest) => send(client, methodOf(key), pathOf(key), req);
+
+describe('tenant probes', () => {
+  it('has an entry for every published operation, and a probe for every id input', () => {
+    const missing = operations.filter((o) => !SAMPLES[o.key]).map((o) => o.key);
+    expect(missing, 'operations without an entry in server/test/probe-samples.ts').toEqual([]);
+    const uncovered: string[] = [];
+    const publicWithoutReason: string[] = [];
+    for (const op of operations) {
+      const entry = SAMPLES[op.key];
+      if (!entry) continue;
+      const covered = new Set([...entry.idProbes.flatMap((p) => Object.keys(p.set)), ...Object.keys(entry.notIds ?? {})]);
+      for (const input of idInputs(op)) if (!covered.has(input)) uncovered.push(`${op.key} ${input}`);
+      if (entry.access === 'public' && !entry.why) publicWithoutReason.push(op.key);
+    }
+    expect(uncovered, 'id inputs without an idProbe (or a notIds reason)').toEqual([]);
+    expect(publicWithoutReason, 'public operations must say why they need no session').toEqual([]);
+  });
+
+  const withIds = Object.entries(SAMPLES).filter(([, e]) => e.idProbes.length > 0);
+  for (const [key, entry] of withIds) {
+    it(`${key}: another organization's ids answer as ids that exist nowhere, and change nothing`, async () => {
+      const problems: string[] = [];
+      for (const probe of entry.idProbes) {
+        const label = `${probe.variant ? `[${probe.variant}] ` : ''}${Object.keys(probe.set).join(' + ')}`;
+        const foreign = substitute(await entry.build({ t, me: beta }, probe.variant), probe.set, (k) => idValue(alpha, k));
+        const nowhere: Array<string | number> = [];
+        const control = substitute(await entry.build({ t, me: beta }, probe.variant), probe.set, (k) => {
+          const v = nowhereValue(k);
+          nowhere.push(v);
+          return v;
+        });
+        const alphaBefore = await digest(t, alpha.organizationId);
+        const resForeign = await sendAs(foreign.client ?? beta.admin.client, key, foreign);
+        const alphaAfter = await digest(t, alpha.organizationId);
+        const resControl = await sendAs(control.client ?? beta.admin.client, key, control);
+
+        const sentForeign = Object.values(probe.set).map((k) => idValue(alpha, k));
+        const a = answerOf(resForeign, sentForeign);
+        const b = answerOf(resControl, nowhere);
+        if (resForeign.statusCode >= 500) problems.push(`${label}: 5xx ${describeAnswer(resForeign)}`);
+        if (JSON.stringify(a) !== JSON.stringify(b)) problems.push(`${label}: Alpha's ids answered ${describeAnswer(resForeign)}, ids that exist nowhere ${describeAnswer(resControl)}`);
+        if (resForeign.statusCode < 300) {
+          // Allowed only where the id is mere text to the server (and then as for any text): no Alpha data back.
+          const leaked = alphaSecrets().filter((s) => resForeign.body.includes(s));
+          if (leaked.length) problems.push(`${label}: answered ${resForeign.statusCode} with Alpha's ${leaked.join(', ')}`);
+        }
+        const changed = changedTables(alphaBefore, alphaAfter);
+        if (changed.length || alphaAfter.auditCount !== alphaBefore.auditCount) {
+          problems.push(`${label}: Alpha's rows changed (${[...changed, ...(alphaAfter.auditCount !== alphaBefore.auditCount ? ['audit_logs'] : [])].join(', ')})`);
+        }
+      }
+      expect(problems, key).toEqual([]);
+    });
+  }
+
+  for (const [key, entry] of Object.entries(SAMPLES)) {
+    it(`${key}: ${describeAccess(entry)}`, async () => {
+      const problems: string[] = [];
+      // Signed out: the same valid request without any cookie.
+      {
+        const req = await entry.build({ t, me: alpha });
+        const before = await digest(t);
+        const res = await sendAs(new Client(t.app, freshIp()), key, { ...req, client: undefined });
+        const after = await digest(t);
+        if (res.statusCode >= 500) problems.push(`signed out: 5xx ${describeAnswer(res)}`);
+        if (entry.access !== 'public') {
+          if (res.statusCode !== 401) problems.push(`signed out: expected 401, got ${describeAnswer(res)}`);
+          const changed = changedTables(before, after);
+          if (changed.length || after.auditCount !== before.auditCount) problems.push(`signed out: refused but changed ${changed.join(', ') || 'audit_logs'}`);
+        }
+      }
+      const refusedTo = entry.access === 'admin' ? [['guest', guest], ['plain user', plainUser]] as const : entry.access === 'member' ? [['guest', guest]] as const : [];
+      for (const [who, person] of refusedTo) {
+        const req = await entry.build({ t, me: alpha });
+        const before = await digest(t, alpha.organizationId);
+        const res = await sendAs(person.client, key, { ...req, client: undefined });
+        const after = await digest(t, alpha.organizationId);
+        if (res.statusCode !== 403 && res.statusCode !== 401) problems.push(`${who}: expected 403, got ${describeAnswer(res)}`);
+        const changed = changedTables(before, after);
+        if (changed.length || after.auditCount !== before.auditCount) problems.push(`${who}: refused but changed ${changed.join(', ') || 'audit_logs'}`);
+      }
+      if (entry.access === 'signed-in') {
+        // Open to every role: the guest gets an answer, never a server failure.
+        const res = await sendAs(guest.client, key, { ...(await entry.build({ t, me: alpha })), client: undefined });
+        if (res.statusCode >= 500) problems.push(`guest: 5xx ${describeAnswer(res)}`);
+      }
+      expect(problems, key).toEqual([]);
+    });
+  }
+
+  it("leaves Alpha's stored file and open upload as they were", async () => {
+    const url = new URL((await alpha.admin.client.get(`/_api/nodes/download-url?nodeId=${alpha.file.id}`)).json().url);
+    const got = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
+    expect(got.statusCode).toBe(200);
+    expect(Buffer.compare(got.rawPayload, alpha.file.bytes)).toBe(0);
+    const parts = await alpha.admin.client.get(`/_api/upload/parts?uploadId=${encodeURIComponent(alpha.multipart.uploadId)}&s3Key=${encodeURIComponent(alpha.multipart.s3Key)}`);
+    expect(parts.statusCode).toBe(200);
+    expect(parts.json().parts.map((p: { partNumber: number }) => p.partNumber)).toEqual([1]);
+  });
+});
+
+function describeAccess(e: OperationSample): string {
+  switch (e.access) {
+    case 'public':
+      return `public (${e.why ?? 'no reason given'}): no 5xx signed out`;
+    case 'signed-in':
+      return 'signed-out callers get 401; every role may call it';
+    case 'member':
+      return 'signed-out callers get 401; guests get 403';
+    case 'admin':
+      return 'signed-out callers get 401; guests and plain users get 403';
+  }
+}
