@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS, MFA_METHODS, SYSTEM_MFA_OPERATIONS } from './constants.js';
 import { MSG } from './messages.js';
-import { emailSchema, mfaMethodSchema, organizationIdSchema, permissionsSchema, roleSchema, userIdSchema } from './common.js';
+import { emailSchema, mfaMethodSchema, organizationIdSchema, permissionsSchema, roleSchema, userIdSchema, text } from './common.js';
 
 // ---- Session -----------------------------------------------------------------------------------------
 
@@ -40,7 +40,7 @@ export type SessionResponse = z.infer<typeof sessionResponse>;
 
 export const loginRequest = z.strictObject({
   email: z.email({ error: MSG.emailRequired }),
-  password: z.string({ error: MSG.passwordRequired }).min(1, { error: MSG.passwordRequired }).max(1024),
+  password: text({ error: MSG.passwordRequired }).min(1, { error: MSG.passwordRequired }).max(1024),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 export const loginResponse = z.object({ userId: z.number().int(), email: z.string() });
@@ -57,8 +57,7 @@ export type MfaChallengeResponse = z.infer<typeof mfaChallengeResponse>;
 
 /** A 6-digit code as typed by the user. */
 export const sixDigitCode = (lengthMessage: string, numericMessage: string) =>
-  z
-    .string({ error: lengthMessage })
+  text({ error: lengthMessage })
     .length(LIMITS.mfaCodeLength, { error: lengthMessage })
     .regex(/^\d+$/, { error: numericMessage });
 
@@ -80,8 +79,7 @@ export type MfaVerifyResponse = z.infer<typeof mfaVerifyResponse>;
 
 export const verifySystemMfaRequest = z.strictObject({
   operation: z.enum(SYSTEM_MFA_OPERATIONS, { error: MSG.invalidSystemMfaOperation }),
-  mfaToken: z
-    .string({ error: MSG.mfaTokenSixDigits })
+  mfaToken: text({ error: MSG.mfaTokenSixDigits })
     .length(LIMITS.mfaCodeLength, { error: MSG.mfaTokenSixDigits })
     .regex(/^\d+$/, { error: MSG.mfaTokenNumeric }),
 });
@@ -98,9 +96,8 @@ export type VerifySystemMfaResponse = z.infer<typeof verifySystemMfaResponse>;
 
 export const passwordResetRequest = z.strictObject({ email: emailSchema });
 export const passwordResetVerifyRequest = z.strictObject({
-  token: z.string({ error: MSG.resetTokenRequired }).min(1, { error: MSG.resetTokenRequired }).max(256),
-  newPassword: z
-    .string({ error: MSG.passwordMin8Long })
+  token: text({ error: MSG.resetTokenRequired }).min(1, { error: MSG.resetTokenRequired }).max(256),
+  newPassword: text({ error: MSG.passwordMin8Long })
     .min(LIMITS.passwordMin, { error: MSG.passwordMin8Long })
     .max(LIMITS.passwordMax, { error: MSG.passwordMax100Long }),
 });
@@ -109,19 +106,17 @@ export const messageResponse = z.object({ success: z.boolean(), message: z.strin
 // ---- Invitations -------------------------------------------------------------------------------------
 
 export const invitationVerifyRequest = z.strictObject({
-  token: z.string({ error: MSG.invitationTokenRequired }).min(1, { error: MSG.invitationTokenRequired }).max(256),
+  token: text({ error: MSG.invitationTokenRequired }).min(1, { error: MSG.invitationTokenRequired }).max(256),
 });
 export const invitationVerifyResponse = z.object({ organizationName: z.string(), email: z.string() });
 export type InvitationVerifyResponse = z.infer<typeof invitationVerifyResponse>;
 export const invitationAcceptRequest = z.strictObject({
-  token: z.string({ error: MSG.invitationTokenRequired }).min(1, { error: MSG.invitationTokenRequired }).max(256),
-  fullName: z
-    .string({ error: MSG.fullNameMin })
+  token: text({ error: MSG.invitationTokenRequired }).min(1, { error: MSG.invitationTokenRequired }).max(256),
+  fullName: text({ error: MSG.fullNameMin })
     .trim()
     .min(LIMITS.fullNameMin, { error: MSG.fullNameMin })
     .max(200),
-  password: z
-    .string({ error: MSG.passwordMin8 })
+  password: text({ error: MSG.passwordMin8 })
     .min(LIMITS.passwordMin, { error: MSG.passwordMin8 })
     .max(LIMITS.passwordMax, { error: MSG.passwordMax100Long }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nodeTreeSchema } from './nodes.js';
+import { text } from './common.js';
 
 /** Matters (spec part 2, sections 3, 5, 7, 8 and 9): texts, limits and the shapes of the /_api/matters calls. */
 export const MATTER_MSG = {
@@ -100,29 +101,25 @@ export const matterSchema = z.object({
 });
 export type MatterDto = z.infer<typeof matterSchema>;
 
-const matterNumber = z
-  .string({ error: MATTER_MSG.matterNumberFormat })
+const matterNumber = text({ error: MATTER_MSG.matterNumberFormat })
   .trim()
   .regex(MATTER_NUMBER_PATTERN, { error: MATTER_MSG.matterNumberFormat });
-const description = z
-  .string()
+const description = text()
   .max(MATTER_LIMITS.descriptionMax, { error: MATTER_MSG.descriptionTooLong });
 const lawyer = (required: string) =>
-  z.string({ error: required }).trim().min(1, { error: required }).max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.lawyerNameTooLong });
+  text({ error: required }).trim().min(1, { error: required }).max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.lawyerNameTooLong });
 
 /**
  * POST /_api/matters/create. matterNumber may be left out: the server then takes the next MAT-<year>-NNN.
  * responsibleAttorney is required as in the dialog (the server enforces the client's rules).
  */
 export const createMatterRequest = z.strictObject({
-  matterName: z
-    .string({ error: MATTER_MSG.matterNameRequired })
+  matterName: text({ error: MATTER_MSG.matterNameRequired })
     .trim()
     .min(1, { error: MATTER_MSG.matterNameRequired })
     .max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.matterNameTooLong }),
   matterNumber: z.preprocess((v) => (v === '' || v === null ? undefined : v), matterNumber.optional()),
-  clientName: z
-    .string({ error: MATTER_MSG.clientNameRequired })
+  clientName: text({ error: MATTER_MSG.clientNameRequired })
     .trim()
     .min(1, { error: MATTER_MSG.clientNameRequired })
     .max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.clientNameTooLong }),
@@ -135,12 +132,11 @@ export type CreateMatterRequest = z.infer<typeof createMatterRequest>;
 const clearableParty = (tooLong: string) =>
   z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-    z.string().trim().max(MATTER_LIMITS.nameMax, { error: tooLong }).nullable().optional(),
+    text().trim().max(MATTER_LIMITS.nameMax, { error: tooLong }).nullable().optional(),
   );
 
 /** Update: a matter number can be changed but never removed, because it identifies the matter. */
-const updateMatterNumber = z
-  .string({ error: (iss) => (iss.input === null ? MATTER_MSG.matterNumberNotRemovable : MATTER_MSG.matterNumberFormat) })
+const updateMatterNumber = text({ error: (iss) => (iss.input === null ? MATTER_MSG.matterNumberNotRemovable : MATTER_MSG.matterNumberFormat) })
   .trim()
   .min(1, { error: MATTER_MSG.matterNumberNotRemovable, abort: true })
   .regex(MATTER_NUMBER_PATTERN, { error: MATTER_MSG.matterNumberFormat });
@@ -152,8 +148,7 @@ const updateMatterNumber = z
  */
 export const updateMatterRequest = z.strictObject({
   matterId: z.uuid({ error: MATTER_MSG.invalidMatterId }),
-  matterName: z
-    .string({ error: MATTER_MSG.matterNameEmpty })
+  matterName: text({ error: MATTER_MSG.matterNameEmpty })
     .trim()
     .min(1, { error: MATTER_MSG.matterNameEmpty })
     .max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.matterNameTooLong })
@@ -187,12 +182,11 @@ export type MatterConflictDetails = z.infer<typeof matterConflictDetails>;
 
 /** Query strings arrive as text; an empty value counts as absent. */
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const optionalText = z.preprocess(blankToUndefined, z.string().trim().max(MATTER_LIMITS.nameMax).optional());
+const optionalText = z.preprocess(blankToUndefined, text().trim().max(MATTER_LIMITS.nameMax).optional());
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const dateParam = z.preprocess(
   blankToUndefined,
-  z
-    .string()
+  text()
     .refine((s) => (DATE_ONLY.test(s) || /^\d{4}-\d{2}-\d{2}T/.test(s)) && !Number.isNaN(Date.parse(s)), { error: MATTER_MSG.invalidDate })
     .optional(),
 );
@@ -203,7 +197,7 @@ const dateParam = z.preprocess(
  * name, ignoring case; search finds a substring of name, number, client or description.
  */
 export const matterListQuery = z.object({
-  search: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()),
+  search: z.preprocess(blankToUndefined, text().trim().max(200).optional()),
   status: z.preprocess(
     (v) => (typeof v === 'string' && (v.trim() === '' || v.toLowerCase() === 'all') ? undefined : v),
     z.enum(MATTER_STATUSES, { error: MATTER_MSG.invalidStatus }).optional(),
@@ -238,7 +232,7 @@ export type MatterDetailResponse = z.infer<typeof matterDetailResponse>;
 
 /** GET /_api/matters/clients/suggestions and /lawyers/suggestions. */
 export const suggestionQuery = z.object({
-  query: z.preprocess(blankToUndefined, z.string().trim().max(MATTER_LIMITS.nameMax).optional()),
+  query: z.preprocess(blankToUndefined, text().trim().max(MATTER_LIMITS.nameMax).optional()),
   limit: z.preprocess(
     blankToUndefined,
     z.coerce

@@ -80,6 +80,11 @@ export const MSG = {
   jsonOnly: 'Requests must be sent as JSON.',
   forbiddenOrigin: 'Cross-site request refused.',
   payloadTooLarge: 'The request is too large.',
+  /** NUL characters and broken UTF-16 (a lone surrogate) in any text, body or query. */
+  textNotAllowed: 'Text contains characters that are not allowed.',
+  requestTooDeep: 'The request is nested too deeply.',
+  jsonTooLarge: (field: string, kb: number) => `${field} cannot exceed ${kb} KB.`,
+  jsonTooDeep: (field: string, levels: number) => `${field} cannot be nested more than ${levels} levels deep.`,
   /** A transaction lost a race (serialization failure or deadlock); the client retries it (spec part 2, section 8). */
   concurrentOperation: 'Concurrent operation detected. Please try again.',
   /** A row lock could not be taken in time; the client retries it. */

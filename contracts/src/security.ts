@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { SECURITY_EVENT_ACTIONS } from './constants.js';
 import { MSG } from './messages.js';
+import { jsonObjectField, text } from './common.js';
 
-const targetId = z.string().max(200).optional();
-const details = z.record(z.string(), z.unknown()).optional();
+const targetId = text().max(200).optional();
+/** Free-form, but bounded: 16 KB serialized and 8 levels at most, and the text rule inside. */
+const details = jsonObjectField('Details').optional();
 
 export const securityEventLogRequest = z.strictObject({
   action: z.enum(SECURITY_EVENT_ACTIONS, { error: MSG.securityActionInvalid }),
@@ -11,7 +13,7 @@ export const securityEventLogRequest = z.strictObject({
   details,
 });
 export const forensicLogRequest = z.strictObject({
-  action: z.string({ error: MSG.actionEmpty }).trim().min(1, { error: MSG.actionEmpty }).max(100),
+  action: text({ error: MSG.actionEmpty }).trim().min(1, { error: MSG.actionEmpty }).max(100),
   targetId,
   details,
 });

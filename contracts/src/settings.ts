@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './constants.js';
 import { MSG } from './messages.js';
-import { emailSchema, optionalMfaToken, roleSchema } from './common.js';
+import { emailSchema, optionalMfaToken, roleSchema, text } from './common.js';
 
 export const MFA_MANAGE_OPERATIONS = ['generate_totp_secret', 'switch_to_totp', 'switch_to_email'] as const;
 
@@ -11,9 +11,8 @@ export const MFA_MANAGE_OPERATIONS = ['generate_totp_secret', 'switch_to_totp', 
  */
 export const mfaManageRequest = z.strictObject({
   operation: z.enum(MFA_MANAGE_OPERATIONS),
-  mfaToken: z.string().max(64).optional(),
-  totpToken: z
-    .string()
+  mfaToken: text().max(64).optional(),
+  totpToken: text()
     .length(LIMITS.mfaCodeLength, { error: MSG.codeSixDigits })
     .regex(/^\d+$/, { error: MSG.codeNumeric })
     .optional(),
@@ -46,12 +45,11 @@ export const inviteUserResponse = z.object({
 /** POST /_api/settings/password: the signed-in user changes their own password. */
 export const changePasswordRequest = z
   .strictObject({
-    currentPassword: z.string({ error: 'Current password is required.' }).min(1, { error: 'Current password is required.' }).max(1024),
-    newPassword: z
-      .string({ error: 'New password must be at least 8 characters.' })
+    currentPassword: text({ error: 'Current password is required.' }).min(1, { error: 'Current password is required.' }).max(1024),
+    newPassword: text({ error: 'New password must be at least 8 characters.' })
       .min(LIMITS.passwordMin, { error: 'New password must be at least 8 characters.' })
       .max(LIMITS.passwordMax, { error: MSG.passwordMax100Long }),
-    confirmPassword: z.string(),
+    confirmPassword: text(),
   })
   .refine((v) => v.newPassword === v.confirmPassword, { error: "New passwords don't match.", path: ['confirmPassword'] });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;

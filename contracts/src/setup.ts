@@ -1,17 +1,16 @@
 import { z } from 'zod';
 import { LIMITS } from './constants.js';
 import { MSG } from './messages.js';
-import { emailSchema } from './common.js';
+import { emailSchema, text } from './common.js';
 
 /** First run: GET /_api/setup/status and POST /_api/setup with the token the server printed at start. */
 export const setupStatusResponse = z.object({ needsSetup: z.boolean() });
 export const setupRequest = z.strictObject({
-  setupToken: z.string().min(1, { error: MSG.setupTokenInvalid }).max(256),
-  organizationName: z.string().trim().min(2, { error: MSG.firmNameRequired }).max(200),
-  adminName: z.string().trim().min(LIMITS.fullNameMin, { error: MSG.fullNameMin }).max(200),
+  setupToken: text().min(1, { error: MSG.setupTokenInvalid }).max(256),
+  organizationName: text().trim().min(2, { error: MSG.firmNameRequired }).max(200),
+  adminName: text().trim().min(LIMITS.fullNameMin, { error: MSG.fullNameMin }).max(200),
   adminEmail: emailSchema,
-  adminPassword: z
-    .string()
+  adminPassword: text()
     .min(LIMITS.passwordMin, { error: MSG.passwordMin8 })
     .max(LIMITS.passwordMax, { error: MSG.passwordMax100Long }),
 });

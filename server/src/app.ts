@@ -18,6 +18,7 @@ import { LocalBlobStore } from './platform/storage/local-store.js';
 import { localStoreRoutes } from './platform/storage/local-store.routes.js';
 import type { AppContext } from './shared/context.js';
 import { registerErrorHandler } from './shared/http-errors.js';
+import { registerRequestGuards } from './shared/request-guards.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { settingsRoutes } from './features/mfa/settings.routes.js';
 import { securityRoutes } from './features/security/security.routes.js';
@@ -109,24 +110,9 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
 
   // State-changing calls take JSON only (no form or text posts from other sites) ...
   app.removeContentTypeParser('text/plain');
-  // ... and are refused when the browser says they come from another origin.
-  const allowedOrigins = new Set([new URL(config.appUrl).origin]);
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
-    if (!request.url.startsWith('/_api/')) return;
-    const origin = request.headers.origin;
-    if (!origin) return;
-    const host = request.headers.host;
-    const sameHost = host && (origin === `http://${host}` || origin === `https://${host}`);
-    if (!allowedOrigins.has(origin) && !sameHost) {
-      return reply.status(403).send({ error: MSG.forbiddenOrigin, code: 'FORBIDDEN_ORIGIN' });
-    }
-  });
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.url.startsWith('/_api/')) reply.header('cache-control', 'no-store');
-    reply.header('x-api-version', API_VERSION);
-    return payload;
-  });
+  // ... and are refused when the browser says they come from another site; text and nesting are checked once for
+  // every route; /_api answers are not cached.
+  registerRequestGuards(app, { appUrl: config.appUrl });
 
   await app.register(swagger, {
     openapi: {

@@ -49,3 +49,28 @@ describe('error handler: database races', () => {
     expect(res.body).not.toContain('internal detail');
   });
 });
+
+// Text PostgreSQL cannot store, should any reach it, is the client's fault: a 400, never a 500.
+describe('error handler: text the database refuses', () => {
+  let app: FastifyInstance;
+  let database: DatabaseHandle;
+  beforeAll(async () => {
+    database = await testDatabase();
+    app = Fastify({ logger: false });
+    registerErrorHandler(app);
+    app.get('/nul-text', async () => (await sql`select ${'a\u0000b'}::text as v`.execute(database.db)).rows);
+    app.get('/nul-jsonb', async () => (await sql`select ${JSON.stringify({ a: 'a\u0000b' })}::jsonb as v`.execute(database.db)).rows);
+    app.get('/lone-surrogate-jsonb', async () => (await sql`select ${JSON.stringify({ a: '\ud800' })}::jsonb as v`.execute(database.db)).rows);
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it.each(['/nul-text', '/nul-jsonb', '/lone-surrogate-jsonb'])('%s answers 400 with the text rule', async (url) => {
+    const res = await app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: MSG.textNotAllowed, code: 'VALIDATION_ERROR' });
+  });
+});

@@ -49,6 +49,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .header('retry-after', '1')
         .send({ error: sqlState === '55P03' ? MSG.resourceLocked : MSG.concurrentOperation, code: 'CONFLICT_ERROR', details: { retryAfterSeconds: 1 } });
     }
+    // Text PostgreSQL cannot store (NUL, broken UTF-16) or JSON nested past its limits is the client's input, not
+    // a server failure. The request hooks refuse it first; this keeps any path that slips by a clear 400.
+    if (sqlState === '22P05' || sqlState === '22021' || (sqlState === '22P02' && /unicode|surrogate/i.test(`${err.message} ${(err as { detail?: string }).detail ?? ''}`))) {
+      return reply.status(400).send({ error: MSG.textNotAllowed, code: 'VALIDATION_ERROR' });
+    }
+    if (sqlState === '54001') {
+      return reply.status(400).send({ error: MSG.requestTooDeep, code: 'VALIDATION_ERROR' });
+    }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.status(err.statusCode).send({ error: err.message, code: 'VALIDATION_ERROR' });
     }

@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API_VERSION, MAX_REQUEST_DEPTH, MSG, jsonProblem } from '@strongroom/contracts';
+
+/**
+ * Whether a request is an /_api call, judged by the path the router matched (or, for a path no route matched, the
+ * decoded path), never by the raw URL: `/%5Fapi/...` reaches the same routes as `/_api/...` and must meet the
+ * same checks.
+ */
+export function isApiRequest(request: FastifyRequest): boolean {
+  const routed = request.routeOptions?.url;
+  if (routed && routed.startsWith('/_api/')) return true;
+  const raw = request.url.split('?')[0] ?? '';
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    /* a malformed escape: the raw path is all there is */
+  }
+  return decoded.startsWith('/_api/') || decoded === '/_api';
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function isPlainJson(body: unknown): boolean {
+  if (typeof body === 'string') return true;
+  if (body === null || typeof body !== 'object') return false;
+  if (Array.isArray(body)) return true;
+  const proto = Object.getPrototypeOf(body);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The checks every request meets before any route sees it:
+ * - /_api calls are for the Strongroom web app on its own origin. A browser that says the call comes from another
+ *   site (Sec-Fetch-Site cross-site or same-site) is refused, GETs included, so that a link or a form elsewhere
+ *   cannot make a signed-in user download or change anything; a state-changing call with a foreign Origin is
+ *   refused too (older browsers send no Sec-Fetch-Site). Calls without these headers (scripts, the CLI, tests)
+ *   are not browser cross-site requests and pass.
+ * - No text anywhere in a JSON body, query string or path parameter may hold NUL or a lone surrogate, and no body
+ *   or query may nest deeper than MAX_REQUEST_DEPTH: one rule here, so that no route can forget it.
+ * - /_api answers are never cached, and every answer names the API version.
+ */
+export function registerRequestGuards(app: FastifyInstance, opts: { appUrl: string }): void {
+  const allowedOrigins = new Set([new URL(opts.appUrl).origin]);
+  const originAllowed = (request: FastifyRequest, origin: string) => {
+    const host = request.headers.host;
+    return allowedOrigins.has(origin) || (!!host && (origin === `http://${host}` || origin === `https://${host}`));
+  };
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isApiRequest(request)) return;
+    const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
+    const site = request.headers['sec-fetch-site'];
+    const fromOtherSite = site === 'cross-site' || site === 'same-site';
+    if (fromOtherSite && !(origin && originAllowed(request, origin))) {
+      return reply.status(403).send({ error: MSG.forbiddenOrigin, code: 'FORBIDDEN_ORIGIN' });
+    }
+    if (STATE_CHANGING.has(request.method) && origin && !originAllowed(request, origin)) {
+      return reply.status(403).send({ error: MSG.forbiddenOrigin, code: 'FORBIDDEN_ORIGIN' });
+    }
+  });
+
+  app.addHook('preValidation', async (request, reply) => {
+    const parts: unknown[] = [request.query, request.params];
+    if (isPlainJson(request.body)) parts.push(request.body);
+    for (const part of parts) {
+      const problem = jsonProblem(part, MAX_REQUEST_DEPTH);
+      if (problem === 'text') return reply.status(400).send({ error: MSG.textNotAllowed, code: 'VALIDATION_ERROR' });
+      if (problem === 'depth') return reply.status(400).send({ error: MSG.requestTooDeep, code: 'VALIDATION_ERROR' });
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (isApiRequest(request)) reply.header('cache-control', 'no-store');
+    reply.header('x-api-version', API_VERSION);
+    return payload;
+  });
+}
