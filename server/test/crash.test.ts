@@ -1,0 +1,170 @@
+/**
+ * Crash safety with a real server process: the server is killed with SIGKILL in the middle of a completion,
+ * started again on the same DATA_DIR (embedded PGlite, local store), and the retry must finish the upload with
+ * the right sha256, leaving no stray object behind.
+ *
+ * The preparation (organization, signed-in administrator, matter, the parts of a 30 MiB upload) is done in
+ * this process on the same DATA_DIR and port, then that app is closed so the server process can open the
+ * data directory. The server is held between joining and hashing by its test hook
+ * STRONGROOM_TEST_PAUSE_AFTER_JOIN_MS, which logs when it is reached: that log line is the signal to kill.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createMatter, freePort, newOrganization, ok } from '../src/features/matters/matter-fixtures.js';
+import { LocalBlobStore } from '../src/platform/storage/index.js';
+import type { TestApp } from './helpers.js';
+import { startSmtpSink } from './smtp-sink.js';
+
+const serverDir = path.resolve(import.meta.dirname, '..');
+const MiB = 1024 * 1024;
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+type Server = { child: ChildProcess; output: () => string; waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>; exited: Promise<unknown> };
+
+function startServer(env: Record<string, string>): Server {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverDir,
+    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'info', JOB_RUNNER: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  const listeners = new Set<() => void>();
+  const onData = (d: Buffer) => {
+    out += String(d);
+    for (const l of listeners) l();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  return {
+    child,
+    output: () => out,
+    exited,
+    waitFor(text, timeoutMs = 45_000) {
+      const seen = () => (typeof text === 'string' ? out.includes(text) : text.test(out));
+      return new Promise<void>((resolve, reject) => {
+        if (seen()) return resolve();
+        const timer = setTimeout(() => reject(new Error(`no ${String(text)} in the server output:\n${out}`)), timeoutMs);
+        const check = () => {
+          if (!seen()) return;
+          clearTimeout(timer);
+          listeners.delete(check);
+          resolve();
+        };
+        listeners.add(check);
+        child.on('exit', () => {
+          if (seen()) return;
+          clearTimeout(timer);
+          reject(new Error(`the server exited before ${String(text)}:\n${out}`));
+        });
+      });
+    },
+  };
+}
+
+/** Answers of a real HTTP request with the signed-in administrator's cookies. */
+async function post(base: string, cookie: string, url: string, body: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(base + url, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
+  return { status: res.status, json: await res.json().catch(() => null) };
+}
+
+/** Every stored object (key) under DATA_DIR/objects, leaving out the store's own folders. */
+function storedKeys(dataDir: string): string[] {
+  const root = path.join(dataDir, 'objects');
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else found.push(path.relative(root, full).split(path.sep).join('/'));
+    }
+  };
+  if (fs.existsSync(root)) walk(root);
+  return found;
+}
+
+const filesIn = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+
+describe('a server killed mid-completion', () => {
+  it('finishes the upload on a retry after the restart, with the sha256 of the stored bytes, and leaves no stray object', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-crash-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const sink = await startSmtpSink();
+    const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', APP_URL: base, SMTP_URL: sink.url, NODE_ENV: 'test' };
+
+    // Preparation in this process, on the same data directory.
+    const config = loadConfig({ ...env, LOG_LEVEL: 'silent', JOB_RUNNER: 'off' });
+    const built = await buildApp({ config, logger: false });
+    await built.app.listen({ host: '127.0.0.1', port });
+    const t = { ...built, sink, config, dataDir, shutdown: async () => undefined } as unknown as TestApp;
+    const admin = await newOrganization(t, 'Crash & Co');
+    const m = await createMatter(admin.client);
+    const parts = [randomBytes(10 * MiB), randomBytes(10 * MiB), randomBytes(10 * MiB)];
+    const whole = Buffer.concat(parts);
+    const meta = { fileName: 'Evidence.zip', fileType: 'application/zip', matterId: m.id, parentId: null };
+    const init = ok(await admin.client.post('/_api/upload/multipart-init', { ...meta, fileSize: whole.length }));
+    const etags: string[] = [];
+    for (const [i, bytes] of parts.entries()) {
+      const signed = ok(await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: i + 1, uploadId: init.uploadId, s3Key: init.s3Key }));
+      const res = await fetch(signed.url, { method: 'PUT', body: new Uint8Array(bytes) });
+      expect(res.status).toBe(200);
+      etags.push(res.headers.get('etag')!.replace(/"/g, ''));
+    }
+    const cookie = [...admin.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    await built.close();
+
+    const complete = { ...meta, s3Key: init.s3Key, uploadId: init.uploadId, fileSize: whole.length, parts: etags.map((ETag, i) => ({ PartNumber: i + 1, ETag })) };
+    try {
+      // First run: completion joins the parts, then the hook holds it; the server is killed right there.
+      const first = startServer({ ...env, STRONGROOM_TEST_PAUSE_AFTER_JOIN_MS: '600000', UPLOAD_COMPLETION_LEASE_SECONDS: '2' });
+      await first.waitFor('Strongroom is ready');
+      const inFlight = post(base, cookie, '/_api/upload/multipart-complete', complete).catch((err: unknown) => err);
+      await first.waitFor('test hook: upload joined');
+      first.child.kill('SIGKILL');
+      await first.exited;
+      expect(await inFlight).toBeInstanceOf(Error);
+
+      // Second run on the same data directory: the retry takes the dead completion over once its lease is out.
+      const second = startServer({ ...env, UPLOAD_COMPLETION_LEASE_SECONDS: '2' });
+      await second.waitFor('Strongroom is ready');
+      let answer = await post(base, cookie, '/_api/upload/multipart-complete', complete);
+      const deadline = Date.now() + 20_000;
+      while (answer.status === 409 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 250));
+        answer = await post(base, cookie, '/_api/upload/multipart-complete', complete);
+      }
+      expect(answer.status).toBe(200);
+      const expectedSha = createHash('sha256').update(whole).digest('hex');
+      expect(answer.json.file).toMatchObject({ name: 'Evidence.zip', fileSize: whole.length, sha256Hash: expectedSha });
+      // Once more: the same file, nothing new.
+      const again = await post(base, cookie, '/_api/upload/multipart-complete', complete);
+      expect(again.json.file.id).toBe(answer.json.file.id);
+      second.child.kill('SIGTERM');
+      await second.exited;
+    } finally {
+      await sink.close();
+    }
+
+    // The stored bytes are the ones recorded, and nothing else is stored: no second object, no parts, no temp files.
+    const store = new LocalBlobStore({ dataDir, appUrl: base });
+    expect(await store.sha256(init.s3Key)).toBe(createHash('sha256').update(whole).digest('hex'));
+    expect(storedKeys(dataDir)).toEqual([init.s3Key]);
+    expect(filesIn(path.join(dataDir, 'objects', '.multipart')).filter((n) => !n.startsWith('.trash-'))).toEqual([]);
+    expect(filesIn(path.join(dataDir, 'objects', '.tmp')).filter((n) => !n.endsWith('.json'))).toEqual([]);
+  }, 90_000);
+});
