@@ -9,12 +9,12 @@ export function securityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/_api/security/event-log',
-      { schema: { tags: ['security'], body: securityEventLogRequest, response: { 200: securityLogResponse } }, preHandler: requireSession(ctx, { allowMfaSetup: true }) },
+      { schema: { tags: ['security'], body: securityEventLogRequest, response: { 200: securityLogResponse } }, preHandler: requireSession(ctx) },
       async (request) => logClientEvent(ctx, authOf(request), 'security_event', request.body, requestMeta(request)),
     );
     app.post(
       '/_api/security/forensic-log',
-      { schema: { tags: ['security'], body: forensicLogRequest, response: { 200: securityLogResponse } }, preHandler: requireSession(ctx, { allowMfaSetup: true }) },
+      { schema: { tags: ['security'], body: forensicLogRequest, response: { 200: securityLogResponse } }, preHandler: requireSession(ctx) },
       async (request) => logClientEvent(ctx, authOf(request), 'forensic_log', request.body, requestMeta(request)),
     );
   };
