@@ -200,7 +200,7 @@ export async function tellLockout(ctx: AppContext, user: UserRow, scope: CodeSco
   try {
     await ctx.mailer.send({
       to: user.email,
-      subject: 'Strongroom: verification codes locked on your account',
+      subject: 'Strongroom: too many incorrect codes on your account',
       text:
         `${rule.limit} incorrect verification codes were entered ${where} your Strongroom account within ${rule.windowSeconds / 60} minutes.\n` +
         `For your protection, verification codes will not be accepted for the next ${rule.lockSeconds / 60} minutes.\n\n` +

@@ -91,7 +91,7 @@ describe('second factor at sign-in', () => {
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
     expect(c.cookies.has('sr_session')).toBe(false);
     // The user is told by mail and the lockout is in the audit log.
-    const notice = await t.sink.waitFor(acct.email, { subjectIncludes: 'verification codes locked' });
+    const notice = await t.sink.waitFor(acct.email, { subjectIncludes: 'too many incorrect codes' });
     expect(notice.text).toContain('10 incorrect verification codes');
     expect(await auditCount(acct.userId, 'MFA_VERIFICATION_LOCKED')).toBe(1);
   });
@@ -108,7 +108,7 @@ describe('second factor when signed in', () => {
     expect(await auditCount(acct.userId, 'MFA_VERIFICATION_FAILED')).toBeLessThanOrEqual(5);
     // Locked now: even the right code is refused, and the user was told.
     expect((await c.post('/_api/auth/verifySystemMfa', { operation: 'MFA_SETTINGS', mfaToken: code })).statusCode).toBe(429);
-    await t.sink.waitFor(acct.email, { subjectIncludes: 'verification codes locked' });
+    await t.sink.waitFor(acct.email, { subjectIncludes: 'too many incorrect codes' });
     expect(await auditCount(acct.userId, 'MFA_VERIFICATION_LOCKED')).toBe(1);
   });
 
