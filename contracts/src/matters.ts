@@ -107,7 +107,7 @@ const matterNumber = text({ error: MATTER_MSG.matterNumberFormat })
 const description = text()
   .max(MATTER_LIMITS.descriptionMax, { error: MATTER_MSG.descriptionTooLong });
 const lawyer = (required: string) =>
-  text({ error: required }).trim().min(1, { error: required }).max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.lawyerNameTooLong });
+  text({ error: required }).trim().normalize('NFC').min(1, { error: required }).max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.lawyerNameTooLong });
 
 /**
  * POST /_api/matters/create. matterNumber may be left out: the server then takes the next MAT-<year>-NNN.
@@ -116,11 +116,13 @@ const lawyer = (required: string) =>
 export const createMatterRequest = z.strictObject({
   matterName: text({ error: MATTER_MSG.matterNameRequired })
     .trim()
+    .normalize('NFC')
     .min(1, { error: MATTER_MSG.matterNameRequired })
     .max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.matterNameTooLong }),
   matterNumber: z.preprocess((v) => (v === '' || v === null ? undefined : v), matterNumber.optional()),
   clientName: text({ error: MATTER_MSG.clientNameRequired })
     .trim()
+    .normalize('NFC')
     .min(1, { error: MATTER_MSG.clientNameRequired })
     .max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.clientNameTooLong }),
   description: description.optional().nullable(),
@@ -132,7 +134,7 @@ export type CreateMatterRequest = z.infer<typeof createMatterRequest>;
 const clearableParty = (tooLong: string) =>
   z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-    text().trim().max(MATTER_LIMITS.nameMax, { error: tooLong }).nullable().optional(),
+    text().trim().normalize('NFC').max(MATTER_LIMITS.nameMax, { error: tooLong }).nullable().optional(),
   );
 
 /** Update: a matter number can be changed but never removed, because it identifies the matter. */
@@ -150,6 +152,7 @@ export const updateMatterRequest = z.strictObject({
   matterId: z.uuid({ error: MATTER_MSG.invalidMatterId }),
   matterName: text({ error: MATTER_MSG.matterNameEmpty })
     .trim()
+    .normalize('NFC')
     .min(1, { error: MATTER_MSG.matterNameEmpty })
     .max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.matterNameTooLong })
     .optional(),
@@ -182,7 +185,7 @@ export type MatterConflictDetails = z.infer<typeof matterConflictDetails>;
 
 /** Query strings arrive as text; an empty value counts as absent. */
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const optionalText = z.preprocess(blankToUndefined, text().trim().max(MATTER_LIMITS.nameMax).optional());
+const optionalText = z.preprocess(blankToUndefined, text().trim().normalize('NFC').max(MATTER_LIMITS.nameMax).optional());
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const dateParam = z.preprocess(
   blankToUndefined,
@@ -197,7 +200,7 @@ const dateParam = z.preprocess(
  * name, ignoring case; search finds a substring of name, number, client or description.
  */
 export const matterListQuery = z.object({
-  search: z.preprocess(blankToUndefined, text().trim().max(200).optional()),
+  search: z.preprocess(blankToUndefined, text().trim().normalize('NFC').max(200).optional()),
   status: z.preprocess(
     (v) => (typeof v === 'string' && (v.trim() === '' || v.toLowerCase() === 'all') ? undefined : v),
     z.enum(MATTER_STATUSES, { error: MATTER_MSG.invalidStatus }).optional(),
@@ -232,7 +235,7 @@ export type MatterDetailResponse = z.infer<typeof matterDetailResponse>;
 
 /** GET /_api/matters/clients/suggestions and /lawyers/suggestions. */
 export const suggestionQuery = z.object({
-  query: z.preprocess(blankToUndefined, text().trim().max(MATTER_LIMITS.nameMax).optional()),
+  query: z.preprocess(blankToUndefined, text().trim().normalize('NFC').max(MATTER_LIMITS.nameMax).optional()),
   limit: z.preprocess(
     blankToUndefined,
     z.coerce

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './common.js';
 
 /**
  * Folders and files of a matter (spec part 2, sections 3, 5 and 7). Texts the user sees are here once; the
@@ -59,17 +60,25 @@ export const nameRuleMessages = (subject: 'File name' | 'Folder name' | 'Name', 
 // Characters a name may not hold: < > : " / \ | ? * and control characters (spec section 5).
 // eslint-disable-next-line no-control-regex
 const INVALID_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f\u007f]/;
+/**
+ * Characters that are invisible or change how the rest of a name is shown: C1 controls, bidirectional controls
+ * (a name can be made to read 'exe.pdf' backwards) and zero-width characters (two names that look the same).
+ */
+// eslint-disable-next-line no-control-regex
+const DECEPTIVE_CHARACTERS = /[\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/;
 /** Separators written out or percent-encoded: what a path traversal attempt looks like once decoded. */
 const ENCODED_TRAVERSAL = /%2e|%2f|%5c|%00/i;
 
 /**
- * A folder or file name: trimmed, 1 to 255 characters, no separators, no '..', no leading dot, none of the
- * characters Windows and S3 tools choke on. The checks run in an order that names the most precise fault.
+ * A folder or file name: trimmed and in Unicode NFC (so a composed and a decomposed 'Café' are the same name for
+ * the uniqueness check and are stored alike), 1 to 255 characters, no separators, no '..', no leading dot, none
+ * of the characters Windows and S3 tools choke on, no invisible or direction-changing characters, and the text
+ * rule of every field. The checks run in an order that names the most precise fault.
  */
 export function nodeNameSchema(m: NameMessages) {
-  return z
-    .string({ error: m.empty })
+  return text({ error: m.empty })
     .trim()
+    .normalize('NFC')
     .min(1, { error: m.empty })
     .max(NAME_MAX_LENGTH, { error: m.tooLong })
     .superRefine((name, ctx) => {
@@ -78,7 +87,7 @@ export function nodeNameSchema(m: NameMessages) {
       if (ENCODED_TRAVERSAL.test(name)) return fail(m.traversal);
       if (name.includes('/') || name.includes('\\')) return fail(m.separators);
       if (name.startsWith('.')) return fail(m.startsWithDot);
-      if (INVALID_CHARACTERS.test(name)) return fail(m.invalidCharacters);
+      if (INVALID_CHARACTERS.test(name) || DECEPTIVE_CHARACTERS.test(name)) return fail(m.invalidCharacters);
     });
 }
 

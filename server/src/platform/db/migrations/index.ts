@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import { foundation } from './20261125_0001_foundation.js';
 import { matters } from './20261126_0002_matters.js';
 import { uploadIntegrity } from './20261127_0004_upload_integrity.js';
+import { inputHardening } from './20261127_0005_input_hardening.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
 export const migrations: Record<string, Migration> = {
   '20261125_0001_foundation': foundation,
   '20261126_0002_matters': matters,
   '20261127_0004_upload_integrity': uploadIntegrity,
+  '20261127_0005_input_hardening': inputHardening,
 };
