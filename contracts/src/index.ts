@@ -9,3 +9,5 @@ export * from './version.js';
 export * from './nodes.js';
 export * from './matters.js';
 export * from './uploads.js';
+export * from './read-only.js';
+export * from './undo.js';

@@ -76,6 +76,8 @@ export const MSG = {
   notFound: 'The requested item was not found.',
   routeNotFound: 'The page you are looking for does not exist.',
   permissionDenied: 'You do not have permission to perform this action.',
+  /** A matter that takes no changes from this person or at all (see read-only.ts). */
+  readOnlyMatter: 'Actions are disabled for read-only matters',
   accessDenied: (role: string) => `Access denied. Your role (${role}) lacks required permissions.`,
   jsonOnly: 'Requests must be sent as JSON.',
   forbiddenOrigin: 'Cross-site request refused.',

@@ -26,6 +26,7 @@ import { setupRoutes } from './features/setup/setup.routes.js';
 import { mattersRoutes } from './features/matters/matters.routes.js';
 import { nodesRoutes } from './features/nodes/nodes.routes.js';
 import { uploadsRoutes } from './features/uploads/uploads.routes.js';
+import { undoRoutes } from './features/undo/undo.routes.js';
 import { localObjectGuard } from './features/uploads/uploads.guard.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
 
@@ -131,6 +132,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(mattersRoutes(ctx));
   await app.register(nodesRoutes(ctx));
   await app.register(uploadsRoutes(ctx));
+  await app.register(undoRoutes(ctx));
   if (store instanceof LocalBlobStore) await app.register(localStoreRoutes, { prefix: '/_objects', store, guard: localObjectGuard(ctx) });
 
   app.get('/_api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -29,6 +29,7 @@ import {
   presignedPut,
   randomIds,
   resetTokenFor,
+  undoEntryVia,
   uniqueName,
   type OrgWorld,
 } from './probe/world.js';
@@ -55,7 +56,8 @@ export type IdKind =
   | 'standardS3Key'
   | 'userId'
   | 'userPublicId'
-  | 'invitationId';
+  | 'invitationId'
+  | 'undoId';
 
 export type IdProbe = {
   /** Passed to build, for operations with more than one kind of valid request. */
@@ -96,6 +98,8 @@ export function idValue(w: OrgWorld, kind: IdKind): string | number {
       return w.admin.publicId;
     case 'invitationId':
       return w.invitation.id;
+    case 'undoId':
+      return w.undo.id;
   }
 }
 
@@ -346,6 +350,13 @@ export const SAMPLES: Record<string, OperationSample> = {
     access: 'member',
     build: async ({ me }) => ({ query: { uploadId: me.multipart.uploadId, s3Key: me.multipart.s3Key } }),
     idProbes: [{ set: { 'query.s3Key': 'multipartS3Key', 'query.uploadId': 'multipartUploadId' } }, { set: { 'query.s3Key': 'multipartS3Key' } }],
+  },
+
+  // ---- Undo ----------------------------------------------------------------------------------------------
+  'POST /_api/undo': {
+    access: 'member',
+    build: async ({ me }) => ({ body: { undoId: await undoEntryVia(me.admin.client, me.matter.id) } }),
+    idProbes: [{ set: { 'body.undoId': 'undoId' } }],
   },
 
   // ---- Local object store (signed URLs) ------------------------------------------------------------------

@@ -38,6 +38,8 @@ export type OrgWorld = {
   /** A single PUT whose bytes are stored but which is not completed yet. */
   standard: { s3Key: string; fileName: string; fileSize: number };
   invitation: { id: string; token: string; email: string };
+  /** An unused undo entry of the admin's (a folder rename). */
+  undo: { id: string };
 };
 
 function ok(res: { statusCode: number; body: string; json(): any }, what: string) {
@@ -113,6 +115,12 @@ export async function createFolderVia(c: Client, matterId: string, parentId: str
   return { id: n.id as string, name };
 }
 
+/** An unused undo entry: a fresh folder, renamed by the client. */
+export async function undoEntryVia(c: Client, matterId: string): Promise<string> {
+  const folder = await createFolderVia(c, matterId);
+  return ok(await c.post('/_api/nodes/rename', { nodeId: folder.id, newName: uniqueName('Renamed') }), 'rename').undoId as string;
+}
+
 /** PUT to a presigned local-store URL through the app itself. */
 export async function putTo(t: TestApp, url: string, bytes: Buffer, headers: Record<string, string> = {}) {
   const u = new URL(url);
@@ -186,6 +194,7 @@ export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
   const file = await storedFile(t, c, matter.id, folder.id);
   const multipart = await openMultipart(t, c, matter.id, folder.id);
   const standard = await pendingStandardUpload(t, c, matter.id, null);
+  const undoId = await undoEntryVia(c, matter.id);
   // The invitation goes through the real invite call (fresh MFA by system token); its token is read from the mail.
   const before = t.sink.messages.length;
   const invitedEmail = uniqueEmail('invited');
@@ -204,6 +213,7 @@ export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
     multipart,
     standard: { s3Key: standard.s3Key, fileName: standard.fileName, fileSize: standard.fileSize },
     invitation: { id: inv.invitation.id, token: decodeURIComponent(token), email: invitedEmail },
+    undo: { id: undoId },
   };
 }
 

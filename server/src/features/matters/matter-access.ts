@@ -2,10 +2,11 @@
  * The matter checks other features (nodes, uploads) build on: find a matter of the user's organization, lock it
  * for a change, and refuse changes while it is under legal hold or vaulted.
  */
-import type { MatterDto } from '@strongroom/contracts';
-import { MATTER_MSG } from '@strongroom/contracts';
+import type { MatterDto, PermissionKey } from '@strongroom/contracts';
+import { MATTER_MSG, MSG, canChangeMatters, retentionExpired } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
-import { conflict, forbidden, notFound } from '../../shared/errors.js';
+import { requireMemberRole, requirePermission } from '../../shared/access.js';
+import { AppError, conflict, forbidden, notFound } from '../../shared/errors.js';
 import type { UserRow } from '../users/users.repository.js';
 import { findMatter, lockMatterRow, type MatterRow } from './matters.repository.js';
 
@@ -60,7 +61,28 @@ export type ReadOnlyMessages = { legalHold: string; vaulted: string };
  * Refuses a change to a vaulted matter or one under legal hold (spec section 4, Restrictions): 409 with the
  * restriction's text and details.reason 'VAULTED' or 'LEGAL_HOLD'. Vaulted wins: vaulting applies a hold too.
  */
-export function requireMatterWritable(matter: Pick<MatterRow, 'isVaulted' | 'status' | 'legalHold'>, messages: ReadOnlyMessages = { legalHold: MATTER_MSG.legalHold, vaulted: MATTER_MSG.vaulted }): void {
+export function requireMatterWritable(
+  matter: Pick<MatterRow, 'isVaulted' | 'status' | 'legalHold'> & { retentionExpiresAt?: Date | null },
+  messages: ReadOnlyMessages = { legalHold: MATTER_MSG.legalHold, vaulted: MATTER_MSG.vaulted },
+): void {
   if (matter.isVaulted || matter.status === 'Vaulted') throw conflict(messages.vaulted, { reason: 'VAULTED' });
   if (matter.legalHold) throw conflict(messages.legalHold, { reason: 'LEGAL_HOLD' });
+  // A matter whose retention period has ended is due for disposal: nothing is added to it or rearranged in it.
+  if (retentionExpired(matter)) throw conflict(MSG.readOnlyMatter, { reason: 'RETENTION_EXPIRED' });
+}
+
+/**
+ * A person who may see matters but holds no permission that changes them (not an admin, none of canUpload,
+ * canRename, canDelete) sees every matter read-only: a change is refused with 403, the read-only text and
+ * details.reason 'READ_ONLY'. Anyone else still needs the named permission of the change.
+ */
+export function requireMatterWriter(user: Pick<UserRow, 'role' | 'permissions'>, permission: PermissionKey | 'editor'): void {
+  requireMemberRole(user);
+  if (!canChangeMatters(user)) throw new AppError(403, MSG.readOnlyMatter, 'PERMISSION_ERROR', { reason: 'READ_ONLY' });
+  // Matter details are edited by admins and holders of canUpload (decisions.md).
+  if (permission === 'editor') {
+    if (user.role !== 'admin' && !user.permissions.canUpload) throw forbidden();
+    return;
+  }
+  requirePermission(user, permission);
 }

@@ -6,6 +6,7 @@ import {
   matterDetailQuery,
   matterDetailResponse,
   matterListQuery,
+  matterChangeResponse,
   matterListResponse,
   matterResponse,
   nextMatterNumberResponse,
@@ -30,7 +31,7 @@ export function mattersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/_api/matters/create', { schema: { tags, body: createMatterRequest, response: { 200: matterResponse } }, preHandler }, async (request) =>
       createMatter(ctx, authOf(request), request.body, requestMeta(request)),
     );
-    app.post('/_api/matters/update', { schema: { tags, body: updateMatterRequest, response: { 200: matterResponse } }, preHandler }, async (request) =>
+    app.post('/_api/matters/update', { schema: { tags, body: updateMatterRequest, response: { 200: matterChangeResponse } }, preHandler }, async (request) =>
       updateMatter(ctx, authOf(request), request.body, requestMeta(request)),
     );
     app.get('/_api/matters/detail', { schema: { tags, querystring: matterDetailQuery, response: { 200: matterDetailResponse } }, preHandler }, async (request) =>

@@ -2,6 +2,7 @@ import type {
   ClientSuggestion,
   CreateMatterRequest,
   LawyerSuggestion,
+  MatterChangeResponse,
   MatterConflictDetails,
   MatterDetailResponse,
   MatterListQuery,
@@ -14,12 +15,14 @@ import { MATTER_LIMITS, MATTER_MSG } from '@strongroom/contracts';
 import { appendAudit } from '../../shared/audit.js';
 import { requireMemberRole, requirePermission } from '../../shared/access.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
-import { conflict, forbidden } from '../../shared/errors.js';
+import type { Executor } from '../../platform/db/database.js';
+import { conflict } from '../../shared/errors.js';
 import { matterTree } from '../nodes/nodes.service.js';
 import type { AuthContext } from '../sessions/sessions.service.js';
+import { recordUndo, undoUnavailable, type UndoEntry, type UndoOffer } from '../undo/undo.service.js';
 import type { UserRow } from '../users/users.repository.js';
 import { auditActor } from '../users/users.service.js';
-import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, toMatterDto } from './matter-access.js';
+import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, requireMatterWriter, toMatterDto } from './matter-access.js';
 import {
   countMatters,
   insertMatter,
@@ -144,17 +147,17 @@ export async function createMatter(ctx: AppContext, auth: AuthContext, input: Cr
   }
 }
 
-/** Admins and holders of canUpload edit matters (decisions.md). */
+/** Admins and holders of canUpload edit matters (decisions.md); a person who changes nothing sees them read-only. */
 function requireMatterEditor(user: UserRow): void {
-  requireMemberRole(user);
-  if (user.role !== 'admin' && !user.permissions.canUpload) throw forbidden();
+  requireMatterWriter(user, 'editor');
 }
 
 const EDITABLE = ['matterName', 'matterNumber', 'clientName', 'description', 'responsibleLawyer'] as const;
 
-export async function updateMatter(ctx: AppContext, auth: AuthContext, input: UpdateMatterRequest, meta: RequestMeta): Promise<MatterResponse> {
+export async function updateMatter(ctx: AppContext, auth: AuthContext, input: UpdateMatterRequest, meta: RequestMeta): Promise<MatterChangeResponse> {
   const { user } = auth;
   requireMatterEditor(user);
+  let offer: UndoOffer | undefined;
   try {
     const matter = await ctx.db.transaction().execute(async (trx) => {
       const current = await lockVisibleMatter(trx, user, input.matterId);
@@ -196,13 +199,55 @@ export async function updateMatter(ctx: AppContext, auth: AuthContext, input: Up
         details: { matterName: updated.matterName, changes: audited, version: updated.version },
         ipAddress: meta.ip,
       });
+      const before = Object.fromEntries(Object.keys(changes).map((field) => [field, current[field as keyof MatterChanges]]));
+      offer = await recordUndo(trx, auth, { kind: 'matter.update', targetId: current.id, version: updated.version, before });
       return updated;
     });
-    return { matter: toMatterDto(matter) };
+    return { matter: toMatterDto(matter), ...offer };
   } catch (err) {
     if (isUniqueViolation(err, 'matters_org_number_unique')) throw conflict(MATTER_MSG.matterNumberExists, { field: 'matterNumber' });
     throw err;
   }
+}
+
+/**
+ * Undo of a matter edit: the fields the edit changed take their former values, while the matter is still at the
+ * version the edit produced, still open to changes, and its former number is still free. Raises the version and
+ * is audited as UNDO_UPDATE_MATTER.
+ */
+export async function undoMatterUpdate(trx: Executor, auth: AuthContext, entry: UndoEntry, meta: RequestMeta): Promise<{ targetId: string; matterId: string }> {
+  const { user } = auth;
+  requireMatterEditor(user);
+  const current = await lockVisibleMatter(trx, user, entry.targetId).catch((err: unknown) => {
+    throw (err as { statusCode?: number }).statusCode === 404 ? undoUnavailable('GONE') : err;
+  });
+  requireMatterWritable(current);
+  if (current.version !== entry.version) throw undoUnavailable('CHANGED');
+  const before = entry.before as MatterChanges;
+  const changes: MatterChanges = {};
+  const audited: Record<string, { from: unknown; to: unknown }> = {};
+  for (const field of EDITABLE) {
+    if (!(field in before)) continue;
+    (changes as Record<string, unknown>)[field] = before[field];
+    audited[field] = { from: current[field], to: before[field] };
+  }
+  if (changes.matterNumber && (await matterNumberTaken(trx, user.organizationId, changes.matterNumber, current.id))) {
+    throw conflict(MATTER_MSG.matterNumberExists, { field: 'matterNumber' });
+  }
+  const updated = await updateMatterRow(trx, current, changes, user.id).catch((err: unknown) => {
+    // The former number was taken by a matter created in the same instant: the unique index decides.
+    throw isUniqueViolation(err, 'matters_org_number_unique') ? conflict(MATTER_MSG.matterNumberExists, { field: 'matterNumber' }) : err;
+  });
+  await appendAudit(trx, {
+    organizationId: user.organizationId,
+    actor: auditActor(user),
+    action: 'UNDO_UPDATE_MATTER',
+    targetTable: 'matters',
+    targetId: current.id,
+    details: { matterName: updated.matterName, undoId: entry.id, changes: audited, version: updated.version },
+    ipAddress: meta.ip,
+  });
+  return { targetId: current.id, matterId: current.id };
 }
 
 async function suggestions(ctx: AppContext, auth: AuthContext, column: 'clientName' | 'responsibleLawyer', q: SuggestionQuery) {

@@ -6,6 +6,7 @@ import {
   downloadUrlQuery,
   downloadUrlResponse,
   moveNodeRequest,
+  nodeChangeResponse,
   nodeResponse,
   renameNodeRequest,
 } from '@strongroom/contracts';
@@ -21,10 +22,10 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/_api/nodes/create', { schema: { tags, body: createFolderRequest, response: { 200: nodeResponse } }, preHandler }, async (request) =>
       createFolder(ctx, authOf(request), request.body, requestMeta(request)),
     );
-    app.post('/_api/nodes/rename', { schema: { tags, body: renameNodeRequest, response: { 200: nodeResponse } }, preHandler }, async (request) =>
+    app.post('/_api/nodes/rename', { schema: { tags, body: renameNodeRequest, response: { 200: nodeChangeResponse } }, preHandler }, async (request) =>
       renameNode(ctx, authOf(request), request.body, requestMeta(request)),
     );
-    app.post('/_api/nodes/move', { schema: { tags, body: moveNodeRequest, response: { 200: nodeResponse } }, preHandler }, async (request) =>
+    app.post('/_api/nodes/move', { schema: { tags, body: moveNodeRequest, response: { 200: nodeChangeResponse } }, preHandler }, async (request) =>
       moveNode(ctx, authOf(request), request.body, requestMeta(request)),
     );
     app.post('/_api/nodes/delete', { schema: { tags, body: deleteNodeRequest, response: { 200: deleteNodeResponse } }, preHandler }, async (request) =>

@@ -1,4 +1,4 @@
-import type { CreateFolderRequest, MoveNodeRequest, NodeDto, NodeTreeDto, RenameNodeRequest } from '@strongroom/contracts';
+import type { CreateFolderRequest, MoveNodeRequest, NodeChangeResponse, NodeDto, NodeTreeDto, RenameNodeRequest } from '@strongroom/contracts';
 import { NODE_MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { MAX_PRESIGN_SECONDS } from '../../platform/storage/blob-store.js';
@@ -6,8 +6,9 @@ import { requirePermission } from '../../shared/access.js';
 import { appendAudit } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest, conflict, notFound } from '../../shared/errors.js';
-import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, type MatterRow } from '../matters/matter-access.js';
+import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, requireMatterWriter, type MatterRow } from '../matters/matter-access.js';
 import type { AuthContext } from '../sessions/sessions.service.js';
+import { recordUndo, undoUnavailable, type UndoEntry, type UndoOffer } from '../undo/undo.service.js';
 import { auditActor } from '../users/users.service.js';
 import { enqueueObjectDeletion } from './nodes.jobs.js';
 import {
@@ -117,7 +118,7 @@ export function insertFileNode(trx: Executor, values: Omit<NewNode, 'nodeType'>)
 
 export async function createFolder(ctx: AppContext, auth: AuthContext, input: CreateFolderRequest, meta: RequestMeta): Promise<{ node: NodeDto }> {
   const { user } = auth;
-  requirePermission(user, 'canUpload');
+  requireMatterWriter(user, 'canUpload');
   const name = input.folderName;
   const node = await withNameGuard(
     () => name,
@@ -173,10 +174,11 @@ async function lockNodeForChange(trx: Executor, auth: AuthContext, nodeId: strin
 }
 
 /** Folders only, as in the detail dialog's menu: a file's name is part of its record (decisions.md). */
-export async function renameNode(ctx: AppContext, auth: AuthContext, input: RenameNodeRequest, meta: RequestMeta): Promise<{ node: NodeDto }> {
+export async function renameNode(ctx: AppContext, auth: AuthContext, input: RenameNodeRequest, meta: RequestMeta): Promise<NodeChangeResponse> {
   const { user } = auth;
-  requirePermission(user, 'canRename');
+  requireMatterWriter(user, 'canRename');
   const newName = input.newName;
+  let offer: UndoOffer | undefined;
   await withNameGuard(
     () => newName,
     () =>
@@ -195,17 +197,19 @@ export async function renameNode(ctx: AppContext, auth: AuthContext, input: Rena
           details: { matterId: matter.id, nodeType: node.nodeType, from: node.name, to: newName },
           ipAddress: meta.ip,
         });
+        offer = await recordUndo(trx, auth, { kind: 'node.rename', targetId: node.id, version: updated.version, before: { name: node.name } });
         return updated;
       }),
   );
-  return { node: await nodeDto(ctx.db, user.organizationId, input.nodeId) };
+  return { node: await nodeDto(ctx.db, user.organizationId, input.nodeId), ...offer };
 }
 
 /** Moving needs canRename: it changes where an item is found, as a rename changes what it is called. */
-export async function moveNode(ctx: AppContext, auth: AuthContext, input: MoveNodeRequest, meta: RequestMeta): Promise<{ node: NodeDto }> {
+export async function moveNode(ctx: AppContext, auth: AuthContext, input: MoveNodeRequest, meta: RequestMeta): Promise<NodeChangeResponse> {
   const { user } = auth;
-  requirePermission(user, 'canRename');
+  requireMatterWriter(user, 'canRename');
   let movedName = '';
+  let offer: UndoOffer | undefined;
   await withNameGuard(
     () => movedName,
     () =>
@@ -229,10 +233,81 @@ export async function moveNode(ctx: AppContext, auth: AuthContext, input: MoveNo
           details: { matterId: matter.id, name: node.name, nodeType: node.nodeType, fromParentId: node.parentId, toParentId: parentId },
           ipAddress: meta.ip,
         });
+        offer = await recordUndo(trx, auth, { kind: 'node.move', targetId: node.id, version: updated.version, before: { parentId: node.parentId } });
         return updated;
       }),
   );
-  return { node: await nodeDto(ctx.db, user.organizationId, input.nodeId) };
+  return { node: await nodeDto(ctx.db, user.organizationId, input.nodeId), ...offer };
+}
+
+/**
+ * Takes the node of an undo entry as a rename or move would (matter lock first, hold, vault and retention
+ * refused), still holding the permission, and still at the version the change left it at.
+ */
+async function lockNodeForUndo(trx: Executor, auth: AuthContext, entry: UndoEntry): Promise<{ matter: MatterRow; node: NodeRow }> {
+  requireMatterWriter(auth.user, 'canRename');
+  if (!(await findNode(trx, auth.user.organizationId, entry.targetId))) throw undoUnavailable('GONE');
+  const locked = await lockNodeForChange(trx, auth, entry.targetId);
+  if (locked.node.version !== entry.version) throw undoUnavailable('CHANGED');
+  return locked;
+}
+
+/** Undo of a rename: the folder takes its former name back, if that name is still free in its folder. */
+export async function undoRenameNode(trx: Executor, auth: AuthContext, entry: UndoEntry, meta: RequestMeta): Promise<{ targetId: string; matterId: string }> {
+  const { user } = auth;
+  const { matter, node } = await lockNodeForUndo(trx, auth, entry);
+  const name = String((entry.before as { name: string }).name);
+  await withNameGuard(
+    () => name,
+    async () => {
+      await requireNameFree(trx, node.matterId, node.parentId, name, node.id);
+      await updateNode(trx, node, { name });
+    },
+  );
+  await appendAudit(trx, {
+    organizationId: user.organizationId,
+    actor: auditActor(user),
+    action: 'UNDO_RENAME_NODE',
+    targetTable: 'nodes',
+    targetId: node.id,
+    details: { matterId: matter.id, undoId: entry.id, nodeType: node.nodeType, from: node.name, to: name },
+    ipAddress: meta.ip,
+  });
+  return { targetId: node.id, matterId: matter.id };
+}
+
+/**
+ * Undo of a move: the item goes back to its former folder, if that folder still exists in the matter, is not
+ * the item itself or below it now, and has no other item of the same name.
+ */
+export async function undoMoveNode(trx: Executor, auth: AuthContext, entry: UndoEntry, meta: RequestMeta): Promise<{ targetId: string; matterId: string }> {
+  const { user } = auth;
+  const { matter, node } = await lockNodeForUndo(trx, auth, entry);
+  const formerParent = (entry.before as { parentId: string | null }).parentId;
+  let parentId: string | null = null;
+  if (formerParent) {
+    const parent = await findNode(trx, user.organizationId, formerParent);
+    if (!parent || parent.matterId !== matter.id || parent.nodeType !== 'folder') throw undoUnavailable('GONE');
+    if (node.nodeType === 'folder' && (await isSelfOrDescendant(trx, node.id, parent.id))) throw undoUnavailable('CHANGED');
+    parentId = parent.id;
+  }
+  await withNameGuard(
+    () => node.name,
+    async () => {
+      await requireNameFree(trx, matter.id, parentId, node.name, node.id);
+      await updateNode(trx, node, { parentId });
+    },
+  );
+  await appendAudit(trx, {
+    organizationId: user.organizationId,
+    actor: auditActor(user),
+    action: 'UNDO_MOVE_NODE',
+    targetTable: 'nodes',
+    targetId: node.id,
+    details: { matterId: matter.id, undoId: entry.id, name: node.name, nodeType: node.nodeType, fromParentId: node.parentId, toParentId: parentId },
+    ipAddress: meta.ip,
+  });
+  return { targetId: node.id, matterId: matter.id };
 }
 
 /**

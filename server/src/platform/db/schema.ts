@@ -197,6 +197,8 @@ export interface NodesTable {
   createdBy: number | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** Raised by a trigger at every update of the row. */
+  version: Generated<number>;
 }
 
 export interface UploadSessionsTable {
@@ -221,6 +223,20 @@ export interface UploadSessionsTable {
   finishedAt: TimestampNull;
 }
 
+/** A change that can be taken back for a few minutes (features/undo). */
+export interface UndoEntriesTable {
+  id: Generated<string>;
+  organizationId: string;
+  userId: number;
+  kind: string;
+  targetId: string;
+  version: number;
+  before: Json<Record<string, unknown>>;
+  createdAt: Generated<Date>;
+  expiresAt: Timestamp;
+  usedAt: TimestampNull;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -239,4 +255,5 @@ export interface DB {
   matterNumberCounters: MatterNumberCountersTable;
   nodes: NodesTable;
   uploadSessions: UploadSessionsTable;
+  undoEntries: UndoEntriesTable;
 }

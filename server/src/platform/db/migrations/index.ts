@@ -3,6 +3,7 @@ import { foundation } from './20261125_0001_foundation.js';
 import { matters } from './20261126_0002_matters.js';
 import { uploadIntegrity } from './20261127_0004_upload_integrity.js';
 import { inputHardening } from './20261127_0005_input_hardening.js';
+import { undo } from './20261127_0006_undo.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0002_matters': matters,
   '20261127_0004_upload_integrity': uploadIntegrity,
   '20261127_0005_input_hardening': inputHardening,
+  '20261127_0006_undo': undo,
 };
