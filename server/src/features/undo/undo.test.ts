@@ -38,7 +38,7 @@ async function edit(c: Client, matterId: string, fields: Record<string, unknown>
 async function undoAudits(organizationId: string) {
   return (await auditActions(t, organizationId)).filter((e) => e.action.startsWith('UNDO_'));
 }
-const unavailable = (res: { statusCode: number; json(): any }, status: number) => {
+const unavailable = (res: { statusCode: number; json(): unknown }, status: number) => {
   expect(res.statusCode).toBe(status);
   expect(res.json()).toMatchObject({ error: UNDO_MSG.unavailable, code: 'CONFLICT_ERROR' });
 };

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Lock, Pencil } from 'lucide-react';
-import { MATTER_MSG, type SessionUser } from '@strongroom/contracts';
+import { MATTER_MSG, matterReadOnlyReason, READ_ONLY_TEXT, type MatterReadOnlyReason, type SessionUser } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -15,6 +15,14 @@ import { EditMatterDialog } from '@/features/matters/components/edit-matter-dial
 import { FileBrowser } from '@/features/nodes/components/file-browser';
 import { findNode } from '@/features/nodes/lib/tree';
 import { UploadDialog } from '@/features/uploads/components/upload-dialog';
+
+/** The heading of the notice above the files of a read-only matter. */
+const NOTICE_TITLE: Record<MatterReadOnlyReason, string> = {
+  VAULTED: 'Vaulted',
+  LEGAL_HOLD: 'Under legal hold',
+  RETENTION_EXPIRED: 'Retention expired',
+  READ_ONLY: 'Read-only',
+};
 
 type MatterDetailDialogProps = { matterId: string; user: SessionUser; onClose: () => void };
 
@@ -52,10 +60,12 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
   const matter = detail.data?.matter;
   const nodes = detail.data?.nodes ?? [];
   const p = user.permissions;
-  // Vaulted wins (vaulting applies a hold too), as on the server.
-  const vaulted = matter ? matter.isVaulted || matter.status === 'Vaulted' : false;
-  const readOnlyReason = matter ? (vaulted ? MATTER_MSG.vaulted : matter.legalHold ? MATTER_MSG.legalHold : null) : null;
-  const canEdit = user.role === 'admin' || p.canUpload;
+  // The server's rule: vaulted wins (vaulting applies a hold too), then the hold, an expired retention, and last
+  // a person who may change nothing; each disables every action with its text.
+  const reason = matter ? matterReadOnlyReason(matter, user) : null;
+  const readOnlyReason = reason ? READ_ONLY_TEXT[reason] : null;
+  // Someone who sees every matter read-only still sees the Edit button, disabled with the reason.
+  const canEdit = user.role === 'admin' || p.canUpload || reason === 'READ_ONLY';
   const found = findNode(nodes, folderId);
   const folder = found?.nodeType === 'folder' ? found : null;
   // An id that is not a folder of this matter (another matter's, deleted, mistyped) means Root, quietly.
@@ -131,10 +141,10 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
                 </div>
               </DialogDescription>
             </DialogHeader>
-            {readOnlyReason ? (
-              <Alert tone="warning" title={vaulted ? 'Vaulted' : 'Under legal hold'}>
+            {reason && readOnlyReason ? (
+              <Alert tone="warning" title={NOTICE_TITLE[reason]}>
                 {readOnlyReason}
-                {!vaulted && matter.holdReason ? `: ${matter.holdReason}` : '.'}
+                {reason === 'LEGAL_HOLD' && matter.holdReason ? `: ${matter.holdReason}` : '.'}
               </Alert>
             ) : null}
             <FileBrowser

@@ -9,8 +9,9 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { errorMessage, isApiError, isMfaCancelledError } from '@/lib/api-error';
 import { RESOURCE_MODIFIED } from '@/lib/conflicts';
-import { matterDetailQueryKey } from '@/lib/query-keys';
+import { matterDetailQueryKey, mattersQueryKey } from '@/lib/query-keys';
 import { toast } from '@/lib/toast';
+import { toastWithUndo } from '@/lib/undo';
 import { useUpdateMatter } from '../api/update-matter';
 import { MatterFields, type MatterFormValues } from './matter-fields';
 
@@ -96,8 +97,14 @@ export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialo
 
   const onSubmit = form.handleSubmit((v) => {
     update.mutate(updateBody(matter, v), {
-      onSuccess: () => {
-        toast.success(`${v.matterName.trim()} was updated.`);
+      onSuccess: (res) => {
+        // Undo puts the former values back: the detail and the list are read again.
+        toastWithUndo(`${v.matterName.trim()} was updated.`, res, () =>
+          Promise.all([
+            queryClient.invalidateQueries({ queryKey: matterDetailQueryKey(matter.id) }),
+            queryClient.invalidateQueries({ queryKey: mattersQueryKey }),
+          ]),
+        );
         onOpenChange(false);
       },
       onError: async (err) => {

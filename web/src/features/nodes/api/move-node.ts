@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MoveNodeRequest, NodeResponse } from '@strongroom/contracts';
+import type { MoveNodeRequest, NodeChangeResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { NODE_FALLBACK } from '../lib/node-messages';
 import { withInFlight } from '@/lib/conflicts';
 import { matterDetailQueryKey } from '@/lib/query-keys';
 
-export function moveNode(body: MoveNodeRequest): Promise<NodeResponse> {
-  return apiRequest<NodeResponse>('/_api/nodes/move', { body, fallbackMessage: NODE_FALLBACK.move });
+/** Answers the node and an undo offer. */
+export function moveNode(body: MoveNodeRequest): Promise<NodeChangeResponse> {
+  return apiRequest<NodeChangeResponse>('/_api/nodes/move', { body, fallbackMessage: NODE_FALLBACK.move });
 }
 
 export function useMoveNode() {

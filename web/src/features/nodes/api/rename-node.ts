@@ -1,13 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { NodeResponse, RenameNodeRequest } from '@strongroom/contracts';
+import type { NodeChangeResponse, RenameNodeRequest } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { NODE_FALLBACK } from '../lib/node-messages';
 import { withInFlight } from '@/lib/conflicts';
 import { matterDetailQueryKey } from '@/lib/query-keys';
 
 /** POST /_api/nodes/rename (folders only). */
-export function renameNode(body: RenameNodeRequest): Promise<NodeResponse> {
-  return apiRequest<NodeResponse>('/_api/nodes/rename', { body, fallbackMessage: NODE_FALLBACK.rename });
+/** Answers the node and, when the name changed, an undo offer. */
+export function renameNode(body: RenameNodeRequest): Promise<NodeChangeResponse> {
+  return apiRequest<NodeChangeResponse>('/_api/nodes/rename', { body, fallbackMessage: NODE_FALLBACK.rename });
 }
 
 export function useRenameNode() {

@@ -6,6 +6,9 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
+import { toastWithUndo } from '@/lib/undo';
+import { matterDetailQueryKey } from '@/lib/query-keys';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCreateFolder } from '../api/create-folder';
 import { useDeleteNode } from '../api/delete-node';
 import { useMoveNode } from '../api/move-node';
@@ -71,8 +74,15 @@ export function CreateFolderDialog({ open, onOpenChange, matterId, parentId, par
   );
 }
 
+/** After an undo, the matter's tree is read again. */
+function useRefreshTree(matterId: string) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: matterDetailQueryKey(matterId) });
+}
+
 export function RenameNodeDialog({ open, onOpenChange, node }: BaseProps & { node: NodeTreeDto }) {
   const rename = useRenameNode();
+  const refreshTree = useRefreshTree(node.matterId);
   const [name, setName] = useState(node.name);
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
@@ -89,8 +99,8 @@ export function RenameNodeDialog({ open, onOpenChange, node }: BaseProps & { nod
     rename.mutate(
       { nodeId: node.id, newName: parsed.data },
       {
-        onSuccess: () => {
-          toast.success(NODE_MSG.renamed(`"${node.name}"`));
+        onSuccess: (res) => {
+          toastWithUndo(NODE_MSG.renamed(`"${node.name}"`), res, refreshTree);
           onOpenChange(false);
         },
         onError: (err) => {
@@ -126,6 +136,7 @@ export function RenameNodeDialog({ open, onOpenChange, node }: BaseProps & { nod
 
 export function MoveNodeDialog({ open, onOpenChange, node, nodes }: BaseProps & { node: NodeTreeDto; nodes: NodeTreeDto[] }) {
   const move = useMoveNode();
+  const refreshTree = useRefreshTree(node.matterId);
   const [target, setTarget] = useState<string | null | undefined>(undefined);
   useEffect(() => {
     if (open) setTarget(undefined);
@@ -136,8 +147,8 @@ export function MoveNodeDialog({ open, onOpenChange, node, nodes }: BaseProps & 
     move.mutate(
       { nodeId: node.id, newParentId: target },
       {
-        onSuccess: () => {
-          toast.success(NODE_MSG.moved(`"${node.name}"`));
+        onSuccess: (res) => {
+          toastWithUndo(NODE_MSG.moved(`"${node.name}"`), res, refreshTree);
           onOpenChange(false);
         },
         onError: (err) => {

@@ -1,0 +1,56 @@
+/**
+ * Undo from a success toast. A change the server can take back answers an undoId (valid 5 minutes, once, for the
+ * person who made it); its success toast then carries an Undo action that sends POST /_api/undo. The server
+ * checks the rest (expired, used, changed since, held or vaulted since) and answers why it refused.
+ *
+ * Here in lib/ because several features offer it (folders and files, matters, and later team administration).
+ */
+import { UNDO_MSG, type UndoResponse } from '@strongroom/contracts';
+import { apiRequest } from './api-client';
+import { errorMessage, isMfaCancelledError } from './api-error';
+import { toast } from './toast';
+
+/** How long a toast that offers Undo stays (the entry itself lasts 5 minutes on the server). */
+export const UNDO_TOAST_MS = 10_000;
+
+/** POST /_api/undo. */
+export function undoChange(undoId: string): Promise<UndoResponse> {
+  return apiRequest<UndoResponse>('/_api/undo', { body: { undoId }, fallbackMessage: UNDO_MSG.unavailable });
+}
+
+export type UndoOffer = { undoId?: string; undoExpiresAt?: string };
+
+/**
+ * Shows the success toast of a change; when the answer offered an undo, with an Undo action. The action works
+ * once: it toasts 'Undo operation successful.' and calls onUndone (to refresh what shows the object), or toasts
+ * 'Undo failed' with the server's reason ('The action has expired or is no longer available.' when the entry
+ * expired, was used or the object changed since).
+ */
+export function toastWithUndo(message: string, offer: UndoOffer, onUndone: (result: UndoResponse) => unknown, send: typeof undoChange = undoChange): void {
+  const { undoId } = offer;
+  if (!undoId) {
+    toast.success(message);
+    return;
+  }
+  let used = false;
+  toast.success(message, {
+    duration: UNDO_TOAST_MS,
+    action: {
+      label: UNDO_MSG.action,
+      onClick: () => {
+        if (used) return;
+        used = true;
+        void send(undoId).then(
+          async (result) => {
+            toast.success(result.message || UNDO_MSG.success);
+            await onUndone(result);
+          },
+          (err: unknown) => {
+            if (isMfaCancelledError(err)) return;
+            toast.error(UNDO_MSG.failedTitle, { description: errorMessage(err, UNDO_MSG.unavailable) });
+          },
+        );
+      },
+    },
+  });
+}
