@@ -7,7 +7,8 @@ const external = Object.keys(pkg.dependencies).filter((d) => d !== '@strongroom/
 
 fs.rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/main.ts', cli: 'src/cli.ts', worker: 'src/worker.ts' },
+  // The hash worker thread is its own entry: hash-pool.ts starts it from beside the bundle (dist/hash-worker.js).
+  entryPoints: { main: 'src/main.ts', cli: 'src/cli.ts', worker: 'src/worker.ts', 'hash-worker': 'src/platform/storage/hash-worker.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

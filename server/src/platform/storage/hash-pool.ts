@@ -6,7 +6,8 @@
  * main thread only copies each chunk into a 1 MiB batch and transfers the batch to a worker; the worker hashes
  * it and, for a body being stored, writes it to the file (1 MiB writes, fsync before the digest is answered)
  * while the main thread goes on receiving. Whole files are hashed by a worker reading the file itself, and the
- * parts of a multipart upload are joined into one file by a worker too.
+ * parts of a multipart upload are joined into one file by a worker too. The workers run hash-worker.ts; the
+ * messages between the two sides are typed in hash-protocol.ts.
  *
  *   const job = hashPool.stream('md5');                  // or stream('md5', { file }) to also write the bytes
  *   await job.update(chunk);   // resolves at once unless the worker is behind (backpressure: 4 batches)
@@ -22,125 +23,34 @@
 import os from 'node:os';
 import { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
+import type { FromHashWorker, HashAlgorithm, ToHashWorker } from './hash-protocol.js';
 
-export type HashAlgorithm = 'md5' | 'sha256';
+export type { HashAlgorithm } from './hash-protocol.js';
 
 const BATCH_SIZE = 1024 * 1024;
 const MAX_BATCHES_IN_FLIGHT = 4;
 /** Bodies known to be smaller than this are hashed inline: one message round trip costs more than the hash. */
 export const INLINE_HASH_LIMIT = 256 * 1024;
 
-// Plain CommonJS run with { eval: true }, so it needs no separate build entry (esbuild bundle, tsx and vitest alike).
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
-const fs = require('node:fs');
-const jobs = new Map();
-const READ_SIZE = 4 * 1024 * 1024;
-function fail(id, err) {
-  const job = jobs.get(id);
-  jobs.delete(id);
-  if (job && job.fd !== undefined) try { fs.closeSync(job.fd); } catch {}
-  parentPort.postMessage({ t: 'error', id, message: String((err && err.message) || err), code: err && err.code });
-}
-// Whole-file jobs read and write through the libuv pool, 4 MiB at a time, so this worker goes on serving the
-// batches of other uploads between blocks instead of stalling them for the length of a large file.
-async function hashFile(m) {
-  const hash = createHash(m.alg);
-  const buf = Buffer.allocUnsafe(READ_SIZE);
-  const fh = await fs.promises.open(m.path, 'r');
-  let size = 0;
-  try {
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, READ_SIZE, null);
-      if (bytesRead === 0) break;
-      hash.update(buf.subarray(0, bytesRead));
-      size += bytesRead;
-    }
-  } finally {
-    await fh.close();
+/**
+ * The worker's entry. From source (tsx, vitest, the bench) it is hash-worker.ts beside this module, loaded
+ * through tsx in the worker too; in the build this module is bundled into dist/main.js (or cli.js, worker.js)
+ * and server/build.mjs emits the worker beside it as dist/hash-worker.js.
+ */
+function workerEntry(): { url: URL; execArgv?: string[] } {
+  if (import.meta.url.endsWith('.ts')) {
+    return { url: new URL('./hash-worker.ts', import.meta.url), execArgv: ['--import', import.meta.resolve('tsx')] };
   }
-  parentPort.postMessage({ t: 'done', id: m.id, hex: hash.digest('hex'), size });
+  return { url: new URL('./hash-worker.js', import.meta.url) };
 }
-async function concat(m) {
-  const buf = Buffer.allocUnsafe(READ_SIZE);
-  const out = await fs.promises.open(m.path, 'wx', 0o600);
-  let size = 0;
-  try {
-    for (const part of m.parts) {
-      const fh = await fs.promises.open(part, 'r');
-      try {
-        for (;;) {
-          const { bytesRead } = await fh.read(buf, 0, READ_SIZE, null);
-          if (bytesRead === 0) break;
-          let off = 0;
-          while (off < bytesRead) off += (await out.write(buf, off, bytesRead - off)).bytesWritten;
-          size += bytesRead;
-        }
-      } finally {
-        await fh.close();
-      }
-    }
-    await out.sync();
-  } finally {
-    await out.close();
-  }
-  parentPort.postMessage({ t: 'done', id: m.id, hex: '', size });
-}
-parentPort.on('message', (m) => {
-  const job = jobs.get(m.id);
-  try {
-    if (m.t === 'open') {
-      const fd = m.path === undefined ? undefined : fs.openSync(m.path, 'wx', 0o600);
-      jobs.set(m.id, { hash: createHash(m.alg), fd, size: 0 });
-    } else if (m.t === 'data') {
-      // A failed job was already answered; its remaining batches are dropped.
-      if (job) {
-        const bytes = new Uint8Array(m.buf, 0, m.len);
-        job.hash.update(bytes);
-        if (job.fd !== undefined) {
-          let off = 0;
-          while (off < bytes.length) off += fs.writeSync(job.fd, bytes, off, bytes.length - off);
-        }
-        job.size += m.len;
-      }
-      parentPort.postMessage({ t: 'ack', id: m.id, buf: m.buf }, [m.buf]);
-    } else if (m.t === 'end') {
-      if (!job) return;
-      const hex = job.hash.digest('hex');
-      if (job.fd === undefined) {
-        jobs.delete(m.id);
-        parentPort.postMessage({ t: 'done', id: m.id, hex, size: job.size });
-        return;
-      }
-      // fsync on the libuv pool: this worker goes on hashing other bodies meanwhile.
-      fs.fsync(job.fd, (err) => {
-        if (err) return fail(m.id, err);
-        jobs.delete(m.id);
-        try { fs.closeSync(job.fd); } catch (e) { return parentPort.postMessage({ t: 'error', id: m.id, message: String(e.message), code: e.code }); }
-        parentPort.postMessage({ t: 'done', id: m.id, hex, size: job.size });
-      });
-    } else if (m.t === 'drop') {
-      jobs.delete(m.id);
-      if (job && job.fd !== undefined) try { fs.closeSync(job.fd); } catch {}
-      parentPort.postMessage({ t: 'done', id: m.id, hex: '', size: 0 });
-    } else if (m.t === 'concat') {
-      concat(m).catch((err) => fail(m.id, err));
-    } else if (m.t === 'file') {
-      hashFile(m).catch((err) => fail(m.id, err));
-    }
-  } catch (err) {
-    fail(m.id, err);
-  }
-});
-`;
 
 type Pending = { resolve: (value: { hex: string; size?: number }) => void; reject: (err: Error) => void };
 type Slot = { worker: Worker; jobs: number };
-type WorkerMessage =
-  | { t: 'ack'; id: number; buf: ArrayBuffer }
-  | { t: 'done'; id: number; hex: string; size?: number }
-  | { t: 'error'; id: number; message: string; code?: string };
+
+/** Every message to a worker goes through here, so its shape is checked against the protocol. */
+function post(slot: Slot, message: ToHashWorker, transfer?: ArrayBuffer[]): void {
+  slot.worker.postMessage(message, transfer);
+}
 
 /** An error the worker raised (a missing file keeps its code, e.g. ENOENT). */
 export class HashWorkerError extends Error {
@@ -175,7 +85,7 @@ export class HashPool {
   async file(filePath: string, alg: HashAlgorithm): Promise<{ hex: string; size: number }> {
     const { id, slot } = this.open();
     const result = this.await(id, slot);
-    slot.worker.postMessage({ t: 'file', id, alg, path: filePath });
+    post(slot, { t: 'file', id, alg, path: filePath });
     const { hex, size } = await result;
     return { hex, size: size ?? 0 };
   }
@@ -187,7 +97,7 @@ export class HashPool {
   async concat(files: string[], target: string): Promise<{ size: number }> {
     const { id, slot } = this.open();
     const result = this.await(id, slot);
-    slot.worker.postMessage({ t: 'concat', id, parts: files, path: target });
+    post(slot, { t: 'concat', id, parts: files, path: target });
     const { size } = await result;
     return { size: size ?? 0 };
   }
@@ -227,10 +137,11 @@ export class HashPool {
   }
 
   private spawn(index: number): Slot {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, name: `strongroom-hash-${index}` });
+    const entry = workerEntry();
+    const worker = new Worker(entry.url, { execArgv: entry.execArgv, name: `strongroom-hash-${index}` });
     const slot: Slot = { worker, jobs: 0 };
     worker.unref();
-    worker.on('message', (m: WorkerMessage) => {
+    worker.on('message', (m: FromHashWorker) => {
       if (m.t === 'ack') {
         this.acks.get(m.id)?.(m.buf);
         return;
@@ -292,7 +203,7 @@ export class StreamingHash {
       this.free.push(buf);
       if (this.inFlight < MAX_BATCHES_IN_FLIGHT) this.wake();
     });
-    this.slot.worker.postMessage({ t: 'open', id: this.id, alg, path: file });
+    post(this.slot, { t: 'open', id: this.id, alg, path: file });
   }
 
   update(chunk: Uint8Array): Promise<void> | undefined {
@@ -339,7 +250,7 @@ export class StreamingHash {
     if (!this.ended) {
       this.ended = true;
       this.flush();
-      this.slot.worker.postMessage({ t: 'end', id: this.id });
+      post(this.slot, { t: 'end', id: this.id });
     }
     const { hex } = await this.result;
     return hex;
@@ -353,7 +264,7 @@ export class StreamingHash {
     if (!this.ended) {
       this.ended = true;
       this.batch = undefined;
-      this.slot.worker.postMessage({ t: 'drop', id: this.id });
+      post(this.slot, { t: 'drop', id: this.id });
     }
     return this.result.then(
       () => undefined,
@@ -364,7 +275,7 @@ export class StreamingHash {
   private flush(): void {
     if (!this.batch || this.filled === 0) return;
     const buf = this.batch.buffer as ArrayBuffer;
-    this.slot.worker.postMessage({ t: 'data', id: this.id, buf, len: this.filled }, [buf]);
+    post(this.slot, { t: 'data', id: this.id, buf, len: this.filled }, [buf]);
     this.inFlight++;
     this.batch = undefined;
     this.filled = 0;
