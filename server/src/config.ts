@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3StorageOptions } from './platform/storage/s3-store.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
@@ -83,7 +84,7 @@ export type Config = {
   secureCookies: boolean;
   dataDir: string;
   databaseUrl?: string;
-  s3?: { endpoint?: string; region: string; bucket: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+  s3?: S3StorageOptions;
   storageSigningKey?: string;
   smtpUrl?: string;
   mailFrom: string;

@@ -5,7 +5,7 @@
  *   if (store instanceof LocalBlobStore) app.register(localStoreRoutes, { prefix: LOCAL_OBJECTS_PREFIX, store });
  */
 import { LocalBlobStore } from './local-store.js';
-import { S3BlobStore } from './s3-store.js';
+import { S3BlobStore, type S3StorageOptions } from './s3-store.js';
 
 export * from './blob-store.js';
 export { LocalBlobStore, LocalStoreRequestError, SIGNING_KEY_FILE } from './local-store.js';
@@ -13,7 +13,7 @@ export type { LocalBlobStoreOptions, SignedRequestParams } from './local-store.j
 export { localStoreRoutes } from './local-store.routes.js';
 export type { LocalStoreRoutesOptions } from './local-store.routes.js';
 export { S3BlobStore, bucketCorsRules, BUCKET_LIFECYCLE_RULE } from './s3-store.js';
-export type { S3BlobStoreOptions } from './s3-store.js';
+export type { S3BlobStoreOptions, S3StorageOptions } from './s3-store.js';
 
 /** Where the app mounts localStoreRoutes; the local store signs URLs under `${appUrl}${LOCAL_OBJECTS_PREFIX}`. */
 export const LOCAL_OBJECTS_PREFIX = '/_objects';
@@ -23,14 +23,7 @@ export type BlobStoreConfig = {
   appUrl: string;
   /** Local store HMAC key (STORAGE_SIGNING_KEY); without it one is kept in DATA_DIR/keys/storage-signing.key. */
   signingKey?: string;
-  s3?: {
-    endpoint?: string;
-    region: string;
-    bucket: string;
-    accessKeyId?: string;
-    secretAccessKey?: string;
-    forcePathStyle: boolean;
-  };
+  s3?: S3StorageOptions;
 };
 
 export function createBlobStore(config: BlobStoreConfig): LocalBlobStore | S3BlobStore {

@@ -62,7 +62,8 @@ import type {
   UploadedPart,
 } from './blob-store.js';
 
-export type S3BlobStoreOptions = {
+/** Where the bucket is and how to sign in: what the S3_* settings hold (config.ts parses them into this). */
+export type S3StorageOptions = {
   /** Omit for AWS; e.g. http://minio:9000 for others. */
   endpoint?: string;
   region: string;
@@ -72,6 +73,9 @@ export type S3BlobStoreOptions = {
   secretAccessKey?: string;
   /** true for non-AWS endpoints. */
   forcePathStyle: boolean;
+};
+
+export type S3BlobStoreOptions = S3StorageOptions & {
   /** Clock used as the signing date of presigned URLs, for tests. */
   now?: () => Date;
 };
