@@ -1,17 +1,16 @@
 /**
  * Crash safety with a real server process: the server is killed with SIGKILL in the middle of a completion,
- * started again on the same DATA_DIR (embedded PGlite, local store), and the retry must finish the upload with
- * the right sha256, leaving no stray object behind.
+ * started again on the same DATA_DIR (local store; the embedded PGlite, or under the PostgreSQL project a fresh
+ * copy of the template database), and the retry must finish the upload with the right sha256, leaving no
+ * stray object behind. The process helpers are in process-helpers.ts.
  *
  * The preparation (organization, signed-in administrator, matter, the parts of a 30 MiB upload) is done in
  * this process on the same DATA_DIR and port, then that app is closed so the server process can open the
  * data directory. The server is held between joining and hashing by its test hook
  * STRONGROOM_TEST_PAUSE_AFTER_JOIN_MS, which logs when it is reached: that log line is the signal to kill.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -19,93 +18,21 @@ import { loadConfig } from '../src/config.js';
 import { createMatter, freePort, newOrganization, ok } from '../src/features/matters/matter-fixtures.js';
 import { LocalBlobStore } from '../src/platform/storage/index.js';
 import type { TestApp } from './helpers.js';
+import { cleanUp, cookieHeader, post, serverDatabaseEnv, startServer, storedKeys, tempDataDir } from './process-helpers.js';
 import { startSmtpSink } from './smtp-sink.js';
 
-const serverDir = path.resolve(import.meta.dirname, '..');
 const MiB = 1024 * 1024;
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-
-type Server = { child: ChildProcess; output: () => string; waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>; exited: Promise<unknown> };
-
-function startServer(env: Record<string, string>): Server {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'info', JOB_RUNNER: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  const listeners = new Set<() => void>();
-  const onData = (d: Buffer) => {
-    out += String(d);
-    for (const l of listeners) l();
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  return {
-    child,
-    output: () => out,
-    exited,
-    waitFor(text, timeoutMs = 45_000) {
-      const seen = () => (typeof text === 'string' ? out.includes(text) : text.test(out));
-      return new Promise<void>((resolve, reject) => {
-        if (seen()) return resolve();
-        const timer = setTimeout(() => reject(new Error(`no ${String(text)} in the server output:\n${out}`)), timeoutMs);
-        const check = () => {
-          if (!seen()) return;
-          clearTimeout(timer);
-          listeners.delete(check);
-          resolve();
-        };
-        listeners.add(check);
-        child.on('exit', () => {
-          if (seen()) return;
-          clearTimeout(timer);
-          reject(new Error(`the server exited before ${String(text)}:\n${out}`));
-        });
-      });
-    },
-  };
-}
-
-/** Answers of a real HTTP request with the signed-in administrator's cookies. */
-async function post(base: string, cookie: string, url: string, body: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(base + url, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
-  return { status: res.status, json: await res.json().catch(() => null) };
-}
-
-/** Every stored object (key) under DATA_DIR/objects, leaving out the store's own folders. */
-function storedKeys(dataDir: string): string[] {
-  const root = path.join(dataDir, 'objects');
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith('.')) continue;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else found.push(path.relative(root, full).split(path.sep).join('/'));
-    }
-  };
-  if (fs.existsSync(root)) walk(root);
-  return found;
-}
+afterAll(cleanUp);
 
 const filesIn = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
 
 describe('a server killed mid-completion', () => {
   it('finishes the upload on a retry after the restart, with the sha256 of the stored bytes, and leaves no stray object', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-crash-'));
-    dirs.push(dataDir);
+    const dataDir = tempDataDir();
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const sink = await startSmtpSink();
-    const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', APP_URL: base, SMTP_URL: sink.url, NODE_ENV: 'test' };
+    const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', APP_URL: base, SMTP_URL: sink.url, NODE_ENV: 'test', ...(await serverDatabaseEnv()) };
 
     // Preparation in this process, on the same data directory.
     const config = loadConfig({ ...env, LOG_LEVEL: 'silent', JOB_RUNNER: 'off' });
@@ -125,7 +52,7 @@ describe('a server killed mid-completion', () => {
       expect(res.status).toBe(200);
       etags.push(res.headers.get('etag')!.replace(/"/g, ''));
     }
-    const cookie = [...admin.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const cookie = cookieHeader(admin.client);
     await built.close();
 
     const complete = { ...meta, s3Key: init.s3Key, uploadId: init.uploadId, fileSize: whole.length, parts: etags.map((ETag, i) => ({ PartNumber: i + 1, ETag })) };

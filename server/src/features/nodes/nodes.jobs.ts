@@ -3,6 +3,10 @@
  * transaction that removes the rows, so it runs only after they are really gone. Idempotent: deleting a
  * missing object is not an error. An object that a node points at again is kept (never happens by design;
  * the check makes a bug cost storage instead of data).
+ *
+ * A run cut short (the process killed half way) is retried after a restart: the objects it already deleted
+ * are missing by then, which both stores take as done, and the rest go. Repeating a run costs nothing, so a
+ * run whose heartbeat stops for 10 s is taken for a dead one and retried promptly.
  */
 import type { Executor } from '../../platform/db/database.js';
 import type { AppContext } from '../../shared/context.js';
@@ -28,7 +32,21 @@ export async function deleteObjects(ctx: AppContext, job: DeleteObjectsJob): Pro
       continue;
     }
     await ctx.store.delete(key);
+    await testPauseInDelete(ctx, key);
   }
+}
+
+let pausedOnce = false;
+/**
+ * Test hook, inert unless STRONGROOM_TEST_PAUSE_IN_DELETE_MS is set: holds the first run of this process
+ * after it deleted its first object, and says so in the log, so a crash test can kill the server mid-job.
+ */
+async function testPauseInDelete(ctx: AppContext, key: string): Promise<void> {
+  const ms = Number(process.env.STRONGROOM_TEST_PAUSE_IN_DELETE_MS ?? 0);
+  if (!(ms > 0) || pausedOnce) return;
+  pausedOnce = true;
+  ctx.log.warn({ key }, 'test hook: delete-objects deleted one object, pausing');
+  await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export function defineNodeJobs(ctx: AppContext): void {
@@ -36,5 +54,11 @@ export function defineNodeJobs(ctx: AppContext): void {
     name: DELETE_OBJECTS_JOB,
     handler: (data) => deleteObjects(ctx, data),
     pollingIntervalSeconds: 2,
+    // At most 200 deletes: minutes are plenty, and a run that outlives them is retried.
+    expireInSeconds: 300,
+    heartbeatSeconds: 10,
+    // Retries start soon and back off (from 2 s, doubling): a store outage of up to about 4 hours is outlived.
+    retryDelaySeconds: 2,
+    retryLimit: 12,
   });
 }

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { logOptions } from '../../app.js';
 import { createTestApp, testDatabase, type TestApp } from '../../../test/helpers.js';
@@ -66,6 +66,63 @@ describe('JobQueue (runner off, driven by runDueJobs)', () => {
   it('refuses unknown jobs and definitions after the start', async () => {
     await expect(queue.enqueue(h.db, 'nope', {})).rejects.toThrow(/Unknown job/);
     expect(() => queue.define({ name: 'late', handler: async () => undefined })).toThrow(/after the queue started/);
+  });
+});
+
+describe('a job left running by a process that died', () => {
+  it('runs again as soon as the next process starts on PGlite (its only owner); on PostgreSQL a live worker keeps it', async () => {
+    const h = await testDatabase();
+    const runs: Array<{ runner: string; retryCount: number }> = [];
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    // The first runner takes the job and never finishes it while the test watches (as a killed process).
+    const first = new JobQueue(h, { mode: 'off', backend: h.kind, log: quiet });
+    first.define({
+      name: 'long',
+      retryDelaySeconds: 1,
+      handler: async (_data, meta) => {
+        runs.push({ runner: 'first', retryCount: meta.retryCount });
+        started();
+        await held;
+      },
+    });
+    await first.start();
+    await first.enqueue(h.db, 'long', {});
+    const firstRun = first.runDueJobs();
+    await running;
+
+    const next = new JobQueue(h, { mode: 'off', backend: h.kind, log: quiet });
+    next.define({ name: 'long', retryDelaySeconds: 1, handler: async (_data, meta) => void runs.push({ runner: 'next', retryCount: meta.retryCount }) });
+    await next.start();
+    const jobState = async () =>
+      (await sql<{ state: string; retry_count: number }>`select state, retry_count from pgboss.job where name = 'long'`.execute(h.db.withoutPlugins())).rows;
+    try {
+      if (h.kind === 'pglite') {
+        // Taken back at the start, counted as an attempt, and run after the queue's retry delay.
+        expect(await jobState()).toEqual([{ state: 'retry', retry_count: 0 }]);
+        await vi.waitFor(async () => expect((await next.runDueJobs()).completed).toBe(1), { timeout: 10_000, interval: 100 });
+        expect(runs).toEqual([
+          { runner: 'first', retryCount: 0 },
+          { runner: 'next', retryCount: 1 },
+        ]);
+      } else {
+        // Another worker may be alive and heartbeating: the start leaves its job alone.
+        expect(await next.runDueJobs()).toEqual({ completed: 0, failed: 0 });
+        expect(await jobState()).toEqual([{ state: 'active', retry_count: 0 }]);
+        expect(runs).toEqual([{ runner: 'first', retryCount: 0 }]);
+      }
+      // The first runner's late end settles only its own attempt: on PGlite the job stays completed by the retry.
+      release();
+      await firstRun;
+      expect(await jobState()).toEqual([{ state: 'completed', retry_count: h.kind === 'pglite' ? 1 : 0 }]);
+    } finally {
+      release();
+      await first.stop();
+      await next.stop();
+      await h.close();
+    }
   });
 });
 

@@ -12,6 +12,15 @@
  * - 'off': jobs are only enqueued here; another process runs them (or a test calls runDueJobs()).
  *
  * Handlers must be idempotent: a job may run again after a crash or a failure (at-least-once delivery).
+ *
+ * A job whose process died (kill -9, power loss) while running it stays 'active' in pg-boss's table. It is
+ * taken back and run again promptly:
+ * - on embedded PGlite, at start: one process owns that database (the DATA_DIR lock), so every job still
+ *   active then was left by a dead process, and it is failed into its retry at once (reclaimAbandoned);
+ * - on PostgreSQL, where an active job may belong to a live worker elsewhere, by heartbeats: a running job's
+ *   heartbeat is refreshed every heartbeatSeconds / 2, and the supervisor of any instance that runs jobs
+ *   (checking every SUPERVISE_SECONDS) fails a job whose heartbeat is older than heartbeatSeconds into its
+ *   retry. expireInSeconds stays as the outer bound of one run.
  */
 import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
@@ -38,6 +47,12 @@ export type JobDefinition<T extends object = object> = {
   pollingIntervalSeconds?: number;
   /** Longest a job may run before it counts as failed (default 30 minutes). */
   expireInSeconds?: number;
+  /**
+   * A running job whose heartbeat is older than this (seconds, at least 10) is taken to belong to a dead
+   * process and is retried (default 30). Short means a prompt retry after a crash, and a repeat of the work
+   * when one heartbeat was held up for that long: only for jobs whose repeat costs nothing.
+   */
+  heartbeatSeconds?: number;
 };
 
 export type JobQueueOptions = {
@@ -51,6 +66,10 @@ export type JobQueueOptions = {
 export type RunResult = { completed: number; failed: number };
 
 const DAY = 86_400;
+/** How often pg-boss's supervisor checks running jobs' heartbeats and expiry (seconds). */
+export const SUPERVISE_SECONDS = 10;
+/** Why a job left active by a dead process was failed into its retry (kept in the job's output). */
+export const ABANDONED_MESSAGE = 'the process running this job stopped before it finished';
 
 /**
  * pg-boss's own statements, on a connection of the app's pool. Raw node-postgres, not Kysely: pg-boss runs
@@ -92,7 +111,7 @@ export class JobQueue {
   private state: 'new' | 'started' | 'stopped' = 'new';
 
   constructor(
-    database: Pick<DatabaseHandle, 'pool'>,
+    private readonly database: Pick<DatabaseHandle, 'pool'>,
     private readonly options: JobQueueOptions,
   ) {
     const embedded = options.mode === 'embedded';
@@ -102,6 +121,8 @@ export class JobQueue {
       schema: options.schema ?? 'pgboss',
       migrate: true,
       supervise: embedded,
+      superviseIntervalSeconds: SUPERVISE_SECONDS,
+      monitorIntervalSeconds: SUPERVISE_SECONDS,
       schedule: embedded,
       registerInstance: false,
       openTelemetry: { enabled: false },
@@ -131,19 +152,23 @@ export class JobQueue {
     if (this.state !== 'new') return;
     await this.boss.start();
     for (const def of this.definitions.values()) {
-      const retryDelay = def.retryDelaySeconds ?? 30;
-      await this.boss.createQueue(def.name, {
+      const settings = {
         retryLimit: def.retryLimit ?? 8,
-        retryDelay,
+        retryDelay: def.retryDelaySeconds ?? 30,
         retryBackoff: true,
         retryDelayMax: 6 * 3600,
         expireInSeconds: def.expireInSeconds ?? 1800,
+        heartbeatSeconds: def.heartbeatSeconds ?? 30,
         // A job waits up to a year for a runner (an app that was down a long time still cleans up) ...
         retentionSeconds: 365 * DAY,
         // ... and is kept a week after it finished, for inspection.
         deleteAfterSeconds: 7 * DAY,
-      });
+      };
+      // createQueue leaves an existing queue as it was; the update brings it to these settings (new jobs copy them).
+      await this.boss.createQueue(def.name, settings);
+      await this.boss.updateQueue(def.name, settings);
     }
+    if (this.options.backend === 'pglite') await this.reclaimAbandoned();
     this.state = 'started';
     if (this.options.mode !== 'embedded') return;
     for (const def of this.definitions.values()) {
@@ -187,6 +212,10 @@ export class JobQueue {
           if (!seen.has(job.id)) fresh += 1;
           seen.add(job.id);
           const attempt = { id: job.id, retryCount: job.retryCount };
+          // The heartbeat a worker would send, so a supervisor elsewhere does not take a long run for a dead one.
+          const beat = setInterval(() => {
+            this.boss.touch(def.name, attempt).catch((err: unknown) => this.options.log.warn({ err, job: def.name }, 'job heartbeat failed'));
+          }, ((def.heartbeatSeconds ?? 30) * 1000) / 2);
           try {
             await this.runOne(def, job);
             await this.boss.complete(def.name, attempt);
@@ -194,6 +223,8 @@ export class JobQueue {
           } catch (err) {
             await this.boss.fail(def.name, attempt, { message: (err as Error).message });
             result.failed += 1;
+          } finally {
+            clearInterval(beat);
           }
         }
         if (fresh === 0) break;
@@ -206,6 +237,31 @@ export class JobQueue {
   async pendingCount(name: string): Promise<number> {
     const jobs = await this.boss.findJobs(name, { limit: 100_000 });
     return jobs.filter((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active').length;
+  }
+
+  /**
+   * Embedded PGlite only, before any worker starts: one process owns the database, so a job still 'active' now
+   * was being run by a process that died. Each is failed into its retry through pg-boss (the attempt counts,
+   * so a job that itself kills the process ends up failed for good after its retries, not in a crash loop),
+   * and runs again after its queue's first retry delay. The ids are read from pg-boss's job table (the
+   * parent of every queue's table), which pg-boss offers no call for.
+   */
+  async reclaimAbandoned(): Promise<number> {
+    let reclaimed = 0;
+    const schema = this.options.schema ?? 'pgboss';
+    for (const name of this.definitions.keys()) {
+      const { rows } = await this.database.pool.query<{ id: string; retry_count: number }>(
+        `select id, retry_count from ${schema}.job where name = $1 and state = 'active'`,
+        [name],
+      );
+      if (rows.length === 0) continue;
+      const ids = rows.map((r) => r.id);
+      // Fenced to the attempt that was running, as a worker's own fail() is.
+      await this.boss.fail(name, rows.map((r) => ({ id: r.id, retryCount: r.retry_count })), { message: ABANDONED_MESSAGE });
+      this.options.log.warn({ job: name, jobIds: ids }, 'jobs left running by a stopped process will run again');
+      reclaimed += ids.length;
+    }
+    return reclaimed;
   }
 
   private async runOne(def: JobDefinition<never>, job: { id: string; data: object; retryCount?: number }): Promise<void> {
