@@ -20,7 +20,9 @@ import type { AppContext } from './shared/context.js';
 import { registerErrorHandler } from './shared/http-errors.js';
 import { registerRequestGuards } from './shared/request-guards.js';
 import { authRoutes } from './features/auth/auth.routes.js';
-import { settingsRoutes } from './features/mfa/settings.routes.js';
+import { invitationsRoutes } from './features/invitations/invitations.routes.js';
+import { mfaRoutes } from './features/mfa/mfa.routes.js';
+import { registerSessionGuard } from './features/sessions/index.js';
 import { securityRoutes } from './features/security/security.routes.js';
 import { setupRoutes } from './features/setup/setup.routes.js';
 import { mattersRoutes } from './features/matters/matters.routes.js';
@@ -114,6 +116,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   // ... and are refused when the browser says they come from another site; text and nesting are checked once for
   // every route; /_api answers are not cached.
   registerRequestGuards(app, { appUrl: config.appUrl });
+  registerSessionGuard(app, ctx);
 
   await app.register(swagger, {
     openapi: {
@@ -126,7 +129,8 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   });
 
   await app.register(authRoutes(ctx));
-  await app.register(settingsRoutes(ctx));
+  await app.register(mfaRoutes(ctx));
+  await app.register(invitationsRoutes(ctx));
   await app.register(securityRoutes(ctx));
   await app.register(setupRoutes(ctx));
   await app.register(mattersRoutes(ctx));

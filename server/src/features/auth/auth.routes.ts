@@ -2,9 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   API_VERSION_HEADER,
-  invitationAcceptRequest,
-  invitationVerifyRequest,
-  invitationVerifyResponse,
+  changePasswordRequest,
   loginRequest,
   loginResponse,
   messageResponse,
@@ -18,26 +16,15 @@ import {
   passwordResetRequest,
   passwordResetVerifyRequest,
   sessionResponse,
-  verifySystemMfaRequest,
-  verifySystemMfaResponse,
   MSG,
 } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import { badRequest } from '../../shared/errors.js';
 import { requestMeta } from '../../shared/request-meta.js';
-import { acceptInvitation, verifyInvitation } from '../invitations/invitations.service.js';
-import { sendActionEmailCode, verifySystemMfa } from '../mfa/mfa-manage.service.js';
-import {
-  authOf,
-  clearSessionCookie,
-  cookieOptions,
-  PENDING_COOKIE,
-  requireSession,
-  resolveSession,
-  SESSION_COOKIE,
-  setSessionCookie,
-} from '../sessions/sessions.service.js';
+import { sendActionEmailCode } from '../mfa/index.js';
+import { authOf, clearSessionCookie, cookieOptions, PENDING_COOKIE, setSessionCookie } from '../sessions/index.js';
 import { loginWithPassword, logout, PENDING_LOGIN_MINUTES, requirePending, sendLoginEmailCode, sessionAnswer, startChallenge, verifyLoginCode } from './auth.service.js';
+import { changePassword } from './password-change.service.js';
 import { requestPasswordReset, resetPassword } from './password-reset.service.js';
 
 const tags = ['auth'];
@@ -50,7 +37,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/_api/auth/session',
-      { schema: { tags, response: { 200: sessionResponse } }, preHandler: requireSession(ctx, { allowMfaSetup: true, extendIdle: false }) },
+      { schema: { tags, response: { 200: sessionResponse } }, config: { auth: 'session-status' } },
       async (request) => {
         const header = request.headers[API_VERSION_HEADER];
         return sessionAnswer(ctx, authOf(request), typeof header === 'string' ? header : undefined);
@@ -68,7 +55,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return startChallenge(ctx, pending, requestMeta(request));
     });
 
-    app.post('/_api/auth/mfa-email', { schema: { tags, body: mfaEmailRequest, response: { 200: mfaEmailResponse } } }, async (request) => {
+    app.post('/_api/auth/mfa-email', { schema: { tags, body: mfaEmailRequest, response: { 200: mfaEmailResponse } }, config: { auth: 'optional' } }, async (request) => {
       const meta = requestMeta(request);
       const pendingToken = request.cookies[PENDING_COOKIE];
       if (pendingToken) {
@@ -76,8 +63,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return sendLoginEmailCode(ctx, pending, meta);
       }
       // Signed in: a code for a sensitive action or the system MFA prompt.
-      const sessionToken = request.cookies[SESSION_COOKIE];
-      const auth = sessionToken ? await resolveSession(ctx, sessionToken) : null;
+      const auth = request.auth;
       if (!auth || auth.user.id !== request.body.userId) throw badRequest(MSG.emailAuthRequired);
       return sendActionEmailCode(ctx, auth, meta);
     });
@@ -100,20 +86,12 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       });
     }
 
-    app.post('/_api/auth/logout', { schema: { tags, response: { 200: z.object({ success: z.boolean() }) } } }, async (request, reply) => {
-      const token = request.cookies[SESSION_COOKIE];
-      const auth = token ? await resolveSession(ctx, token) : null;
-      await logout(ctx, auth, requestMeta(request));
+    app.post('/_api/auth/logout', { schema: { tags, response: { 200: z.object({ success: z.boolean() }) } }, config: { auth: 'optional' } }, async (request, reply) => {
+      await logout(ctx, request.auth, requestMeta(request));
       clearSessionCookie(ctx, reply);
       clearPending(reply);
       return { success: true };
     });
-
-    app.post(
-      '/_api/auth/verifySystemMfa',
-      { schema: { tags, body: verifySystemMfaRequest, response: { 200: verifySystemMfaResponse } }, preHandler: requireSession(ctx) },
-      async (request) => verifySystemMfa(ctx, authOf(request), request.body, requestMeta(request)),
-    );
 
     app.post('/_api/auth/password-reset', { schema: { tags, body: passwordResetRequest, response: { 200: messageResponse } } }, async (request) =>
       requestPasswordReset(ctx, request.body.email, requestMeta(request)),
@@ -123,12 +101,10 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       resetPassword(ctx, request.body, requestMeta(request)),
     );
 
-    app.post('/_api/auth/invitation-verify', { schema: { tags, body: invitationVerifyRequest, response: { 200: invitationVerifyResponse } } }, async (request) =>
-      verifyInvitation(ctx, request.body.token),
-    );
-
-    app.post('/_api/auth/invitation-accept', { schema: { tags, body: invitationAcceptRequest, response: { 200: messageResponse } } }, async (request) =>
-      acceptInvitation(ctx, request.body, requestMeta(request)),
+    app.post(
+      '/_api/settings/password',
+      { schema: { tags: ['settings'], body: changePasswordRequest, response: { 200: messageResponse } }, config: { auth: 'signed-in' } },
+      async (request) => changePassword(ctx, authOf(request), request.body, requestMeta(request)),
     );
   };
 }

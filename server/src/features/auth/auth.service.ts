@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { SessionResponse } from '@strongroom/contracts';
 import { API_VERSION, compareApiVersions, MSG } from '@strongroom/contracts';
 import { appendAudit } from '../../shared/audit.js';
@@ -6,10 +5,11 @@ import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, unauthenticated } from '../../shared/errors.js';
 import { clearThrottle, confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
 import { hashToken, newToken } from '../../shared/tokens.js';
-import { confirmCodeFailure, consumeEmailCode, consumeTotp, createEmailCode, releaseCodeAttempt, reserveCodeAttempt, tellLockout } from '../mfa/mfa.service.js';
+import { deliverOr503 } from '../../shared/mail-delivery.js';
+import { confirmCodeFailure, consumeEmailCode, consumeTotp, createEmailCode, releaseCodeAttempt, reserveCodeAttempt, tellLockout } from '../mfa/index.js';
 import { createSession, revokeSession, sessionExpiresAt, type AuthContext } from '../sessions/sessions.service.js';
-import { findOrganization, findUserByEmail, findUserById, type UserRow } from '../users/users.repository.js';
-import { auditActor, toSessionUser, verifyPassword } from '../users/users.service.js';
+import { auditActor, findOrganization, findUserByEmail, findUserById, toSessionUser, verifyPassword, type UserRow } from '../users/users.service.js';
+import { endPendingLogin, findLivePendingLogin, insertPendingLogin, reservePendingLoginAttempt } from './auth.repository.js';
 
 export const PENDING_LOGIN_MINUTES = 10;
 const MAX_CODE_FAILURES = 5;
@@ -18,7 +18,8 @@ const MAX_CODE_FAILURES = 5;
 export const ACCOUNT_RULE: ThrottleRule = { limit: 10, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
 export const IP_RULE: ThrottleRule = { limit: 50, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
 
-const accountKey = (email: string) => `login:acct:${email.trim().toLowerCase()}`;
+/** The throttle key of an address's password failures (a password reset clears it). */
+export const accountKey = (email: string) => `login:acct:${email.trim().toLowerCase()}`;
 const ipKey = (ip: string) => `login:ip:${ip}`;
 
 /**
@@ -60,10 +61,7 @@ export async function loginWithPassword(ctx: AppContext, input: { email: string;
     // gives back this request's attempt from the IP address's budget.
     await clearThrottle(trx, acctKey);
     await releaseAttempt(trx, ipKey(meta.ip));
-    await trx
-      .insertInto('pendingLogins')
-      .values({ tokenHash: hashToken(token), userId: user.id, expiresAt: new Date(Date.now() + PENDING_LOGIN_MINUTES * 60_000), endedAt: null })
-      .execute();
+    await insertPendingLogin(trx, { tokenHash: hashToken(token), userId: user.id, expiresAt: new Date(Date.now() + PENDING_LOGIN_MINUTES * 60_000) });
     await appendAudit(trx, {
       organizationId: user.organizationId,
       actor: auditActor(user),
@@ -82,13 +80,7 @@ export type PendingLogin = { id: string; user: UserRow; failedAttempts: number }
 /** The pending sign-in behind the cookie, which must belong to the user the call names. */
 export async function requirePending(ctx: AppContext, token: string | undefined, userId: number): Promise<PendingLogin> {
   if (!token) throw unauthenticated(MSG.pendingLoginMissing);
-  const row = await ctx.db
-    .selectFrom('pendingLogins')
-    .select(['id', 'userId', 'failedAttempts'])
-    .where('tokenHash', '=', hashToken(token))
-    .where('endedAt', 'is', null)
-    .where('expiresAt', '>', new Date())
-    .executeTakeFirst();
+  const row = await findLivePendingLogin(ctx.db, hashToken(token));
   if (!row || row.userId !== userId) throw unauthenticated(MSG.pendingLoginMissing);
   const user = await findUserById(ctx.db, row.userId);
   if (!user || !user.isActive) throw unauthenticated(MSG.pendingLoginMissing);
@@ -135,15 +127,6 @@ export async function sendLoginEmailCode(ctx: AppContext, pending: PendingLogin,
   return { success: true, message: MSG.emailCodeSent };
 }
 
-export async function deliverOr503(ctx: AppContext, mail: Parameters<AppContext['mailer']['send']>[0]) {
-  try {
-    await ctx.mailer.send(mail);
-  } catch (err) {
-    ctx.log.error({ err: (err as Error).message }, 'sending mail failed');
-    throw new AppError(503, MSG.emailSendFailed);
-  }
-}
-
 /**
  * Step two: the code. Before a code is checked, one attempt is reserved on the pending sign-in (at most five
  * per pending sign-in, in one conditional UPDATE, so concurrent requests cannot exceed it) and one on the
@@ -154,20 +137,11 @@ export async function deliverOr503(ctx: AppContext, mail: Parameters<AppContext[
 export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, method: 'totp' | 'email', code: string, meta: RequestMeta) {
   const expected = challengeMethods(pending.user).preferredMethod;
   await reserveCodeAttempt(ctx, pending.user, 'login');
-  const reserved = await ctx.db
-    .updateTable('pendingLogins')
-    .set({ failedAttempts: sql`failed_attempts + 1` })
-    .where('id', '=', pending.id)
-    .where('endedAt', 'is', null)
-    .where('expiresAt', '>', new Date())
-    .where('failedAttempts', '<', MAX_CODE_FAILURES)
-    .returning('failedAttempts')
-    .executeTakeFirst();
-  if (!reserved) {
+  const attempts = await reservePendingLoginAttempt(ctx.db, pending.id, MAX_CODE_FAILURES);
+  if (attempts === undefined) {
     await releaseCodeAttempt(ctx.db, pending.user, 'login');
     throw unauthenticated(MSG.pendingLoginLocked);
   }
-  const attempts = reserved.failedAttempts;
   const result = await ctx.db
     .transaction()
     .execute(async (trx) => {
@@ -176,7 +150,7 @@ export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, me
         (method === 'totp' ? await consumeTotp(ctx, trx, pending.user.id, code) : await consumeEmailCode(trx, pending.user.id, 'login', code, pending.id));
       if (!ok) return { ok: false as const };
       const actor = auditActor(pending.user);
-      await trx.updateTable('pendingLogins').set({ endedAt: new Date() }).where('id', '=', pending.id).execute();
+      await endPendingLogin(trx, pending.id);
       await releaseCodeAttempt(trx, pending.user, 'login');
       const { token, session } = await createSession(ctx, trx, pending.user, meta);
       await appendAudit(trx, {
@@ -198,7 +172,7 @@ export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, me
   if (!result.ok) {
     const ended = attempts >= MAX_CODE_FAILURES;
     const lockedOut = await ctx.db.transaction().execute(async (trx) => {
-      if (ended) await trx.updateTable('pendingLogins').set({ endedAt: new Date() }).where('id', '=', pending.id).execute();
+      if (ended) await endPendingLogin(trx, pending.id);
       const tripped = await confirmCodeFailure(trx, pending.user, 'login', 'login', meta.ip);
       await appendAudit(trx, {
         organizationId: pending.user.organizationId,

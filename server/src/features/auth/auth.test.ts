@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@strongroom/contracts';
 import { API, Client, createOrgWithAdmin, createTestApp, enrollTotp, nextTotp, signInWithEmailCode, uniqueEmail, waitForCount, type Account, type TestApp } from '../../../test/helpers.js';
 import { verifyChain } from '../../shared/audit.js';
-import { currentTotp } from '../mfa/totp.js';
+import { currentTotp } from '../mfa/index.js';
 
 let t: TestApp;
 let admin: Account;

@@ -4,8 +4,8 @@ import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest } from '../../shared/errors.js';
 import { confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
 import { revokeUserSessions, type AuthContext } from '../sessions/sessions.service.js';
-import { updateUser } from '../users/users.repository.js';
-import { auditActor, hashPassword, verifyPassword } from '../users/users.service.js';
+import { auditActor, hashPassword, updateUser, verifyPassword } from '../users/users.service.js';
+import { endUserPendingLogins, spendUserResetTokens } from './auth.repository.js';
 
 const WRONG_CURRENT_RULE: ThrottleRule = { limit: 5, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
 
@@ -23,8 +23,8 @@ export async function changePassword(ctx: AppContext, auth: AuthContext, input: 
   await ctx.db.transaction().execute(async (trx) => {
     await updateUser(trx, auth.user.id, { passwordHash });
     const ended = await revokeUserSessions(trx, auth.user.id, 'password_change', auth.session.id);
-    await trx.updateTable('pendingLogins').set({ endedAt: new Date() }).where('userId', '=', auth.user.id).where('endedAt', 'is', null).execute();
-    await trx.updateTable('passwordResetTokens').set({ usedAt: new Date() }).where('userId', '=', auth.user.id).where('usedAt', 'is', null).execute();
+    await endUserPendingLogins(trx, auth.user.id);
+    await spendUserResetTokens(trx, auth.user.id);
     await appendAudit(trx, { organizationId: auth.user.organizationId, actor: auditActor(auth.user), action: 'USER_PASSWORD_CHANGE', targetTable: 'users', targetId: auth.user.id, details: { otherSessionsEnded: ended }, ipAddress: meta.ip });
   });
   return { success: true, message: MSG.passwordChanged };

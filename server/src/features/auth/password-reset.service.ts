@@ -2,11 +2,12 @@ import { MSG } from '@strongroom/contracts';
 import { appendAudit } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest } from '../../shared/errors.js';
-import { consume, type ThrottleRule } from '../../shared/throttle.js';
+import { clearThrottle, consume, type ThrottleRule } from '../../shared/throttle.js';
 import { hashToken, newToken } from '../../shared/tokens.js';
 import { revokeUserSessions } from '../sessions/sessions.service.js';
-import { findUserByEmail, updateUser } from '../users/users.repository.js';
-import { auditActor, hashPassword } from '../users/users.service.js';
+import { auditActor, findUserByEmail, hashPassword, updateUser } from '../users/users.service.js';
+import { endUserPendingLogins, insertResetToken, lockLiveResetToken, markResetTokenUsed, spendUserResetTokens } from './auth.repository.js';
+import { accountKey } from './auth.service.js';
 
 export const RESET_TOKEN_MINUTES = 60;
 const RESET_IP_RULE: ThrottleRule = { limit: 20, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyRequests };
@@ -47,12 +48,9 @@ export async function sendPasswordResetMail(ctx: AppContext, job: PasswordResetM
   const mail = await ctx.db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, job.email);
     if (!user || !user.isActive) return null;
-    await trx.updateTable('passwordResetTokens').set({ usedAt: new Date() }).where('userId', '=', user.id).where('usedAt', 'is', null).execute();
+    await spendUserResetTokens(trx, user.id);
     const token = newToken();
-    await trx
-      .insertInto('passwordResetTokens')
-      .values({ tokenHash: hashToken(token), userId: user.id, expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000), usedAt: null })
-      .execute();
+    await insertResetToken(trx, { tokenHash: hashToken(token), userId: user.id, expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000) });
     const link = `${ctx.config.appUrl}/password-reset?token=${encodeURIComponent(token)}`;
     return {
       to: user.email,
@@ -77,21 +75,14 @@ export function definePasswordResetJobs(ctx: AppContext): void {
 export async function resetPassword(ctx: AppContext, input: { token: string; newPassword: string }, meta: RequestMeta) {
   const passwordHash = await hashPassword(input.newPassword);
   await ctx.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('passwordResetTokens')
-      .innerJoin('users', 'users.id', 'passwordResetTokens.userId')
-      .select(['passwordResetTokens.id as tokenId', 'users.id as userId', 'users.isActive'])
-      .where('passwordResetTokens.tokenHash', '=', hashToken(input.token))
-      .where('passwordResetTokens.usedAt', 'is', null)
-      .where('passwordResetTokens.expiresAt', '>', new Date())
-      .forUpdate()
-      .executeTakeFirst();
+    const row = await lockLiveResetToken(trx, hashToken(input.token));
     if (!row || !row.isActive) throw badRequest(MSG.resetTokenInvalid);
-    await trx.updateTable('passwordResetTokens').set({ usedAt: new Date() }).where('id', '=', row.tokenId).execute();
+    await markResetTokenUsed(trx, row.tokenId);
     const user = await updateUser(trx, row.userId, { passwordHash });
     const ended = await revokeUserSessions(trx, user.id, 'password_reset');
-    await trx.updateTable('pendingLogins').set({ endedAt: new Date() }).where('userId', '=', user.id).where('endedAt', 'is', null).execute();
-    await trx.deleteFrom('authThrottle').where('key', '=', `login:acct:${user.email.toLowerCase()}`).execute();
+    await endUserPendingLogins(trx, user.id);
+    // The new password also lifts a lock that failed passwords put on the address.
+    await clearThrottle(trx, accountKey(user.email));
     await appendAudit(trx, { organizationId: user.organizationId, actor: auditActor(user), action: 'PASSWORD_RESET_COMPLETED', targetTable: 'users', targetId: user.id, details: { sessionsEnded: ended }, ipAddress: meta.ip });
   });
   return { success: true, message: MSG.resetSuccess };

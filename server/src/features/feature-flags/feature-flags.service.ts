@@ -1,6 +1,7 @@
 import type { FeatureFlagName } from '@strongroom/contracts';
 import { FEATURE_FLAG_NAMES } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
+import { findFlag, insertFlags } from './feature-flags.repository.js';
 
 /** A new organization asks for a fresh second factor on every critical operation. */
 export const DEFAULT_FLAGS: Record<FeatureFlagName, boolean> = {
@@ -13,14 +14,10 @@ export const DEFAULT_FLAGS: Record<FeatureFlagName, boolean> = {
 };
 
 export async function insertDefaultFlags(trx: Executor, organizationId: string): Promise<void> {
-  await trx
-    .insertInto('featureFlags')
-    .values(FEATURE_FLAG_NAMES.map((flagName) => ({ organizationId, flagName, enabled: DEFAULT_FLAGS[flagName] })))
-    .execute();
+  await insertFlags(trx, organizationId, DEFAULT_FLAGS, FEATURE_FLAG_NAMES);
 }
 
 /** A missing row reads as the default, so a flag added later is on for MFA flags without a migration. */
 export async function isFlagEnabled(db: Executor, organizationId: string, flag: FeatureFlagName): Promise<boolean> {
-  const row = await db.selectFrom('featureFlags').select('enabled').where('organizationId', '=', organizationId).where('flagName', '=', flag).executeTakeFirst();
-  return row ? row.enabled : DEFAULT_FLAGS[flag];
+  return (await findFlag(db, organizationId, flag)) ?? DEFAULT_FLAGS[flag];
 }

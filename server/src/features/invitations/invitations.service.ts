@@ -6,10 +6,10 @@ import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, conflict, forbidden, notFound } from '../../shared/errors.js';
 import { hashToken, newToken } from '../../shared/tokens.js';
 import { isFlagEnabled } from '../feature-flags/feature-flags.service.js';
-import { withFreshMfa } from '../mfa/mfa.service.js';
+import { withFreshMfa } from '../mfa/index.js';
 import type { AuthContext } from '../sessions/sessions.service.js';
-import { findUserByEmail, insertUser } from '../users/users.repository.js';
-import { auditActor, hashPassword } from '../users/users.service.js';
+import { auditActor, findUserByEmail, hashPassword, insertUser } from '../users/users.service.js';
+import { findOpenInvitation, insertInvitation, lockOpenInvitation, markInvitationAccepted, revokeOpenInvitations } from './invitations.repository.js';
 
 export const INVITATION_DAYS = 7;
 
@@ -38,20 +38,16 @@ export async function inviteUser(ctx: AppContext, auth: AuthContext, input: Invi
   const token = newToken();
   const save = async (trx: Executor) => {
     const existing = await assertNotMember(trx);
-    await trx
-      .updateTable('invitations')
-      .set({ revokedAt: new Date() })
-      .where('organizationId', '=', user.organizationId)
-      .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
-      .where('acceptedAt', 'is', null)
-      .where('revokedAt', 'is', null)
-      .execute();
-    const row = await trx
-      .insertInto('invitations')
+    await revokeOpenInvitations(trx, user.organizationId, email);
+    const row = await insertInvitation(trx, {
+      organizationId: user.organizationId,
+      email,
+      role: input.role,
       // For an address with an account elsewhere the stored hash is of a token that is never sent.
-      .values({ organizationId: user.organizationId, email, role: input.role, tokenHash: hashToken(existing ? newToken() : token), invitedBy: user.id, expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000), acceptedAt: null, revokedAt: null })
-      .returning(['id', 'email', 'role', 'expiresAt'])
-      .executeTakeFirstOrThrow();
+      tokenHash: hashToken(existing ? newToken() : token),
+      invitedBy: user.id,
+      expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
+    });
     await appendAudit(trx, { organizationId: user.organizationId, actor: auditActor(user), action: 'INVITE_USER', targetTable: 'invitations', targetId: row.id, details: { email, role: input.role }, ipAddress: meta.ip });
     return { row, hasAccount: !!existing };
   };
@@ -84,20 +80,8 @@ export async function inviteUser(ctx: AppContext, auth: AuthContext, input: Invi
   };
 }
 
-async function openInvitation(ctx: AppContext, token: string) {
-  return ctx.db
-    .selectFrom('invitations')
-    .innerJoin('organizations', 'organizations.id', 'invitations.organizationId')
-    .select(['invitations.id', 'invitations.email', 'invitations.role', 'invitations.organizationId', 'organizations.name as organizationName'])
-    .where('invitations.tokenHash', '=', hashToken(token))
-    .where('invitations.acceptedAt', 'is', null)
-    .where('invitations.revokedAt', 'is', null)
-    .where('invitations.expiresAt', '>', new Date())
-    .executeTakeFirst();
-}
-
 export async function verifyInvitation(ctx: AppContext, token: string) {
-  const inv = await openInvitation(ctx, token);
+  const inv = await findOpenInvitation(ctx.db, hashToken(token));
   if (!inv) throw notFound(MSG.invitationInvalid);
   return { organizationName: inv.organizationName, email: inv.email };
 }
@@ -106,19 +90,11 @@ export async function verifyInvitation(ctx: AppContext, token: string) {
 export async function acceptInvitation(ctx: AppContext, input: { token: string; fullName: string; password: string }, meta: RequestMeta) {
   const passwordHash = await hashPassword(input.password);
   await ctx.db.transaction().execute(async (trx) => {
-    const inv = await trx
-      .selectFrom('invitations')
-      .selectAll()
-      .where('tokenHash', '=', hashToken(input.token))
-      .where('acceptedAt', 'is', null)
-      .where('revokedAt', 'is', null)
-      .where('expiresAt', '>', new Date())
-      .forUpdate()
-      .executeTakeFirst();
+    const inv = await lockOpenInvitation(trx, hashToken(input.token));
     if (!inv) throw notFound(MSG.invitationInvalid);
     if (await findUserByEmail(trx, inv.email)) throw conflict(MSG.invitationAccountExists);
     const user = await insertUser(trx, { organizationId: inv.organizationId, email: inv.email, fullName: input.fullName.trim(), passwordHash, role: inv.role, permissions: DEFAULT_PERMISSIONS[inv.role] });
-    await trx.updateTable('invitations').set({ acceptedAt: new Date() }).where('id', '=', inv.id).execute();
+    await markInvitationAccepted(trx, inv.id);
     await appendAudit(trx, { organizationId: inv.organizationId, actor: auditActor(user), action: 'ACCEPT_INVITATION', targetTable: 'invitations', targetId: inv.id, details: { userId: user.id, role: inv.role }, ipAddress: meta.ip });
   });
   return { success: true, message: MSG.invitationWelcome };

@@ -3,10 +3,9 @@ import { MSG } from '@strongroom/contracts';
 import { appendAudit } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, badRequest } from '../../shared/errors.js';
+import { deliverOr503 } from '../../shared/mail-delivery.js';
 import type { AuthContext } from '../sessions/sessions.service.js';
-import { updateUser, type UserRow } from '../users/users.repository.js';
-import { auditActor } from '../users/users.service.js';
-import { deliverOr503 } from '../auth/auth.service.js';
+import { auditActor, lockUser, updateUser, type UserRow } from '../users/users.service.js';
 import { consumeEmailCode, consumeTotp, consumeUserCode, createEmailCode, InvalidMfaCode, issueSystemToken, withCodeAttempt } from './mfa.service.js';
 import { decryptTotpSecret, encryptTotpSecret } from './secret-box.js';
 import { matchTotpStep, newTotpSecret, totpQrCode } from './totp.js';
@@ -47,8 +46,8 @@ export async function manageMfa(ctx: AppContext, auth: AuthContext, input: MfaMa
     if (!settingUp && !input.mfaToken) throw badRequest(MSG.mfaTokenRequired);
     return countingFailures(ctx, user, input.operation, meta, () =>
       ctx.db.transaction().execute(async (trx) => {
-        const fresh = await trx.selectFrom('users').select(['totpPendingSecret']).where('id', '=', user.id).forUpdate().executeTakeFirstOrThrow();
-        if (!fresh.totpPendingSecret) throw badRequest(MSG.noPendingTotpSecret);
+        const fresh = await lockUser(trx, user.id);
+        if (!fresh?.totpPendingSecret) throw badRequest(MSG.noPendingTotpSecret);
         if (!settingUp && !(await consumeUserCode(ctx, trx, user, input.mfaToken!))) throw new InvalidMfaCode();
         const pendingSecret = await decryptTotpSecret(ctx.config, user.id, fresh.totpPendingSecret);
         const step = matchTotpStep(pendingSecret, input.totpToken!);

@@ -8,7 +8,16 @@ import { appendAudit } from '../../shared/audit.js';
 import { assertNotLocked, confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
 import { hashToken, newSixDigitCode, newToken, safeEqualHex } from '../../shared/tokens.js';
 import type { AuthContext } from '../sessions/sessions.service.js';
-import { lockUser, type UserRow } from '../users/users.repository.js';
+import { lockUser, setTotpState, type UserRow } from '../users/users.service.js';
+import {
+  findLiveSystemTokenOperation,
+  insertEmailCode,
+  insertSystemToken,
+  lockNewestLiveEmailCode,
+  markEmailCodeUsed,
+  newestEmailCodeAt,
+  spendEmailCodes,
+} from './mfa.repository.js';
 import { decryptTotpSecret, encryptTotpSecret, isEncryptedSecret } from './secret-box.js';
 import { matchTotpStep } from './totp.js';
 
@@ -36,35 +45,22 @@ export async function createEmailCode(
   pendingLoginId: string | null = null,
 ): Promise<MailMessage> {
   // One code per 30 seconds: per pending sign-in (a new password step may ask at once), else per user.
-  let lastQuery = trx.selectFrom('mfaEmailCodes').select('createdAt').where('userId', '=', user.id).where('purpose', '=', purpose);
-  if (pendingLoginId) lastQuery = lastQuery.where('pendingLoginId', '=', pendingLoginId);
-  const last = await lastQuery.orderBy('createdAt', 'desc').limit(1).executeTakeFirst();
-  if (last && Date.now() - last.createdAt.getTime() < RESEND_SECONDS * 1000) {
-    const wait = Math.ceil((RESEND_SECONDS * 1000 - (Date.now() - last.createdAt.getTime())) / 1000);
+  const last = await newestEmailCodeAt(trx, user.id, purpose, pendingLoginId);
+  if (last && Date.now() - last.getTime() < RESEND_SECONDS * 1000) {
+    const wait = Math.ceil((RESEND_SECONDS * 1000 - (Date.now() - last.getTime())) / 1000);
     throw tooManyRequests(`Please wait ${wait} seconds before asking for another code.`, wait);
   }
-  await trx.updateTable('mfaEmailCodes').set({ usedAt: new Date() }).where('userId', '=', user.id).where('purpose', '=', purpose).where('usedAt', 'is', null).execute();
+  await spendEmailCodes(trx, user.id, purpose);
   const code = newSixDigitCode();
-  await trx
-    .insertInto('mfaEmailCodes')
-    .values({ userId: user.id, purpose, pendingLoginId, codeHash: codeHash(user.id, code), expiresAt: new Date(Date.now() + EMAIL_CODE_MINUTES * 60_000), usedAt: null })
-    .execute();
+  await insertEmailCode(trx, { userId: user.id, purpose, pendingLoginId, codeHash: codeHash(user.id, code), expiresAt: new Date(Date.now() + EMAIL_CODE_MINUTES * 60_000) });
   return emailCodeMessage(user.email, code, purpose);
 }
 
 /** Consumes the newest live code of that purpose if it matches. */
 export async function consumeEmailCode(trx: Executor, userId: number, purpose: 'login' | 'setup' | 'action', code: string, pendingLoginId?: string): Promise<boolean> {
-  let q = trx
-    .selectFrom('mfaEmailCodes')
-    .select(['id', 'codeHash'])
-    .where('userId', '=', userId)
-    .where('purpose', '=', purpose)
-    .where('usedAt', 'is', null)
-    .where('expiresAt', '>', new Date());
-  if (pendingLoginId) q = q.where('pendingLoginId', '=', pendingLoginId);
-  const row = await q.orderBy('createdAt', 'desc').limit(1).forUpdate().executeTakeFirst();
+  const row = await lockNewestLiveEmailCode(trx, userId, purpose, pendingLoginId);
   if (!row || !safeEqualHex(row.codeHash, codeHash(userId, code))) return false;
-  await trx.updateTable('mfaEmailCodes').set({ usedAt: new Date() }).where('id', '=', row.id).execute();
+  await markEmailCodeUsed(trx, row.id);
   return true;
 }
 
@@ -80,14 +76,14 @@ export async function consumeTotp(ctx: AppContext, trx: Executor, userId: number
   if (!s && user.totpSecret) {
     s = await decryptTotpSecret(ctx.config, userId, user.totpSecret);
     if (!isEncryptedSecret(user.totpSecret)) {
-      await trx.updateTable('users').set({ totpSecret: await encryptTotpSecret(ctx.config, userId, s) }).where('id', '=', userId).execute();
+      await setTotpState(trx, userId, { totpSecret: await encryptTotpSecret(ctx.config, userId, s) });
     }
   }
   if (!s) return false;
   const step = matchTotpStep(s, code);
   if (step === null) return false;
   if (user.totpLastUsedStep !== null && BigInt(user.totpLastUsedStep) >= BigInt(step)) return false;
-  await trx.updateTable('users').set({ totpLastUsedStep: step }).where('id', '=', userId).execute();
+  await setTotpState(trx, userId, { totpLastUsedStep: String(step) });
   return true;
 }
 
@@ -128,20 +124,13 @@ export function riskClassOf(operation: string): string {
 export async function issueSystemToken(trx: Executor, auth: AuthContext, operation: SystemMfaOperation) {
   const token = newToken();
   const expiresAt = new Date(Date.now() + SYSTEM_TOKEN_MINUTES * 60_000);
-  await trx.insertInto('systemMfaTokens').values({ tokenHash: hashToken(token), userId: auth.user.id, sessionId: auth.session.id, operation, expiresAt }).execute();
+  await insertSystemToken(trx, { tokenHash: hashToken(token), userId: auth.user.id, sessionId: auth.session.id, operation, expiresAt });
   return { token, expiresAt };
 }
 
 async function systemTokenValid(trx: Executor, auth: AuthContext, token: string, operation: string): Promise<boolean> {
-  const row = await trx
-    .selectFrom('systemMfaTokens')
-    .select('operation')
-    .where('tokenHash', '=', hashToken(token))
-    .where('userId', '=', auth.user.id)
-    .where('sessionId', '=', auth.session.id)
-    .where('expiresAt', '>', new Date())
-    .executeTakeFirst();
-  return !!row && riskClassOf(row.operation) === riskClassOf(operation);
+  const issuedFor = await findLiveSystemTokenOperation(trx, hashToken(token), auth.user.id, auth.session.id);
+  return issuedFor !== undefined && riskClassOf(issuedFor) === riskClassOf(operation);
 }
 
 export class InvalidMfaCode extends AppError {

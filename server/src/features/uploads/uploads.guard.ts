@@ -7,11 +7,11 @@
  */
 import type { LocalObjectGuard } from '../../platform/storage/local-store.routes.js';
 import type { AppContext } from '../../shared/context.js';
-import { uploadAcceptsBytes } from './uploads.repository.js';
+import { objectBelongsToFile, uploadAcceptsBytes } from './uploads.repository.js';
 
 export function localObjectGuard(ctx: AppContext): LocalObjectGuard {
   return {
     mayPut: ({ key, uploadId }) => uploadAcceptsBytes(ctx.db, key, uploadId ?? null),
-    mayGet: async (key) => (await ctx.db.selectFrom('nodes').select('id').where('storagePath', '=', key).executeTakeFirst()) !== undefined,
+    mayGet: (key) => objectBelongsToFile(ctx.db, key),
   };
 }

@@ -238,3 +238,8 @@ export async function uploadAcceptsBytes(db: Executor, s3Key: string, uploadId: 
   q = uploadId === null ? q.where('kind', '=', 'standard') : q.where('kind', '=', 'multipart').where('uploadId', '=', uploadId);
   return (await q.executeTakeFirst()) !== undefined;
 }
+
+/** Whether a file node points at the object under this key. */
+export async function objectBelongsToFile(db: Executor, key: string): Promise<boolean> {
+  return (await db.selectFrom('nodes').select('id').where('storagePath', '=', key).executeTakeFirst()) !== undefined;
+}

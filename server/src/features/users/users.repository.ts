@@ -43,6 +43,11 @@ export function updateUser(db: Executor, id: number, changes: Partial<Omit<UserR
     .executeTakeFirstOrThrow();
 }
 
+/** The TOTP state a code check keeps (its step, a secret written back encrypted); not a profile change, so updatedAt stays. */
+export function setTotpState(db: Executor, id: number, changes: Partial<Pick<UserRow, 'totpSecret' | 'totpLastUsedStep'>>) {
+  return db.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
 export async function countOrganizations(db: Executor): Promise<number> {
   const row = await db.selectFrom('organizations').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);

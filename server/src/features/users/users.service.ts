@@ -2,6 +2,11 @@ import { hash, verify } from '@node-rs/argon2';
 import type { SessionUser } from '@strongroom/contracts';
 import type { OrganizationRow, UserRow } from './users.repository.js';
 
+// Other features reach users and organizations through this module: the row types and the small reads and writes
+// they run inside their own transactions. The repository stays private to this feature.
+export type { OrganizationRow, UserRow } from './users.repository.js';
+export { countOrganizations, findOrganization, findUserByEmail, findUserById, insertUser, lockUser, setTotpState, updateUser } from './users.repository.js';
+
 // argon2id with the library's defaults (m=19456 KiB, t=2, p=1), OWASP's recommended minimum.
 export function hashPassword(password: string): Promise<string> {
   return hash(password);

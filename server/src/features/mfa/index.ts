@@ -1,0 +1,15 @@
+// What other features use of MFA: the gate of sensitive actions, the second step of signing in, emailed codes
+// for signed-in users, and the authenticator code generator for tests and the CLI.
+export {
+  confirmCodeFailure,
+  consumeEmailCode,
+  consumeTotp,
+  createEmailCode,
+  releaseCodeAttempt,
+  reserveCodeAttempt,
+  tellLockout,
+  withFreshMfa,
+  type FreshMfaResult,
+} from './mfa.service.js';
+export { sendActionEmailCode } from './mfa-manage.service.js';
+export { currentTotp, newTotpSecret } from './totp.js';

@@ -1,0 +1,14 @@
+import { MSG } from '@strongroom/contracts';
+import type { MailMessage } from '../platform/mail/mailer.js';
+import type { AppContext } from './context.js';
+import { AppError } from './errors.js';
+
+/** Sends a mail the user is waiting for (a verification code): a failed send is logged and answered 503. */
+export async function deliverOr503(ctx: AppContext, mail: MailMessage): Promise<void> {
+  try {
+    await ctx.mailer.send(mail);
+  } catch (err) {
+    ctx.log.error({ err: (err as Error).message }, 'sending mail failed');
+    throw new AppError(503, MSG.emailSendFailed);
+  }
+}
