@@ -6,7 +6,6 @@ import { MSG } from './messages.js';
 
 // A NUL character, or half of a UTF-16 surrogate pair without its other half: nobody types them, PostgreSQL
 // cannot store them (text refuses NUL, jsonb refuses both), and they hide in names and logs.
-// eslint-disable-next-line no-control-regex
 const FORBIDDEN_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export function hasForbiddenCharacters(s: string): boolean {

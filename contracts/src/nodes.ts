@@ -64,7 +64,6 @@ const INVALID_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f\u007f]/;
  * Characters that are invisible or change how the rest of a name is shown: C1 controls, bidirectional controls
  * (a name can be made to read 'exe.pdf' backwards) and zero-width characters (two names that look the same).
  */
-// eslint-disable-next-line no-control-regex
 const DECEPTIVE_CHARACTERS = /[\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/;
 /** Separators written out or percent-encoded: what a path traversal attempt looks like once decoded. */
 const ENCODED_TRAVERSAL = /%2e|%2f|%5c|%00/i;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
+import type { NodeFS as NodeFSType } from '@electric-sql/pglite/nodefs';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
 
@@ -59,7 +60,7 @@ function takeLock(dir: string): () => void {
   };
 }
 
-type NodeFsClass = typeof import('@electric-sql/pglite/nodefs').NodeFS;
+type NodeFsClass = typeof NodeFSType;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type EmscriptenModule = { NODEFS?: { doSetAttr?: (...args: any[]) => unknown } };
 
