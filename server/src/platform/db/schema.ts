@@ -15,6 +15,8 @@ export interface OrganizationsTable {
   defaultRetentionYears: Generated<number>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** bigint, read as a string: the organization's own storage quota in bytes; null: the configured default. */
+  storageQuotaBytes: ColumnType<string | null, number | string | null | undefined, number | string | null>;
 }
 
 export interface UsersTable {

@@ -1,0 +1,315 @@
+/**
+ * schema.ts (the Kysely `DB` interface every query is typed by) must describe the tables the migrations make:
+ * same tables, same columns, same data types, same nullability. TypeScript types are gone at run time, so the
+ * check has two halves that meet in the `EXPECTED` map below (table -> column -> PostgreSQL type, ' null' when
+ * the column may be null, all in the camelCase names Kysely uses):
+ *
+ * - at compile time (`tsc -p server`, part of the typecheck): `satisfies` makes the map hold exactly the tables
+ *   and columns of `DB`, no more and no fewer, and `_typesAgree` compiles only while every column's TypeScript
+ *   select type is what that PostgreSQL type reads as (int8 as string, timestamptz as Date, ...) and allows
+ *   null exactly when the column is nullable; otherwise the error names the column;
+ * - at run time (this test): a freshly migrated database's information_schema, for the app's own tables, must
+ *   equal the map.
+ *
+ * So a migration that adds, drops, retypes or relaxes a column fails here until schema.ts (and the map) follow.
+ * Kysely's migration bookkeeping tables and pg-boss's schema are not the app's tables and are left out.
+ */
+import { CamelCasePlugin, sql, type SelectType } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabase } from '../../../test/helpers.js';
+import type { DatabaseHandle } from './database.js';
+import type { DB } from './schema.js';
+
+/** What node-postgres and PGlite hand the app for each PostgreSQL type (int8 stays a string: database.ts). */
+type ReadAs = {
+  uuid: string;
+  text: string;
+  varchar: string;
+  int2: number;
+  int4: number;
+  int8: string;
+  bool: boolean;
+  timestamptz: Date;
+  jsonb: object;
+};
+type PgType = keyof ReadAs;
+type ColumnSpec = PgType | `${PgType} null`;
+
+const EXPECTED = {
+  organizations: {
+    id: 'uuid',
+    name: 'text',
+    primaryContactName: 'text null',
+    primaryContactEmail: 'text null',
+    primaryContactPhone: 'text null',
+    mfaRequired: 'bool',
+    defaultRetentionYears: 'int4',
+    createdAt: 'timestamptz',
+    updatedAt: 'timestamptz',
+    storageQuotaBytes: 'int8 null',
+  },
+  users: {
+    id: 'int4',
+    publicId: 'uuid',
+    organizationId: 'uuid',
+    email: 'text',
+    fullName: 'text',
+    phoneNumber: 'text null',
+    passwordHash: 'text',
+    role: 'text',
+    permissions: 'jsonb',
+    isActive: 'bool',
+    mfaEnabled: 'bool',
+    mfaPrimaryMethod: 'text null',
+    totpSecret: 'text null',
+    totpPendingSecret: 'text null',
+    totpLastUsedStep: 'int8 null',
+    version: 'int4',
+    createdAt: 'timestamptz',
+    updatedAt: 'timestamptz',
+  },
+  sessions: {
+    id: 'uuid',
+    tokenHash: 'text',
+    userId: 'int4',
+    organizationId: 'uuid',
+    createdAt: 'timestamptz',
+    lastSeenAt: 'timestamptz',
+    idleExpiresAt: 'timestamptz',
+    absoluteExpiresAt: 'timestamptz',
+    revokedAt: 'timestamptz null',
+    revokedReason: 'text null',
+    ipAddress: 'text null',
+    userAgent: 'text null',
+  },
+  pendingLogins: {
+    id: 'uuid',
+    tokenHash: 'text',
+    userId: 'int4',
+    createdAt: 'timestamptz',
+    expiresAt: 'timestamptz',
+    failedAttempts: 'int4',
+    endedAt: 'timestamptz null',
+  },
+  mfaEmailCodes: {
+    id: 'uuid',
+    userId: 'int4',
+    purpose: 'text',
+    pendingLoginId: 'uuid null',
+    codeHash: 'text',
+    expiresAt: 'timestamptz',
+    attempts: 'int4',
+    usedAt: 'timestamptz null',
+    createdAt: 'timestamptz',
+  },
+  systemMfaTokens: {
+    id: 'uuid',
+    tokenHash: 'text',
+    userId: 'int4',
+    sessionId: 'uuid',
+    operation: 'text',
+    expiresAt: 'timestamptz',
+    createdAt: 'timestamptz',
+  },
+  passwordResetTokens: {
+    id: 'uuid',
+    tokenHash: 'text',
+    userId: 'int4',
+    expiresAt: 'timestamptz',
+    usedAt: 'timestamptz null',
+    createdAt: 'timestamptz',
+  },
+  invitations: {
+    id: 'uuid',
+    organizationId: 'uuid',
+    email: 'text',
+    role: 'text',
+    tokenHash: 'text',
+    invitedBy: 'int4',
+    expiresAt: 'timestamptz',
+    acceptedAt: 'timestamptz null',
+    revokedAt: 'timestamptz null',
+    createdAt: 'timestamptz',
+  },
+  featureFlags: {
+    organizationId: 'uuid',
+    flagName: 'text',
+    enabled: 'bool',
+    updatedAt: 'timestamptz',
+  },
+  auditLogs: {
+    id: 'int8',
+    organizationId: 'uuid null',
+    chainKey: 'text',
+    seq: 'int8',
+    actorId: 'int4 null',
+    actorName: 'text null',
+    actorEmail: 'text null',
+    action: 'text',
+    targetTable: 'text null',
+    targetId: 'text null',
+    details: 'jsonb',
+    ipAddress: 'text null',
+    createdAt: 'timestamptz',
+    archived: 'bool',
+    prevHash: 'text',
+    hash: 'text',
+  },
+  auditChainHeads: {
+    chainKey: 'text',
+    lastSeq: 'int8',
+    lastHash: 'text',
+  },
+  authThrottle: {
+    key: 'text',
+    failures: 'int4',
+    windowStartedAt: 'timestamptz',
+    lockedUntil: 'timestamptz null',
+  },
+  systemSettings: {
+    key: 'text',
+    value: 'text',
+    updatedAt: 'timestamptz',
+  },
+  matters: {
+    id: 'uuid',
+    organizationId: 'uuid',
+    matterName: 'text',
+    matterNumber: 'text null',
+    clientName: 'text null',
+    description: 'text null',
+    responsibleLawyer: 'text null',
+    status: 'text',
+    isVaulted: 'bool',
+    legalHold: 'bool',
+    holdReason: 'text null',
+    retentionExpiresAt: 'timestamptz null',
+    vaultedAt: 'timestamptz null',
+    version: 'int4',
+    createdBy: 'int4 null',
+    updatedBy: 'int4 null',
+    createdAt: 'timestamptz',
+    updatedAt: 'timestamptz',
+  },
+  matterNumberCounters: {
+    organizationId: 'uuid',
+    year: 'int4',
+    lastValue: 'int4',
+  },
+  nodes: {
+    id: 'uuid',
+    organizationId: 'uuid',
+    matterId: 'uuid',
+    parentId: 'uuid null',
+    name: 'text',
+    nodeType: 'text',
+    fileSize: 'int8 null',
+    mimeType: 'text null',
+    sha256Hash: 'text null',
+    storagePath: 'text null',
+    uploadId: 'text null',
+    uploadStatus: 'text null',
+    uploadProgress: 'int4 null',
+    createdBy: 'int4 null',
+    createdAt: 'timestamptz',
+    updatedAt: 'timestamptz',
+    version: 'int4',
+  },
+  uploadSessions: {
+    id: 'uuid',
+    organizationId: 'uuid',
+    userId: 'int4',
+    matterId: 'uuid',
+    parentId: 'uuid null',
+    s3Key: 'text',
+    uploadId: 'text null',
+    fileName: 'text',
+    fileType: 'text',
+    fileSize: 'int8 null',
+    kind: 'text',
+    status: 'text',
+    nodeId: 'uuid null',
+    claimId: 'uuid null',
+    claimedAt: 'timestamptz null',
+    createdAt: 'timestamptz',
+    expiresAt: 'timestamptz',
+    finishedAt: 'timestamptz null',
+  },
+  undoEntries: {
+    id: 'uuid',
+    organizationId: 'uuid',
+    userId: 'int4',
+    kind: 'text',
+    targetId: 'text',
+    version: 'int4',
+    before: 'jsonb',
+    createdAt: 'timestamptz',
+    expiresAt: 'timestamptz',
+    usedAt: 'timestamptz null',
+  },
+} as const satisfies { [T in keyof DB]: { [C in keyof DB[T]]: ColumnSpec } };
+
+/** Why one column's TypeScript type disagrees with its entry in EXPECTED; never when they agree. */
+type Disagreement<Where extends string, Column, Spec> = Spec extends `${infer P extends PgType} null`
+  ? null extends SelectType<Column>
+    ? NonNullable<SelectType<Column>> extends ReadAs[P]
+      ? never
+      : `${Where}: schema.ts's type is not what ${P} reads as`
+    : `${Where}: nullable in the database, not in schema.ts`
+  : Spec extends PgType
+    ? null extends SelectType<Column>
+      ? `${Where}: not null in the database, nullable in schema.ts`
+      : SelectType<Column> extends ReadAs[Spec]
+        ? never
+        : `${Where}: schema.ts's type is not what ${Spec} reads as`
+    : `${Where}: no entry`;
+
+/** Per table, the disagreements of its columns. */
+type TableDisagreements = {
+  [T in keyof DB]: {
+    [C in keyof DB[T]]: C extends keyof (typeof EXPECTED)[T]
+      ? Disagreement<`${T}.${C & string}`, DB[T][C], (typeof EXPECTED)[T][C]>
+      : `${T}.${C & string}: no entry`;
+  }[keyof DB[T]];
+};
+
+// Compiles only while every column agrees; otherwise the type error lists the columns that do not.
+const _typesAgree: [TableDisagreements[keyof DB]] extends [never] ? true : TableDisagreements[keyof DB] = true;
+
+/** Kysely's own snake_case -> camelCase mapping, the one the app's CamelCasePlugin applies. */
+class Names extends CamelCasePlugin {
+  toCamel(name: string): string {
+    return this.camelCase(name);
+  }
+}
+
+/** Kysely's migration bookkeeping (database.ts), not app tables. */
+const NOT_APP_TABLES = ['schema_migrations', 'schema_migrations_lock'];
+
+describe('schema.ts against the migrated database', () => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await testDatabase();
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it('has every table and column the migrations make, with their types and nullability, and no others', async () => {
+    const { rows } = await sql<{ tableName: string; columnName: string; udtName: string; isNullable: 'YES' | 'NO' }>`
+      select c.table_name, c.column_name, c.udt_name, c.is_nullable
+      from information_schema.columns c
+      join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+      where c.table_schema = current_schema() and t.table_type = 'BASE TABLE'
+      order by c.table_name, c.ordinal_position`.execute(handle.db);
+    const names = new Names();
+    const actual: Record<string, Record<string, string>> = {};
+    for (const row of rows) {
+      if (NOT_APP_TABLES.includes(row.tableName)) continue;
+      const table = (actual[names.toCamel(row.tableName)] ??= {});
+      table[names.toCamel(row.columnName)] = row.isNullable === 'YES' ? `${row.udtName} null` : row.udtName;
+    }
+    expect(Object.keys(actual).length).toBeGreaterThan(0);
+    expect(actual).toEqual(EXPECTED);
+  });
+});
