@@ -23,11 +23,21 @@ type DialogContentProps = ComponentProps<typeof DialogPrimitive.Content> & {
   closeLabel?: string;
 };
 
-export function DialogContent({ className, children, hideClose, closeLabel = 'Close', ...props }: DialogContentProps) {
+/** Whether an event came from a toast: using a toast (its Undo, its close button) does not close a dialog. */
+function fromToast(event: Event): boolean {
+  const target = event.target as Element | null;
+  return typeof target?.closest === 'function' && target.closest('[data-sonner-toaster]') !== null;
+}
+
+export function DialogContent({ className, children, hideClose, closeLabel = 'Close', onInteractOutside, ...props }: DialogContentProps) {
   return (
     <DialogPortal>
       <DialogOverlay />
       <DialogPrimitive.Content
+        onInteractOutside={(event) => {
+          if (fromToast(event)) event.preventDefault();
+          onInteractOutside?.(event);
+        }}
         className={cn(
           'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto',
           'rounded-xl border border-border bg-popover p-6 text-popover-foreground shadow-2xl data-[state=open]:animate-scale-in',

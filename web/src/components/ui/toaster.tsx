@@ -23,6 +23,8 @@ export function Toaster() {
         visibleToasts={4}
         offset={{ bottom: 'var(--sr-toast-offset, 24px)', right: 24 }}
         containerAriaLabel="Notifications area"
+        // An open modal dialog turns pointer events off outside itself; toasts (and their Undo action) stay usable.
+        style={{ pointerEvents: 'auto' }}
       />
     </Suspense>
   );
