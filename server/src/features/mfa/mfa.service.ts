@@ -3,7 +3,7 @@ import { MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import type { MailMessage } from '../../platform/mail/mailer.js';
 import type { AppContext } from '../../shared/context.js';
-import { AppError, mfaRequired, tooManyRequests, unauthenticated } from '../../shared/errors.js';
+import { AppError, mfaRequired, tooManyRequests } from '../../shared/errors.js';
 import { appendAudit } from '../../shared/audit.js';
 import { assertNotLocked, confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
 import { hashToken, newSixDigitCode, newToken, safeEqualHex } from '../../shared/tokens.js';
@@ -270,8 +270,4 @@ export async function recordMfaFailure(ctx: AppContext, user: UserRow, operation
     return tripped;
   });
   if (locked) await tellLockout(ctx, user, 'action');
-}
-
-export function requirePendingOr401(found: unknown): asserts found {
-  if (!found) throw unauthenticated(MSG.pendingLoginMissing, 'UNAUTHENTICATED');
 }
