@@ -7,7 +7,6 @@ export {
   cookieOptions,
   PENDING_COOKIE,
   registerSessionGuard,
-  resolveSession,
   SESSION_COOKIE,
   setSessionCookie,
   type RouteAuth,

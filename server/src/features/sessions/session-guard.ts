@@ -46,7 +46,7 @@ export function clearSessionCookie(ctx: AppContext, reply: FastifyReply): void {
 }
 
 /** The live session behind a cookie token, with its user and organization, or null. */
-export function resolveSession(ctx: AppContext, token: string): Promise<AuthContext | null> {
+function resolveSession(ctx: AppContext, token: string): Promise<AuthContext | null> {
   return findLiveSession(ctx.db, hashToken(token), new Date());
 }
 
