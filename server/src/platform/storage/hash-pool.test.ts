@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HashPool, HashWorkerError } from './hash-pool.js';
 
@@ -108,6 +109,19 @@ describe('HashPool', () => {
     expect((await fs.readFile(target)).equals(Buffer.concat(parts))).toBe(true);
     await expect(pool.concat(files, target)).rejects.toMatchObject({ code: 'EEXIST' });
     await expect(pool.concat([files[0], path.join(dir, 'missing')], path.join(dir, 'joined-2'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('fails the jobs of a worker that dies, and starts a new worker from its file for the next job', async () => {
+    const single = new HashPool(1);
+    const doomed = single.stream('md5');
+    await doomed.update(randomBytes(2 * 1024 * 1024));
+    const { slots } = single as unknown as { slots: { worker: Worker }[] };
+    await slots[0].worker.terminate();
+    await expect(doomed.digest()).rejects.toBeInstanceOf(HashWorkerError);
+    const body = randomBytes(3 * 1024 * 1024 + 5);
+    const next = single.stream('md5');
+    await feed(next, [body]);
+    expect(await next.digest()).toBe(hex('md5', body));
   });
 
   it('runs many jobs at once on its few workers and gets every digest right', async () => {
