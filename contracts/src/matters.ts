@@ -40,6 +40,7 @@ export const MATTER_MSG = {
   invalidSortDirection: 'sortDirection must be asc or desc.',
   invalidStatus: 'Status must be Open or Vaulted.',
   suggestionLimitMax: 'Limit cannot exceed 50.',
+  suggestionQueryTooShort: 'Search query must be at least 2 characters.',
   // Fallbacks the client shows when a call fails without a message (section 8)
   fetchListFailed: 'Failed to fetch matters list',
   createFailed: 'Failed to create matter',
@@ -230,12 +231,27 @@ export const matterListResponse = z.object({ matters: z.array(matterSchema), tot
 export type MatterListResponse = z.infer<typeof matterListResponse>;
 
 export const matterDetailQuery = z.object({ matterId: matterIdSchema });
+export type MatterDetailQuery = z.infer<typeof matterDetailQuery>;
 export const matterDetailResponse = z.object({ matter: matterSchema, nodes: z.array(nodeTreeSchema) });
 export type MatterDetailResponse = z.infer<typeof matterDetailResponse>;
 
-/** GET /_api/matters/clients/suggestions and /lawyers/suggestions. */
+/**
+ * GET /_api/matters/clients/suggestions and /lawyers/suggestions. The query is absent (or blank: every name) or
+ * at least MATTER_LIMITS.suggestionMinQuery characters after trimming, counted exactly as the web app counts
+ * before it asks (string length, before NFC), so the server never refuses a query the app sends; a single
+ * character matches too much to be useful, so it is refused rather than answered.
+ */
 export const suggestionQuery = z.object({
-  query: z.preprocess(blankToUndefined, text().trim().normalize('NFC').max(MATTER_LIMITS.nameMax).optional()),
+  query: z.preprocess(
+    blankToUndefined,
+    text()
+      .trim()
+      // String length in UTF-16 units, as the web app's check (zod's min() counts code points instead).
+      .refine((q) => q.length >= MATTER_LIMITS.suggestionMinQuery, { error: MATTER_MSG.suggestionQueryTooShort, abort: true })
+      .normalize('NFC')
+      .max(MATTER_LIMITS.nameMax)
+      .optional(),
+  ),
   limit: z.preprocess(
     blankToUndefined,
     z.coerce
@@ -251,5 +267,7 @@ export const clientSuggestion = z.object({ clientName: z.string(), matterCount: 
 export const lawyerSuggestion = z.object({ lawyerName: z.string(), matterCount: z.number().int(), isFrequentLawyer: z.boolean() });
 export const clientSuggestionsResponse = z.array(clientSuggestion);
 export const lawyerSuggestionsResponse = z.array(lawyerSuggestion);
+export type ClientSuggestionsResponse = z.infer<typeof clientSuggestionsResponse>;
+export type LawyerSuggestionsResponse = z.infer<typeof lawyerSuggestionsResponse>;
 export type ClientSuggestion = z.infer<typeof clientSuggestion>;
 export type LawyerSuggestion = z.infer<typeof lawyerSuggestion>;

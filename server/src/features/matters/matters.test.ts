@@ -466,6 +466,23 @@ describe('client and lawyer suggestions', () => {
     expect(ok(await firm.client.get('/_api/matters/lawyers/suggestions'))[0]).toEqual({ lawyerName: 'Jane Counsel', matterCount: 3, isFrequentLawyer: true });
   });
 
+  it('refuses a one-character query with 400 and a clear message, and still answers an empty or absent one', async () => {
+    for (const path of ['/_api/matters/clients/suggestions', '/_api/matters/lawyers/suggestions']) {
+      for (const query of ['a', '%20J%20', 'A&limit=5']) {
+        const r = await firm.client.get(`${path}?query=${query}`);
+        expect(r.statusCode).toBe(400);
+        expect(r.json()).toMatchObject({ error: 'Search query must be at least 2 characters.', code: 'VALIDATION_ERROR' });
+      }
+      // No query, an empty one and a blank one all list the most used names.
+      for (const suffix of ['', '?query=', '?query=%20%20', '?limit=2']) {
+        const r = ok(await firm.client.get(`${path}${suffix}`));
+        expect(r.length).toBeGreaterThan(0);
+      }
+      // Two characters are enough.
+      expect(ok(await firm.client.get(`${path}?query=ac`)).length + ok(await firm.client.get(`${path}?query=ja`)).length).toBeGreaterThan(0);
+    }
+  });
+
   it('validates the limit, keeps organizations apart and refuses guests', async () => {
     const r = await firm.client.get('/_api/matters/clients/suggestions?limit=51');
     expect(r.statusCode).toBe(400);
