@@ -1,13 +1,14 @@
-import type { CreateFolderRequest, MoveNodeRequest, NodeChangeResponse, NodeDto, NodeTreeDto, RenameNodeRequest } from '@strongroom/contracts';
+import type { CreateFolderRequest, MatterDetailResponse, MoveNodeRequest, NodeChangeResponse, NodeDto, NodeTreeDto, RenameNodeRequest } from '@strongroom/contracts';
 import { NODE_MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { MAX_PRESIGN_SECONDS } from '../../platform/storage/blob-store.js';
-import { requirePermission } from '../../shared/access.js';
+import { requireMemberRole, requirePermission } from '../../shared/access.js';
 import { appendAudit } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest, conflict, notFound } from '../../shared/errors.js';
-import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, requireMatterWriter, type MatterRow } from '../matters/matter-access.js';
-import type { AuthContext } from '../sessions/sessions.service.js';
+import { isUniqueViolation } from '../../shared/unique-violation.js';
+import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, requireMatterWriter, toMatterDto, type MatterRow } from '../matters/index.js';
+import type { AuthContext } from '../sessions/index.js';
 import { recordUndo, undoUnavailable, type UndoEntry, type UndoOffer } from '../undo/undo.service.js';
 import { auditActor } from '../users/users.service.js';
 import { enqueueObjectDeletion } from './nodes.jobs.js';
@@ -82,6 +83,13 @@ export async function matterTree(db: Executor, matter: MatterRow): Promise<NodeT
   return build(null, '');
 }
 
+/** A matter with its tree, for the matter's page: the matter must be one the user may see. */
+export async function getMatterDetail(ctx: AppContext, auth: AuthContext, matterId: string): Promise<MatterDetailResponse> {
+  requireMemberRole(auth.user);
+  const matter = await getVisibleMatter(ctx.db, auth.user, matterId);
+  return { matter: toMatterDto(matter), nodes: await matterTree(ctx.db, matter) };
+}
+
 /** The folder a new node goes into: null for the root, else a folder of the same matter. */
 export async function resolveParentFolder(trx: Executor, matter: MatterRow, parentId: string | null | undefined): Promise<string | null> {
   if (!parentId) return null;
@@ -96,17 +104,12 @@ export async function requireNameFree(trx: Executor, matterId: string, parentId:
   if (await nameTaken(trx, matterId, parentId, name, exceptNodeId)) throw conflict(NODE_MSG.nameExists(name), { field: 'name' });
 }
 
-function isNameClash(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string };
-  return e?.code === '23505' && e.constraint === 'nodes_name_unique';
-}
-
 /** Runs a tree change; a name clash that slipped past the check (a race) still answers 409. */
 async function withNameGuard<T>(name: () => string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    if (isNameClash(err)) throw conflict(NODE_MSG.nameExists(name()), { field: 'name' });
+    if (isUniqueViolation(err, 'nodes_name_unique')) throw conflict(NODE_MSG.nameExists(name()), { field: 'name' });
     throw err;
   }
 }
@@ -317,7 +320,8 @@ export async function undoMoveNode(trx: Executor, auth: AuthContext, entry: Undo
  */
 export async function deleteNode(ctx: AppContext, auth: AuthContext, nodeId: string, meta: RequestMeta): Promise<{ success: true; deletedCount: number }> {
   const { user } = auth;
-  requirePermission(user, 'canDelete');
+  // A person who may change nothing is told the matter is read-only; one lacking only canDelete, that they lack it.
+  requireMatterWriter(user, 'canDelete');
   const deleted = await ctx.db.transaction().execute(async (trx) => {
     const { matter, node } = await lockNodeForChange(trx, auth, nodeId);
     const path = '/' + (await pathNames(trx, node.id)).join('/');

@@ -40,11 +40,9 @@ import { requireMemberRole, requirePermission } from '../../shared/access.js';
 import { appendAudit } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, badRequest, conflict, notFound } from '../../shared/errors.js';
-import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, requireVisible, type MatterRow } from '../matters/matter-access.js';
-import { enqueueObjectDeletion } from '../nodes/nodes.jobs.js';
-import { findNode } from '../nodes/nodes.repository.js';
-import { insertFileNode, nodeDto, requireNameFree, resolveParentFolder } from '../nodes/nodes.service.js';
-import type { AuthContext } from '../sessions/sessions.service.js';
+import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, requireMatterWriter, requireVisible, type MatterRow } from '../matters/index.js';
+import { enqueueObjectDeletion, findNode, insertFileNode, nodeDto, requireNameFree, resolveParentFolder } from '../nodes/index.js';
+import type { AuthContext } from '../sessions/index.js';
 import { auditActor } from '../users/users.service.js';
 import {
   abortUploadSession,
@@ -124,7 +122,8 @@ function singlePutLimit(ctx: AppContext): number {
 }
 
 export async function presignUpload(ctx: AppContext, auth: AuthContext, input: PresignedUrlRequest): Promise<PresignedUrlResponse> {
-  requirePermission(auth.user, 'canUpload');
+  // Someone who may change nothing is told matters are read-only to them; anyone else without canUpload, that they lack it.
+  requireMatterWriter(auth.user, 'canUpload');
   if (input.partNumber !== undefined) return presignPart(ctx, auth, input as PresignedUrlRequest & { partNumber: number; uploadId: string; s3Key: string });
   const fileSize = input.fileSize;
   const mime = checkFile(ctx, input.fileName, input.fileType, fileSize, Math.min(ctx.config.uploadMaxBytes, MAX_SINGLE_PUT_SIZE));
@@ -196,7 +195,7 @@ async function presignPart(
 }
 
 export async function initMultipart(ctx: AppContext, auth: AuthContext, input: MultipartInitRequest): Promise<{ uploadId: string; s3Key: string }> {
-  requirePermission(auth.user, 'canUpload');
+  requireMatterWriter(auth.user, 'canUpload');
   const mime = checkFile(ctx, input.fileName, input.fileType, input.fileSize);
   const target = await checkTarget(ctx, auth, input.matterId, input.parentId, input.fileName);
   const key = objectKey(auth.user.organizationId, target.matter.id);
@@ -341,7 +340,7 @@ class ClaimLostError extends Error {}
  */
 export async function completeUpload(ctx: AppContext, auth: AuthContext, input: MultipartCompleteRequest, meta: RequestMeta): Promise<{ file: NodeDto }> {
   const { user } = auth;
-  requirePermission(user, 'canUpload');
+  requireMatterWriter(user, 'canUpload');
   const uploadId = input.uploadId ?? null;
   const found = await findUserUpload(ctx.db, who(auth), input.s3Key, uploadId);
   if (!found) throw notFound(UPLOAD_MSG.uploadNotFound);
