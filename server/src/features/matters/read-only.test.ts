@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MSG } from '@strongroom/contracts';
+import { DEFAULT_PERMISSIONS, MSG } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { addMember, createFolder, createMatter, newOrganization, ok, type Member } from './matter-fixtures.js';
 
@@ -43,6 +43,70 @@ describe('a person who may change nothing', () => {
     const after = ok(await admin.client.get(`/_api/matters/detail?matterId=${matter.id}`));
     expect(after.matter).toMatchObject({ matterName: 'Reader sees this', version: 1 });
     expect(after.nodes.map((n: { name: string }) => n.name).sort()).toEqual(['Docs', 'Target']);
+  });
+
+  it('is refused delete and every upload call with the same 403 read-only answer, and nothing is stored', async () => {
+    const matter = await createMatter(admin.client, { matterName: 'Reader uploads nothing' });
+    const folder = await createFolder(admin.client, matter.id, 'Keep me');
+    const file = { fileName: 'brief.pdf', fileType: 'application/pdf', matterId: matter.id, parentId: null };
+    const attempts = await Promise.all([
+      reader.client.post('/_api/nodes/delete', { nodeId: folder.id }),
+      reader.client.post('/_api/upload/presigned', { ...file, fileSize: 10 }),
+      reader.client.post('/_api/upload/presigned', file),
+      reader.client.post('/_api/upload/multipart-init', { ...file, fileSize: 200 * 1024 * 1024 }),
+      reader.client.post('/_api/upload/multipart-init', file),
+    ]);
+    for (const res of attempts) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ error: READ_ONLY, code: 'PERMISSION_ERROR', details: { reason: 'READ_ONLY' } });
+    }
+    const after = ok(await admin.client.get(`/_api/matters/detail?matterId=${matter.id}`));
+    expect(after.nodes.map((n: { name: string }) => n.name)).toEqual(['Keep me']);
+    const sessions = await t.ctx.db.selectFrom('uploadSessions').select('id').where('matterId', '=', matter.id).execute();
+    expect(sessions).toEqual([]);
+  });
+
+  it('cannot complete an upload started before every write permission was taken away', async () => {
+    const uploader = await addMember(t, admin.organizationId, 'user', { canUpload: true }, 'Uma Uploader');
+    const matter = await createMatter(admin.client);
+    const bytes = Buffer.from('signed engagement letter');
+    const file = { fileName: 'letter.pdf', fileType: 'application/pdf', matterId: matter.id, parentId: null, fileSize: bytes.length };
+    const signed = ok(await uploader.client.post('/_api/upload/presigned', file));
+    const url = new URL(signed.url);
+    const put = await t.app.inject({ method: 'PUT', url: url.pathname + url.search, payload: bytes, headers: { ...signed.headers, 'content-length': String(bytes.length) } });
+    expect(put.statusCode).toBe(200);
+    await t.ctx.db
+      .updateTable('users')
+      .set({ permissions: JSON.stringify({ ...DEFAULT_PERMISSIONS.user, canUpload: false, canRename: false, canDelete: false }) })
+      .where('id', '=', uploader.userId)
+      .execute();
+    const done = await uploader.client.post('/_api/upload/multipart-complete', { ...file, s3Key: signed.s3Key });
+    expect(done.statusCode).toBe(403);
+    expect(done.json()).toMatchObject({ error: READ_ONLY, details: { reason: 'READ_ONLY' } });
+    expect(ok(await admin.client.get(`/_api/matters/detail?matterId=${matter.id}`)).nodes).toEqual([]);
+  });
+
+  it('keeps the plain permission answer for someone who holds another write permission but not the one needed', async () => {
+    const renamer = await addMember(t, admin.organizationId, 'user', { canUpload: false, canRename: true, canDelete: false }, 'Rita Renamer');
+    const deleter = await addMember(t, admin.organizationId, 'user', { canUpload: false, canRename: false, canDelete: true }, 'Dan Deleter');
+    const matter = await createMatter(admin.client);
+    const folder = await createFolder(admin.client, matter.id, 'Docs');
+    const spare = await createFolder(admin.client, matter.id, 'Spare');
+    const file = { fileName: 'brief.pdf', fileType: 'application/pdf', matterId: matter.id, parentId: null };
+    const refused = await Promise.all([
+      renamer.client.post('/_api/nodes/delete', { nodeId: folder.id }),
+      renamer.client.post('/_api/upload/presigned', { ...file, fileSize: 10 }),
+      renamer.client.post('/_api/upload/multipart-init', file),
+      deleter.client.post('/_api/upload/presigned', { ...file, fileSize: 10 }),
+      deleter.client.post('/_api/upload/multipart-init', file),
+    ]);
+    for (const res of refused) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ error: MSG.permissionDenied, code: 'PERMISSION_ERROR' });
+    }
+    // Each may still do what their permission allows.
+    expect(ok(await deleter.client.post('/_api/nodes/delete', { nodeId: spare.id }))).toEqual({ success: true, deletedCount: 1 });
+    expect((await renamer.client.post('/_api/nodes/rename', { nodeId: folder.id, newName: 'Docs 2' })).statusCode).toBe(200);
   });
 
   it('is not read-only when one write permission is held: a renamer may rename but not edit', async () => {
