@@ -8,6 +8,7 @@ export default defineConfig({
     name: 'web',
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
     unstubGlobals: true,
   },

@@ -1,4 +1,4 @@
-import { act } from 'react';
+import { act } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionUser } from '@strongroom/contracts';
@@ -6,7 +6,7 @@ import { sessionQueryOptions, setSessionData } from '@/features/auth/api/get-ses
 import { useLogout } from '@/features/auth/hooks/use-logout';
 import { trackActiveUpload } from '@/features/uploads/lib/saved-uploads';
 import { LAST_OWNER_KEY, noteSignedInUser } from '@/lib/session-end';
-import { mount, type Mounted } from '@/test/dom';
+import { renderWithClient } from '@/test/dom';
 import { queryClient } from './query-client';
 
 const saved = (org: string, name: string) => `strongroom.upload:${org}:${name}:209715200:1700000000000`;
@@ -25,14 +25,11 @@ function seed() {
 
 const uploadKeys = () => Object.keys(localStorage).filter((k) => k.startsWith('strongroom.upload:')).sort();
 
-let mounted: Mounted | null = null;
 beforeEach(() => {
   localStorage.clear();
   queryClient.clear();
 });
 afterEach(() => {
-  mounted?.unmount();
-  mounted = null;
   vi.unstubAllGlobals();
 });
 
@@ -61,11 +58,11 @@ describe('saved upload state when the user leaves', () => {
       out.logout = useLogout().logout;
       return null;
     }
-    mounted = mount(
+    renderWithClient(
       <MemoryRouter>
         <Harness />
       </MemoryRouter>,
-      queryClient,
+      { client: queryClient },
     );
     await act(async () => {
       await out.logout!();

@@ -1,12 +1,11 @@
-import { act } from 'react';
+import { screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SearchBox } from '@/app/shell/search-box';
-import { mount, typeInto, waitFor, type Mounted } from '@/test/dom';
+import { renderWithClient } from '@/test/dom';
 import { MattersPage } from './matters-page';
 
 let listCalls: URL[];
-let mounted: Mounted | null = null;
 let location = '';
 
 function Where() {
@@ -30,14 +29,10 @@ beforeEach(() => {
     }),
   );
 });
-afterEach(() => {
-  mounted?.unmount();
-  mounted = null;
-});
 
 describe("the top bar's search", () => {
   it('lands on the Matters page with the list filtered and the search field showing the text', async () => {
-    mounted = mount(
+    const { user } = renderWithClient(
       <MemoryRouter initialEntries={['/']}>
         <SearchBox />
         <Where />
@@ -47,19 +42,15 @@ describe("the top bar's search", () => {
         </Routes>
       </MemoryRouter>,
     );
-    const box = mounted.container.querySelector<HTMLInputElement>('input[aria-label="Search"]')!;
-    typeInto(box, 'lease');
-    act(() => {
-      box.form!.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
-    });
-    expect(location).toBe('/matters?q=lease');
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'lease{Enter}');
+    await waitFor(() => expect(location).toBe('/matters?q=lease'));
     await waitFor(() => expect(listCalls.length).toBeGreaterThan(0));
     expect(listCalls.every((u) => u.searchParams.get('search') === 'lease')).toBe(true);
-    expect(mounted.container.querySelector<HTMLInputElement>('input[aria-label="Search matters"]')!.value).toBe('lease');
+    expect(screen.getByLabelText('Search matters')).toHaveValue('lease');
   });
 
   it("keeps the page's own search in the same q parameter", async () => {
-    mounted = mount(
+    const { user } = renderWithClient(
       <MemoryRouter initialEntries={['/matters']}>
         <Where />
         <Routes>
@@ -67,7 +58,7 @@ describe("the top bar's search", () => {
         </Routes>
       </MemoryRouter>,
     );
-    typeInto(mounted.container.querySelector<HTMLInputElement>('input[aria-label="Search matters"]')!, 'estate');
+    await user.type(screen.getByLabelText('Search matters'), 'estate');
     await waitFor(() => expect(location).toBe('/matters?q=estate'));
     await waitFor(() => expect(listCalls.at(-1)!.searchParams.get('search')).toBe('estate'));
   });

@@ -1,9 +1,9 @@
-import { act } from 'react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PERMISSIONS, type MatterDto, type NodeTreeDto, type Permissions, type SessionUser } from '@strongroom/contracts';
 import { TooltipProvider } from '@/components/ui/tooltip';
-import { button, mount, waitFor, type Mounted } from '@/test/dom';
+import { renderWithClient } from '@/test/dom';
 import { MatterDetailDialog } from './matter-detail-dialog';
 
 const READ_ONLY = 'Actions are disabled for read-only matters';
@@ -64,7 +64,6 @@ function userWith(role: SessionUser['role'], permissions: Partial<Permissions> =
   };
 }
 
-let mounted: Mounted | null = null;
 let detail: { matter: MatterDto; nodes: NodeTreeDto[] };
 beforeEach(() => {
   detail = { matter, nodes: [folder] };
@@ -77,47 +76,41 @@ beforeEach(() => {
     }),
   );
 });
-afterEach(() => {
-  mounted?.unmount();
-  mounted = null;
-  document.body.innerHTML = '';
-});
 
-function open(user: SessionUser) {
-  mounted = mount(
+async function open(user: SessionUser) {
+  const r = renderWithClient(
     <MemoryRouter initialEntries={[`/matters?matter=${matter.id}`]}>
       <TooltipProvider delayDuration={0}>
         <MatterDetailDialog matterId={matter.id} user={user} onClose={() => {}} />
       </TooltipProvider>
     </MemoryRouter>,
   );
-  return waitFor(() => button('Edit'));
+  return { ...r, edit: await screen.findByRole('button', { name: 'Edit' }) };
 }
 
 describe('a matter the person may see but not change', () => {
   it('shows the Read-only notice and disables Edit, New folder and Upload with the read-only text', async () => {
-    const edit = await open(userWith('user', { canUpload: false, canRename: false, canDelete: false }));
-    expect(document.body.textContent).toContain('Read-only');
-    expect(document.body.textContent).toContain(`${READ_ONLY}.`);
-    expect(edit.disabled).toBe(true);
-    expect(button('Create folder').disabled).toBe(true);
-    expect(button('Upload').disabled).toBe(true);
-    // The reason shows when the disabled control's wrapper gets focus.
-    const wrapper = edit.parentElement!;
-    act(() => wrapper.focus());
-    await waitFor(() => expect(document.body.querySelector('[role="tooltip"]')?.textContent).toBe(READ_ONLY));
+    const { edit, user } = await open(userWith('user', { canUpload: false, canRename: false, canDelete: false }));
+    expect(screen.getByText('Read-only')).toBeInTheDocument();
+    expect(screen.getByText(`${READ_ONLY}.`, { exact: false })).toBeInTheDocument();
+    expect(edit).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Create folder' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Upload' })).toBeDisabled();
+    // The reason shows when the keyboard reaches the disabled control (its focusable wrapper).
+    while (document.activeElement !== edit.parentElement) await user.tab();
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(READ_ONLY);
   });
 
   it('is read-only for everyone once the retention has expired', async () => {
     detail = { matter: { ...matter, retentionExpiresAt: '2020-01-01T00:00:00.000Z' }, nodes: [folder] };
-    const edit = await open(userWith('admin'));
-    expect(document.body.textContent).toContain('Retention expired');
-    expect(edit.disabled).toBe(true);
+    const { edit } = await open(userWith('admin'));
+    expect(screen.getByText('Retention expired', { exact: false })).toBeInTheDocument();
+    expect(edit).toBeDisabled();
   });
 
   it('is not read-only for someone who may change it', async () => {
-    const edit = await open(userWith('user'));
-    expect(edit.disabled).toBe(false);
-    expect(document.body.textContent).not.toContain(READ_ONLY);
+    const { edit } = await open(userWith('user'));
+    expect(edit).toBeEnabled();
+    expect(screen.queryByText(READ_ONLY, { exact: false })).not.toBeInTheDocument();
   });
 });

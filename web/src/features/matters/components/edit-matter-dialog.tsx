@@ -1,9 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { MATTER_LIMITS, MATTER_MSG, MATTER_NUMBER_PATTERN, type MatterDto, type UpdateMatterRequest } from '@strongroom/contracts';
+import { MATTER_MSG, type MatterConflictDetails, type MatterDto } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -12,65 +11,10 @@ import { RESOURCE_MODIFIED } from '@/lib/conflicts';
 import { matterDetailQueryKey, mattersQueryKey } from '@/lib/query-keys';
 import { toast } from '@/lib/toast';
 import { toastWithUndo } from '@/lib/undo';
+import { matterDetailQueryOptions } from '../api/get-matter-detail';
 import { useUpdateMatter } from '../api/update-matter';
-import { MatterFields, type MatterFormValues } from './matter-fields';
-
-/**
- * The Edit Matter form. The number identifies the matter: once it has one, it can be changed but not emptied.
- * Client and lawyer are optional and may be emptied.
- */
-export function editMatterForm(hasNumber: boolean) {
-  return z.object({
-    matterName: z
-      .string()
-      .trim()
-      .min(1, { error: MATTER_MSG.editMatterNameRequired })
-      .max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.matterNameTooLong }),
-    matterNumber: z
-      .string()
-      .trim()
-      .refine((v) => v !== '' || !hasNumber, { error: MATTER_MSG.matterNumberNotRemovable, abort: true })
-      .refine((v) => v === '' || MATTER_NUMBER_PATTERN.test(v), { error: MATTER_MSG.matterNumberFormat }),
-    clientName: z.string().trim().max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.clientNameTooLong }),
-    description: z.string().max(MATTER_LIMITS.descriptionMax, { error: MATTER_MSG.editDescriptionTooLong }),
-    responsibleLawyer: z.string().trim().max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.lawyerNameTooLong }),
-  });
-}
-
-/**
- * The update request for the form's values against the matter as last read: unchanged fields are left out, and
- * an emptied client, lawyer or description is sent as null / '' so the server clears it. A field that was
- * already empty and stays empty is absent.
- */
-export function updateBody(matter: MatterDto, v: MatterFormValues): UpdateMatterRequest {
-  const body: UpdateMatterRequest = { matterId: matter.id, expectedVersion: matter.version, matterName: v.matterName.trim() };
-  const number = v.matterNumber.trim();
-  if (number && number !== matter.matterNumber) body.matterNumber = number;
-  const client = v.clientName.trim();
-  if (client !== (matter.clientName ?? '')) body.clientName = client === '' ? null : client;
-  const lawyer = v.responsibleLawyer.trim();
-  if (lawyer !== (matter.responsibleLawyer ?? '')) body.responsibleLawyer = lawyer === '' ? null : lawyer;
-  if (v.description.trim() !== (matter.description ?? '')) body.description = v.description.trim();
-  return body;
-}
-
-function valuesOf(m: MatterDto): MatterFormValues {
-  return {
-    matterName: m.matterName,
-    matterNumber: m.matterNumber ?? '',
-    clientName: m.clientName ?? '',
-    description: m.description ?? '',
-    responsibleLawyer: m.responsibleLawyer ?? '',
-  };
-}
-
-const LABELS: Record<keyof MatterFormValues, string> = {
-  matterName: 'Matter Name',
-  matterNumber: 'Matter Number',
-  clientName: 'Client Name',
-  description: 'Description',
-  responsibleLawyer: 'Responsible Attorney',
-};
+import { MatterFields } from './matter-fields';
+import { conflictNotice, editMatterForm, matterFormValues, mergeConflict, updateBody, type MatterFormValues } from './matter-form';
 
 type EditMatterDialogProps = { matter: MatterDto; open: boolean; onOpenChange: (open: boolean) => void };
 
@@ -81,14 +25,17 @@ type EditMatterDialogProps = { matter: MatterDto; open: boolean; onOpenChange: (
 export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialogProps) {
   const update = useUpdateMatter();
   const queryClient = useQueryClient();
-  const hasNumber = Boolean(matter.matterNumber);
-  const schema = useMemo(() => editMatterForm(hasNumber), [hasNumber]);
-  const form = useForm<MatterFormValues>({ resolver: zodResolver(schema), defaultValues: valuesOf(matter) });
+  // The matter as last read: its version is the one sent, and a conflict replaces it with the newer one.
+  const [base, setBase] = useState(matter);
+  const hasNumber = Boolean(base.matterNumber);
+  const resolver = useMemo(() => zodResolver(editMatterForm(hasNumber), undefined, { raw: true }) as Resolver<MatterFormValues>, [hasNumber]);
+  const form = useForm<MatterFormValues>({ resolver, defaultValues: matterFormValues(matter) });
   const [conflict, setConflict] = useState<string | null>(null);
 
   useEffect(() => {
     if (open) {
-      form.reset(valuesOf(matter));
+      setBase(matter);
+      form.reset(matterFormValues(matter));
       setConflict(null);
     }
     // Only when the dialog opens: a refetch after a conflict must not wipe what the user typed.
@@ -96,7 +43,7 @@ export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialo
   }, [open]);
 
   const onSubmit = form.handleSubmit((v) => {
-    update.mutate(updateBody(matter, v), {
+    update.mutate(updateBody(base, v), {
       onSuccess: (res) => {
         // Undo puts the former values back: the detail and the list are read again.
         toastWithUndo(`${v.matterName.trim()} was updated.`, res, () =>
@@ -111,27 +58,15 @@ export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialo
         if (isMfaCancelledError(err)) return;
         if (isApiError(err) && err.status === 409 && err.message === MATTER_MSG.versionMismatch) {
           toast.error(RESOURCE_MODIFIED);
-          const fresh = await queryClient.fetchQuery({ queryKey: matterDetailQueryKey(matter.id), staleTime: 0 }).catch(() => null);
-          const theirs = (fresh as { matter?: MatterDto } | null)?.matter;
+          const fresh = await queryClient.fetchQuery({ ...matterDetailQueryOptions(base.id), staleTime: 0 }).catch(() => null);
+          const theirs = fresh?.matter;
           if (theirs) {
-            const keys = Object.keys(LABELS) as (keyof MatterFormValues)[];
-            const before = valuesOf(matter);
-            const now = valuesOf(theirs);
-            const mine = form.getValues();
-            const changed = keys.filter((k) => before[k] !== now[k]);
-            const edited = keys.filter((k) => mine[k] !== before[k]);
-            // Fields the user did not touch take the other change, so saving again does not undo it; the
-            // user's own edits stay on top. The new version becomes the form's baseline for the next try.
-            form.reset(now);
-            for (const k of edited) form.setValue(k, mine[k], { shouldDirty: true });
-            const both = edited.filter((k) => changed.includes(k));
-            const who = (err.details as { updatedBy?: string | null } | undefined)?.updatedBy;
-            const names = (ks: (keyof MatterFormValues)[]) => ks.map((k) => LABELS[k]).join(', ');
-            setConflict(
-              `${who ? `${who} changed` : 'Someone changed'} ${changed.length ? names(changed) : 'this matter'}. ` +
-                (both.length ? `You changed ${names(both)} too: your version is kept. ` : '') +
-                'The form now has their changes and yours: check them and save again.',
-            );
+            const merge = mergeConflict(base, theirs, form.getValues());
+            // The newer matter becomes the baseline of the next try; the fields the user edited stay dirty.
+            setBase(theirs);
+            form.reset(matterFormValues(theirs));
+            for (const k of merge.edited) form.setValue(k, merge.values[k], { shouldDirty: true });
+            setConflict(conflictNotice(merge, (err.details as Partial<MatterConflictDetails> | undefined)?.updatedBy));
           }
           return;
         }

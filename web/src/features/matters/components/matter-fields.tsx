@@ -4,13 +4,9 @@ import { Input, inputClasses } from '@/components/ui/input';
 import { cn } from '@/lib/class-names';
 import { PartyAutocomplete } from './party-autocomplete';
 
-export type MatterFormValues = {
-  matterName: string;
-  matterNumber: string;
-  clientName: string;
-  description: string;
-  responsibleLawyer: string;
-};
+import type { MatterFormValues } from './matter-form';
+
+export type { MatterFormValues };
 
 type MatterFieldsProps = {
   control: Control<MatterFormValues>;

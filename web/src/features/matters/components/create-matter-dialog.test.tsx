@@ -1,0 +1,107 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { Toaster } from 'sonner';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { MATTER_MSG, type MatterDto } from '@strongroom/contracts';
+import { renderWithClient } from '@/test/dom';
+import { stubFetch, type FetchCall } from '@/test/fetch-stub';
+import { CreateMatterDialog } from './create-matter-dialog';
+
+const created: MatterDto = {
+  id: '6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4e5f60',
+  organizationId: 'org-1',
+  matterName: 'Harbor Lease Dispute',
+  matterNumber: 'MAT-2026-007',
+  clientName: 'Northwind Shipping',
+  description: null,
+  responsibleLawyer: 'Mia Matters',
+  status: 'Open',
+  isVaulted: false,
+  legalHold: false,
+  holdReason: null,
+  retentionExpiresAt: null,
+  vaultedAt: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  version: 1,
+};
+
+let calls: FetchCall[];
+let createAnswer: () => Response;
+const creates = () => calls.filter((c) => c.path === '/_api/matters/create').map((c) => c.body);
+
+beforeEach(() => {
+  createAnswer = () => Response.json({ matter: created });
+  calls = stubFetch(({ path }) => {
+    if (path === '/_api/matters/next-number') return Response.json({ matterNumber: 'MAT-2026-007' });
+    if (path === '/_api/matters/create') return createAnswer();
+    return Response.json([]); // suggestions
+  });
+});
+
+async function open() {
+  const onOpenChange = vi.fn();
+  const onCreated = vi.fn();
+  const r = renderWithClient(
+    <>
+      <CreateMatterDialog open onOpenChange={onOpenChange} onCreated={onCreated} />
+      <Toaster />
+    </>,
+  );
+  const dialog = screen.getByRole('dialog', { name: 'Create New Matter' });
+  // The generated number fills the field once it arrives.
+  await waitFor(() => expect(within(dialog).getByLabelText('Matter Number')).toHaveValue('MAT-2026-007'));
+  return { ...r, dialog, onOpenChange, onCreated };
+}
+
+async function fillRequired(user: Awaited<ReturnType<typeof open>>['user'], dialog: HTMLElement) {
+  await user.type(within(dialog).getByLabelText('Matter Name *'), 'Harbor Lease Dispute');
+  await user.type(within(dialog).getByLabelText('Client Name *'), 'Northwind Shipping');
+  await user.type(within(dialog).getByLabelText('Responsible Attorney *'), 'Mia Matters');
+}
+
+describe('Create New Matter', () => {
+  it('names each missing required field with its text and sends nothing', async () => {
+    const { user, dialog } = await open();
+    await user.click(within(dialog).getByRole('button', { name: 'Create Matter' }));
+    expect(await within(dialog).findByText(MATTER_MSG.matterNameRequired)).toBeInTheDocument();
+    expect(within(dialog).getByText(MATTER_MSG.clientNameRequired)).toBeInTheDocument();
+    expect(within(dialog).getByText(MATTER_MSG.responsibleAttorneyRequired)).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Matter Name *')).toHaveAccessibleDescription(MATTER_MSG.matterNameRequired);
+    expect(creates()).toHaveLength(0);
+  });
+
+  it('refuses a number in another format', async () => {
+    const { user, dialog } = await open();
+    await fillRequired(user, dialog);
+    const number = within(dialog).getByLabelText('Matter Number');
+    await user.clear(number);
+    await user.type(number, '2026-7');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Matter' }));
+    expect(await within(dialog).findByText(MATTER_MSG.matterNumberFormat)).toBeInTheDocument();
+    expect(creates()).toHaveLength(0);
+  });
+
+  it('leaves the generated number out when unchanged, so the server takes the next free one', async () => {
+    const { user, dialog, onOpenChange, onCreated } = await open();
+    await fillRequired(user, dialog);
+    await user.click(within(dialog).getByRole('button', { name: 'Create Matter' }));
+    await waitFor(() => expect(onCreated).toHaveBeenCalledWith(created));
+    expect(creates()).toEqual([{ matterName: 'Harbor Lease Dispute', clientName: 'Northwind Shipping', responsibleAttorney: 'Mia Matters' }]);
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+    expect(await screen.findByText(MATTER_MSG.created)).toBeInTheDocument();
+  });
+
+  it('sends a number the user typed, and shows a taken one on the number field', async () => {
+    createAnswer = () => Response.json({ error: MATTER_MSG.matterNumberExists, code: 'CONFLICT_ERROR' }, { status: 409 });
+    const { user, dialog, onOpenChange } = await open();
+    await fillRequired(user, dialog);
+    const number = within(dialog).getByLabelText('Matter Number');
+    await user.clear(number);
+    await user.type(number, 'MAT-2026-001');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Matter' }));
+    expect(await within(dialog).findByText(MATTER_MSG.matterNumberExists)).toBeInTheDocument();
+    expect(creates()).toEqual([{ matterName: 'Harbor Lease Dispute', matterNumber: 'MAT-2026-001', clientName: 'Northwind Shipping', responsibleAttorney: 'Mia Matters' }]);
+    expect(number).toHaveFocus();
+    expect(onOpenChange).not.toHaveBeenCalled();
+  });
+});
