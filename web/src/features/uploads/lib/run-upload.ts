@@ -23,6 +23,28 @@ import {
   type SavedUpload,
 } from './upload-plan';
 
+/**
+ * The network calls an upload makes: the upload API and the PUT of bytes to the store. Injected so the runner's
+ * rules (resume, one failed part stopping the rest, cancel) can be exercised without a network.
+ */
+export type UploadTransport = {
+  presign: typeof getPresignedUrl;
+  init: typeof multipartInit;
+  listParts: typeof listUploadParts;
+  complete: typeof multipartComplete;
+  abort: typeof multipartAbort;
+  put: typeof putWithProgress;
+};
+
+export const httpTransport: UploadTransport = {
+  presign: getPresignedUrl,
+  init: multipartInit,
+  listParts: listUploadParts,
+  complete: multipartComplete,
+  abort: multipartAbort,
+  put: putWithProgress,
+};
+
 export type UploadTarget = { organizationId: string; matterId: string; parentId: string | null };
 export type UploadEvents = {
   /** Bytes of the file stored so far (parts done plus parts in flight). */
@@ -72,20 +94,20 @@ export function clearSavedUpload(organizationId: string, file: File): void {
   }
 }
 
-async function standardUpload(file: File, target: UploadTarget, events: UploadEvents, signal: AbortSignal): Promise<void> {
+async function standardUpload(file: File, target: UploadTarget, events: UploadEvents, signal: AbortSignal, net: UploadTransport): Promise<void> {
   const fileType = fileTypeOf(file);
   const base = { fileName: file.name, fileType, matterId: target.matterId, parentId: target.parentId };
-  const presigned = await getPresignedUrl({ ...base, fileSize: file.size }, signal);
+  const presigned = await net.presign({ ...base, fileSize: file.size }, signal);
   try {
-    await putWithProgress(presigned.url, file, presigned.headers, events.onProgress, signal);
+    await net.put(presigned.url, file, presigned.headers, events.onProgress, signal);
   } catch (error) {
     if (error instanceof UploadAbortedError) throw error;
     throw new Error(error instanceof Error && error.message ? error.message : UPLOAD_MSG.standardFailed);
   }
-  await multipartComplete({ ...base, s3Key: presigned.s3Key, fileSize: file.size }, signal);
+  await net.complete({ ...base, s3Key: presigned.s3Key, fileSize: file.size }, signal);
 }
 
-async function multipartUpload(file: File, target: UploadTarget, events: UploadEvents, signal: AbortSignal): Promise<void> {
+async function multipartUpload(file: File, target: UploadTarget, events: UploadEvents, signal: AbortSignal, net: UploadTransport): Promise<void> {
   const key = uploadStorageKey(target.organizationId, file);
   const fileType = fileTypeOf(file);
   const base = { fileName: file.name, fileType, matterId: target.matterId, parentId: target.parentId };
@@ -95,7 +117,7 @@ async function multipartUpload(file: File, target: UploadTarget, events: UploadE
   const done = new Map<number, string>();
   if (saved) {
     try {
-      const listed = await listUploadParts(saved.uploadId, saved.s3Key, signal);
+      const listed = await net.listParts(saved.uploadId, saved.s3Key, signal);
       if (listed.listable) for (const p of listed.parts) done.set(p.partNumber, p.etag);
       else for (const c of saved.uploadedChunks) done.set(c.PartNumber, c.ETag);
       events.onResume?.(done.size);
@@ -106,7 +128,7 @@ async function multipartUpload(file: File, target: UploadTarget, events: UploadE
     }
   }
   if (!saved) {
-    const init = await multipartInit({ ...base, fileSize: file.size }, signal);
+    const init = await net.init({ ...base, fileSize: file.size }, signal);
     saved = {
       ...base,
       isMultipart: true,
@@ -133,7 +155,7 @@ async function multipartUpload(file: File, target: UploadTarget, events: UploadE
   const partSignal = AbortSignal.any([signal, stop.signal]);
   let firstError: Error | null = null;
   const sign = (partNumber: number) => {
-    const pending = getPresignedUrl({ ...base, partNumber, uploadId: session.uploadId, s3Key: session.s3Key }, partSignal);
+    const pending = net.presign({ ...base, partNumber, uploadId: session.uploadId, s3Key: session.s3Key }, partSignal);
     pending.catch(() => {}); // a failure counts when the part's turn comes and it is awaited
     return pending;
   };
@@ -149,7 +171,7 @@ async function multipartUpload(file: File, target: UploadTarget, events: UploadE
         const following = queue.shift();
         const followingSigned = following ? sign(following.partNumber) : null;
         const current = part;
-        const etag = await putWithProgress(
+        const etag = await net.put(
           presigned.url,
           file.slice(current.start, current.end),
           presigned.headers,
@@ -186,27 +208,33 @@ async function multipartUpload(file: File, target: UploadTarget, events: UploadE
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
   const parts = [...done].map(([PartNumber, ETag]) => ({ PartNumber, ETag })).sort((a, b) => a.PartNumber - b.PartNumber);
-  await multipartComplete({ ...base, s3Key: session.s3Key, uploadId: session.uploadId, fileSize: file.size, parts }, signal);
+  await net.complete({ ...base, s3Key: session.s3Key, uploadId: session.uploadId, fileSize: file.size, parts }, signal);
   clearSavedUpload(target.organizationId, file);
 }
 
 /** Uploads one file into a matter's folder: a single PUT under 100 MB, resumable multipart from 100 MB. */
-export async function runUpload(file: File, target: UploadTarget, events: UploadEvents, signal: AbortSignal): Promise<void> {
-  if (isMultipart(file.size)) await multipartUpload(file, target, events, signal);
-  else await standardUpload(file, target, events, signal);
+export async function runUpload(
+  file: File,
+  target: UploadTarget,
+  events: UploadEvents,
+  signal: AbortSignal,
+  net: UploadTransport = httpTransport,
+): Promise<void> {
+  if (isMultipart(file.size)) await multipartUpload(file, target, events, signal, net);
+  else await standardUpload(file, target, events, signal, net);
 }
 
 /**
  * Cancels a multipart upload on the server and clears the saved state whatever the answer. Answers the row
  * error when the server could not abort it.
  */
-export async function abortUpload(file: File, organizationId: string): Promise<string | null> {
+export async function abortUpload(file: File, organizationId: string, net: UploadTransport = httpTransport): Promise<string | null> {
   const key = uploadStorageKey(organizationId, file);
   const saved = readSaved(key, organizationId);
   clearSavedUpload(organizationId, file);
   if (!saved) return null;
   try {
-    await multipartAbort({ s3Key: saved.s3Key, uploadId: saved.uploadId });
+    await net.abort({ s3Key: saved.s3Key, uploadId: saved.uploadId });
     return null;
   } catch {
     return UPLOAD_MSG.abortServerFailed;
