@@ -65,6 +65,8 @@ export default tseslint.config(
   },
   {
     files: ['contracts/src/**/*.ts'],
+    // Tests are not part of the package (contracts/tsconfig.json leaves them out): they may use vitest and node.
+    ignores: ['contracts/src/**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!zod$|\\.)', message: 'contracts depend on zod alone.' }] }],
     },

@@ -46,9 +46,14 @@ export type LoginRequest = z.infer<typeof loginRequest>;
 export const loginResponse = z.object({ userId: z.number().int(), email: z.string() });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
+/** POST /_api/auth/logout: always succeeds, signed in or not. */
+export const logoutResponse = z.object({ success: z.boolean() });
+export type LogoutResponse = z.infer<typeof logoutResponse>;
+
 // ---- Second factor -----------------------------------------------------------------------------------
 
 export const mfaChallengeRequest = z.strictObject({ userId: userIdSchema });
+export type MfaChallengeRequest = z.infer<typeof mfaChallengeRequest>;
 export const mfaChallengeResponse = z.object({
   availableMethods: z.array(z.enum(MFA_METHODS)),
   preferredMethod: z.enum(MFA_METHODS),
@@ -65,12 +70,16 @@ export const mfaVerifyTotpRequest = z.strictObject({
   userId: userIdSchema,
   token: sixDigitCode(MSG.codeSixDigits, MSG.codeNumeric),
 });
+export type MfaVerifyTotpRequest = z.infer<typeof mfaVerifyTotpRequest>;
 export const mfaEmailRequest = z.strictObject({ userId: userIdSchema });
+export type MfaEmailRequest = z.infer<typeof mfaEmailRequest>;
 export const mfaEmailResponse = z.object({ success: z.boolean(), message: z.string() });
+export type MfaEmailResponse = z.infer<typeof mfaEmailResponse>;
 export const mfaVerifyEmailRequest = z.strictObject({
   userId: userIdSchema,
   token: sixDigitCode(MSG.verificationCodeSixDigits, MSG.mfaTokenNumeric),
 });
+export type MfaVerifyEmailRequest = z.infer<typeof mfaVerifyEmailRequest>;
 /** Both verify calls answer with the signed-in user. */
 export const mfaVerifyResponse = z.object({ user: sessionUser, message: z.string() });
 export type MfaVerifyResponse = z.infer<typeof mfaVerifyResponse>;
@@ -95,19 +104,23 @@ export type VerifySystemMfaResponse = z.infer<typeof verifySystemMfaResponse>;
 // ---- Password reset ----------------------------------------------------------------------------------
 
 export const passwordResetRequest = z.strictObject({ email: emailSchema });
+export type PasswordResetRequest = z.infer<typeof passwordResetRequest>;
 export const passwordResetVerifyRequest = z.strictObject({
   token: text({ error: MSG.resetTokenRequired }).min(1, { error: MSG.resetTokenRequired }).max(256),
   newPassword: text({ error: MSG.passwordMin8Long })
     .min(LIMITS.passwordMin, { error: MSG.passwordMin8Long })
     .max(LIMITS.passwordMax, { error: MSG.passwordMax100Long }),
 });
+export type PasswordResetVerifyRequest = z.infer<typeof passwordResetVerifyRequest>;
 export const messageResponse = z.object({ success: z.boolean(), message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponse>;
 
 // ---- Invitations -------------------------------------------------------------------------------------
 
 export const invitationVerifyRequest = z.strictObject({
   token: text({ error: MSG.invitationTokenRequired }).min(1, { error: MSG.invitationTokenRequired }).max(256),
 });
+export type InvitationVerifyRequest = z.infer<typeof invitationVerifyRequest>;
 export const invitationVerifyResponse = z.object({ organizationName: z.string(), email: z.string() });
 export type InvitationVerifyResponse = z.infer<typeof invitationVerifyResponse>;
 export const invitationAcceptRequest = z.strictObject({
@@ -120,3 +133,4 @@ export const invitationAcceptRequest = z.strictObject({
     .min(LIMITS.passwordMin, { error: MSG.passwordMin8 })
     .max(LIMITS.passwordMax, { error: MSG.passwordMax100Long }),
 });
+export type InvitationAcceptRequest = z.infer<typeof invitationAcceptRequest>;

@@ -99,6 +99,7 @@ export const organizationIdSchema = text()
 export const emailSchema = z.email({ error: MSG.validEmail }).max(254, { error: MSG.validEmail });
 
 export const successResponse = z.object({ success: z.literal(true), message: z.string().optional() });
+export type SuccessResponse = z.infer<typeof successResponse>;
 
 /** The optional fresh MFA code sent with a sensitive action. */
 export const optionalMfaToken = text().max(64).optional();

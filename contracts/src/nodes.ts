@@ -58,7 +58,6 @@ export const nameRuleMessages = (subject: 'File name' | 'Folder name' | 'Name', 
 });
 
 // Characters a name may not hold: < > : " / \ | ? * and control characters (spec section 5).
-// eslint-disable-next-line no-control-regex
 const INVALID_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f\u007f]/;
 /**
  * Characters that are invisible or change how the rest of a name is shown: C1 controls, bidirectional controls
@@ -163,8 +162,11 @@ export const deleteNodeResponse = z.object({
   /** The node itself and every node below it. */
   deletedCount: z.number().int(),
 });
+export type DeleteNodeResponse = z.infer<typeof deleteNodeResponse>;
 
 export const downloadUrlQuery = z.object({
   nodeId: z.uuid({ error: (iss) => (iss.input === undefined ? NODE_MSG.nodeIdRequired : NODE_MSG.invalidNodeId) }),
 });
+export type DownloadUrlQuery = z.infer<typeof downloadUrlQuery>;
 export const downloadUrlResponse = z.object({ url: z.string(), expiresAt: z.string() });
+export type DownloadUrlResponse = z.infer<typeof downloadUrlResponse>;

@@ -12,9 +12,12 @@ export const securityEventLogRequest = z.strictObject({
   targetId,
   details,
 });
+export type SecurityEventLogRequest = z.infer<typeof securityEventLogRequest>;
 export const forensicLogRequest = z.strictObject({
   action: text({ error: MSG.actionEmpty }).trim().min(1, { error: MSG.actionEmpty }).max(100),
   targetId,
   details,
 });
+export type ForensicLogRequest = z.infer<typeof forensicLogRequest>;
 export const securityLogResponse = z.object({ success: z.literal(true), id: z.string() });
+export type SecurityLogResponse = z.infer<typeof securityLogResponse>;

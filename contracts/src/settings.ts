@@ -41,6 +41,7 @@ export const inviteUserResponse = z.object({
   message: z.string(),
   invitation: z.object({ id: z.string(), email: z.string(), role: roleSchema, expiresAt: z.string() }),
 });
+export type InviteUserResponse = z.infer<typeof inviteUserResponse>;
 
 /** POST /_api/settings/password: the signed-in user changes their own password. */
 export const changePasswordRequest = z

@@ -35,6 +35,7 @@ export const undoOffer = {
   /** When the offer ends (ISO date-time). */
   undoExpiresAt: z.string().optional(),
 };
+export type UndoOffer = z.infer<z.ZodObject<typeof undoOffer>>;
 
 /** POST /_api/nodes/rename and /_api/nodes/move answer the node and, when something changed, an undo offer. */
 export const nodeChangeResponse = z.object({ node: nodeSchema, ...undoOffer });

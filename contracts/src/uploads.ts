@@ -190,11 +190,13 @@ export const multipartInitRequest = z.strictObject({
 });
 export type MultipartInitRequest = z.infer<typeof multipartInitRequest>;
 export const multipartInitResponse = z.object({ uploadId: z.string(), s3Key: z.string() });
+export type MultipartInitResponse = z.infer<typeof multipartInitResponse>;
 
 export const completedPartSchema = z.strictObject({
   ETag: z.string({ error: UPLOAD_MSG.partsMismatch }).min(1, { error: UPLOAD_MSG.partsMismatch }).max(200, { error: UPLOAD_MSG.partsMismatch }),
   PartNumber: partNumber,
 });
+export type CompletedPart = z.infer<typeof completedPartSchema>;
 
 /**
  * POST /_api/upload/multipart-complete. Without uploadId it registers a finished single PUT; with uploadId it
@@ -218,13 +220,17 @@ export const multipartCompleteRequest = z
   });
 export type MultipartCompleteRequest = z.infer<typeof multipartCompleteRequest>;
 export const multipartCompleteResponse = z.object({ file: nodeSchema });
+export type MultipartCompleteResponse = z.infer<typeof multipartCompleteResponse>;
 
 /** POST /_api/upload/multipart-abort. */
 export const multipartAbortRequest = z.strictObject({ s3Key, uploadId });
+export type MultipartAbortRequest = z.infer<typeof multipartAbortRequest>;
 export const multipartAbortResponse = z.object({ success: z.literal(true) });
+export type MultipartAbortResponse = z.infer<typeof multipartAbortResponse>;
 
 /** GET /_api/upload/parts?uploadId=&s3Key=: the parts already stored, for resuming after a reload. */
 export const uploadPartsQuery = z.object({ uploadId, s3Key });
+export type UploadPartsQuery = z.infer<typeof uploadPartsQuery>;
 export const uploadPartsResponse = z.object({
   parts: z.array(z.object({ partNumber: z.number().int(), etag: z.string(), size: z.number().int() })),
   /** false when the object store cannot list parts (then upload every part again). */

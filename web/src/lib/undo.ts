@@ -5,7 +5,7 @@
  *
  * Here in lib/ because several features offer it (folders and files, matters, and later team administration).
  */
-import { UNDO_MSG, type UndoResponse } from '@strongroom/contracts';
+import { UNDO_MSG, type UndoOffer, type UndoRequest, type UndoResponse } from '@strongroom/contracts';
 import { apiRequest } from './api-client';
 import { errorMessage, isMfaCancelledError } from './api-error';
 import { toast } from './toast';
@@ -15,10 +15,8 @@ export const UNDO_TOAST_MS = 10_000;
 
 /** POST /_api/undo. */
 export function undoChange(undoId: string): Promise<UndoResponse> {
-  return apiRequest<UndoResponse>('/_api/undo', { body: { undoId }, fallbackMessage: UNDO_MSG.unavailable });
+  return apiRequest<UndoResponse>('/_api/undo', { body: { undoId } satisfies UndoRequest, fallbackMessage: UNDO_MSG.unavailable });
 }
-
-export type UndoOffer = { undoId?: string; undoExpiresAt?: string };
 
 /**
  * Shows the success toast of a change; when the answer offered an undo, with an Undo action. The action works

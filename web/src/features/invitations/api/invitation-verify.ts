@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { LIMITS, MSG, type InvitationVerifyResponse } from '@strongroom/contracts';
+import { LIMITS, MSG, type InvitationVerifyRequest, type InvitationVerifyResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/invitation-verify: who invited whom, for the acceptance screen. */
 export function verifyInvitation(token: string, signal?: AbortSignal): Promise<InvitationVerifyResponse> {
-  return apiRequest<InvitationVerifyResponse>('/_api/auth/invitation-verify', { body: { token }, signal, mfaRetry: false, fallbackMessage: MSG.invitationVerifyFailed });
+  return apiRequest<InvitationVerifyResponse>('/_api/auth/invitation-verify', { body: { token } satisfies InvitationVerifyRequest, signal, mfaRetry: false, fallbackMessage: MSG.invitationVerifyFailed });
 }
 
 /** Retried once, fresh forever, kept 30 minutes (spec part 1, section 7). */

@@ -1,11 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import type { InviteUserRequest } from '@strongroom/contracts';
+import type { InviteUserRequest, InviteUserResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
-export type InviteUserResponse = {
-  success: true;
-  message: string;
-  invitation: { id: string; email: string; role: string; expiresAt: string };
-};
 
 /**
  * POST /_api/settings/users/invite. Usually demands a fresh MFA code (MFA_USER_MANAGEMENT): the api client

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { MATTER_LIMITS, MATTER_MSG, type ClientSuggestion } from '@strongroom/contracts';
+import { MATTER_LIMITS, MATTER_MSG, type ClientSuggestionsResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { CACHE_TIMES } from '@/lib/query-client';
 
-export function getClientSuggestions(query: string, signal?: AbortSignal): Promise<ClientSuggestion[]> {
-  return apiRequest<ClientSuggestion[]>(`/_api/matters/clients/suggestions?query=${encodeURIComponent(query)}`, { signal, fallbackMessage: MATTER_MSG.fetchClientsFailed });
+export function getClientSuggestions(query: string, signal?: AbortSignal): Promise<ClientSuggestionsResponse> {
+  return apiRequest<ClientSuggestionsResponse>(`/_api/matters/clients/suggestions?query=${encodeURIComponent(query)}`, { signal, fallbackMessage: MATTER_MSG.fetchClientsFailed });
 }
 
 /** Suggestions for a query are kept 5 minutes: names change rarely, and each keystroke would ask again. */

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { MATTER_LIMITS, MATTER_MSG, type LawyerSuggestion } from '@strongroom/contracts';
+import { MATTER_LIMITS, MATTER_MSG, type LawyerSuggestionsResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { CACHE_TIMES } from '@/lib/query-client';
 
-export function getLawyerSuggestions(query: string, signal?: AbortSignal): Promise<LawyerSuggestion[]> {
-  return apiRequest<LawyerSuggestion[]>(`/_api/matters/lawyers/suggestions?query=${encodeURIComponent(query)}`, { signal, fallbackMessage: MATTER_MSG.fetchLawyersFailed });
+export function getLawyerSuggestions(query: string, signal?: AbortSignal): Promise<LawyerSuggestionsResponse> {
+  return apiRequest<LawyerSuggestionsResponse>(`/_api/matters/lawyers/suggestions?query=${encodeURIComponent(query)}`, { signal, fallbackMessage: MATTER_MSG.fetchLawyersFailed });
 }
 
 /** Suggestions for a query are kept 5 minutes: names change rarely, and each keystroke would ask again. */

@@ -1,21 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { MATTER_MSG, type MatterListResponse, type MatterSortField } from '@strongroom/contracts';
+import { MATTER_MSG, type MatterListQuery, type MatterListResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { CACHE_TIMES } from '@/lib/query-client';
 import { matterListQueryKey } from '@/lib/query-keys';
 
-export type MatterListParams = {
-  search?: string;
-  status?: 'Open' | 'Vaulted';
-  clientName?: string;
-  responsibleLawyer?: string;
-  dateFrom?: string;
-  dateTo?: string;
-  sortBy: MatterSortField;
-  sortDirection: 'asc' | 'desc';
-  page: number;
-  pageSize: number;
-};
+/** The list call's query string, as the contracts define it (the pages build it from the filters). */
+export type MatterListParams = MatterListQuery;
 
 export function getMatters(params: MatterListParams, signal?: AbortSignal): Promise<MatterListResponse> {
   const qs = new URLSearchParams();

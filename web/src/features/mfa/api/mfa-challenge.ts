@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { MSG, type MfaChallengeResponse } from '@strongroom/contracts';
+import { MSG, type MfaChallengeRequest, type MfaChallengeResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/mfa-challenge: starts the second factor for the user who just passed the password step. */
 export function startMfaChallenge(userId: number): Promise<MfaChallengeResponse> {
-  return apiRequest<MfaChallengeResponse>('/_api/auth/mfa-challenge', { body: { userId }, mfaRetry: false, fallbackMessage: MSG.challengeFailed });
+  return apiRequest<MfaChallengeResponse>('/_api/auth/mfa-challenge', { body: { userId } satisfies MfaChallengeRequest, mfaRetry: false, fallbackMessage: MSG.challengeFailed });
 }
 
 /**

@@ -1,11 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import { MSG, type MfaVerifyResponse } from '@strongroom/contracts';
+import { MSG, type MfaVerifyResponse, type MfaVerifyTotpRequest } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 
-export type MfaVerifyVariables = { userId: number; token: string };
-
 /** POST /_api/auth/mfa-verify-totp: an authenticator code; success signs the user in. */
-export function verifyTotp(body: MfaVerifyVariables): Promise<MfaVerifyResponse> {
+export function verifyTotp(body: MfaVerifyTotpRequest): Promise<MfaVerifyResponse> {
   return apiRequest<MfaVerifyResponse>('/_api/auth/mfa-verify-totp', { body, mfaRetry: false, fallbackMessage: MSG.totpVerifyFailed });
 }
 

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { DeleteNodeRequest } from '@strongroom/contracts';
+import type { DeleteNodeRequest, DeleteNodeResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { NODE_FALLBACK } from '../lib/node-messages';
 import { withInFlight } from '@/lib/conflicts';
 import { matterDetailQueryKey } from '@/lib/query-keys';
 
-export function deleteNode(body: DeleteNodeRequest): Promise<{ success: true; deletedCount: number }> {
-  return apiRequest('/_api/nodes/delete', { body, fallbackMessage: NODE_FALLBACK.delete });
+export function deleteNode(body: DeleteNodeRequest): Promise<DeleteNodeResponse> {
+  return apiRequest<DeleteNodeResponse>('/_api/nodes/delete', { body, fallbackMessage: NODE_FALLBACK.delete });
 }
 
 /** The matter id comes along so the detail can be refreshed (the answer does not carry it). */

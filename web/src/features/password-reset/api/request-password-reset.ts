@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import { MSG } from '@strongroom/contracts';
+import { MSG, type MessageResponse, type PasswordResetRequest } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/password-reset: emails a reset link if the address has an account (same answer either way). */
-export function requestPasswordReset(email: string): Promise<{ success: boolean; message: string }> {
-  return apiRequest('/_api/auth/password-reset', { body: { email }, mfaRetry: false, fallbackMessage: MSG.resetRequestFailed });
+export function requestPasswordReset(email: string): Promise<MessageResponse> {
+  return apiRequest<MessageResponse>('/_api/auth/password-reset', { body: { email } satisfies PasswordResetRequest, mfaRetry: false, fallbackMessage: MSG.resetRequestFailed });
 }
 
 export function useRequestPasswordReset() {

@@ -1,9 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { SetupStatusResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 
 /** GET /_api/setup/status: needsSetup is true while no organization exists (first run). */
-export function getSetupStatus(signal?: AbortSignal): Promise<{ needsSetup: boolean }> {
-  return apiRequest<{ needsSetup: boolean }>('/_api/setup/status', { signal, mfaRetry: false });
+export function getSetupStatus(signal?: AbortSignal): Promise<SetupStatusResponse> {
+  return apiRequest<SetupStatusResponse>('/_api/setup/status', { signal, mfaRetry: false });
 }
 
 export function setupStatusQueryOptions() {

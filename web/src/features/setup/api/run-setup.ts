@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SetupRequest } from '@strongroom/contracts';
+import type { SetupRequest, SetupResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { setupStatusQueryOptions } from './get-setup-status';
 
 /** POST /_api/setup: creates the firm and its first administrator with the token printed by the server. */
-export function runSetup(body: SetupRequest): Promise<{ organizationId: string; userId: number }> {
-  return apiRequest('/_api/setup', { body, mfaRetry: false });
+export function runSetup(body: SetupRequest): Promise<SetupResponse> {
+  return apiRequest<SetupResponse>('/_api/setup', { body, mfaRetry: false });
 }
 
 export function useRunSetup() {

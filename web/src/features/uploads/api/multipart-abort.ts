@@ -1,6 +1,6 @@
-import { UPLOAD_MSG } from '@strongroom/contracts';
+import { UPLOAD_MSG, type MultipartAbortRequest, type MultipartAbortResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 
-export function multipartAbort(body: { s3Key: string; uploadId: string }): Promise<{ success: true }> {
-  return apiRequest('/_api/upload/multipart-abort', { body, fallbackMessage: UPLOAD_MSG.abortFailed });
+export function multipartAbort(body: MultipartAbortRequest): Promise<MultipartAbortResponse> {
+  return apiRequest<MultipartAbortResponse>('/_api/upload/multipart-abort', { body, fallbackMessage: UPLOAD_MSG.abortFailed });
 }

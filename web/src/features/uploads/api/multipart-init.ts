@@ -1,6 +1,6 @@
-import { UPLOAD_MSG, type MultipartInitRequest } from '@strongroom/contracts';
+import { UPLOAD_MSG, type MultipartInitRequest, type MultipartInitResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 
-export function multipartInit(body: MultipartInitRequest, signal?: AbortSignal): Promise<{ uploadId: string; s3Key: string }> {
-  return apiRequest('/_api/upload/multipart-init', { body, signal, fallbackMessage: UPLOAD_MSG.initFailed });
+export function multipartInit(body: MultipartInitRequest, signal?: AbortSignal): Promise<MultipartInitResponse> {
+  return apiRequest<MultipartInitResponse>('/_api/upload/multipart-init', { body, signal, fallbackMessage: UPLOAD_MSG.initFailed });
 }
