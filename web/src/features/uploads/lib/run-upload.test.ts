@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { UPLOAD_MSG, type NodeDto, type PresignedUrlRequest, type UploadPartsResponse } from '@strongroom/contracts';
+import { UPLOAD_MSG, type MultipartCompleteRequest, type NodeDto, type PresignedUrlRequest, type UploadPartsResponse } from '@strongroom/contracts';
 import { ApiError } from '@/lib/api-error';
 import { UploadAbortedError } from './put-with-progress';
 import { abortUpload, checkFile, runUpload, type UploadTransport } from './run-upload';
@@ -55,8 +55,8 @@ function stubTransport({ autoEtag = false, ignoreAbort = false, listed = null as
       if (listed instanceof Error) throw listed;
       return listed ?? { parts: [], listable: true };
     }),
-    complete: vi.fn(async () => ({ file: {} as NodeDto })),
-    abort: vi.fn(async () => ({ success: true as const })),
+    complete: vi.fn(async (_body: MultipartCompleteRequest, _signal?: AbortSignal) => ({ file: {} as NodeDto })),
+    abort: vi.fn(async (_body: { s3Key: string; uploadId: string }) => ({ success: true as const })),
     put: vi.fn((url: string, _body: Blob, _headers: Record<string, string>, onProgress: (n: number) => void, signal: AbortSignal) => {
       const partNumber = Number(new URL(url).searchParams.get('partNumber'));
       return new Promise<string | null>((resolve, reject) => {
