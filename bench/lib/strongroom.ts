@@ -7,7 +7,7 @@ import { buildApp, type BuiltApp } from '../../server/src/app.js';
 import { loadConfig, type Config } from '../../server/src/config.js';
 import { migrateToLatest, openPglite, openPostgres, type DatabaseHandle } from '../../server/src/platform/db/database.js';
 import { createOrganizationFromCli } from '../../server/src/features/setup/setup.service.js';
-import { createSession, SESSION_COOKIE } from '../../server/src/features/sessions/sessions.service.js';
+import { createSession, SESSION_COOKIE } from '../../server/src/features/sessions/index.js';
 
 export type Strongroom = {
   built: BuiltApp;
