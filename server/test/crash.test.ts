@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { createMatter, freePort, newOrganization, ok } from '../src/features/matters/matter-fixtures.js';
+import { createMatter, freePort, newOrganization, ok } from './factories.js';
 import { LocalBlobStore } from '../src/platform/storage/index.js';
 import type { TestApp } from './helpers.js';
 import { cleanUp, cookieHeader, post, serverDatabaseEnv, startServer, storedKeys, tempDataDir } from './process-helpers.js';

@@ -3,7 +3,7 @@
  * request is told the folder is gone (404), never a 500 and never a second deletion.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addMember, auditActions, createFolder, createMatter, newOrganization, uploadFile, type Member } from '../src/features/matters/matter-fixtures.js';
+import { addMember, auditActions, createFolder, createMatter, newOrganization, uploadFile, type Member } from './factories.js';
 import { DELETE_OBJECTS_JOB } from '../src/features/nodes/nodes.jobs.js';
 import { createTestApp, type TestApp } from './helpers.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { MSG } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from './helpers.js';
-import { createFolder, createMatter, newOrganization, type Member } from '../src/features/matters/matter-fixtures.js';
+import { createFolder, createMatter, newOrganization, type Member } from './factories.js';
 
 let t: TestApp;
 let admin: Member;

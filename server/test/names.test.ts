@@ -3,7 +3,7 @@ import { Migrator, sql } from 'kysely';
 import { NODE_MSG } from '@strongroom/contracts';
 import { createTestApp, testDatabase, type TestApp } from './helpers.js';
 import { migrations } from '../src/platform/db/migrations/index.js';
-import { createFolder, createMatter, newOrganization, ok, uploadFile, type Member } from '../src/features/matters/matter-fixtures.js';
+import { createFolder, createMatter, newOrganization, ok, uploadFile, type Member } from './factories.js';
 
 let t: TestApp;
 let admin: Member;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from './helpers.js';
-import { auditActions, createMatter, newOrganization, uploadFile, type Member } from '../src/features/matters/matter-fixtures.js';
+import { auditActions, createMatter, newOrganization, uploadFile, type Member } from './factories.js';
 
 let t: TestApp;
 let admin: Member;

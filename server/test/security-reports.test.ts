@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { MSG, SECURITY_EVENT_ACTIONS } from '@strongroom/contracts';
 import { Client, createOrgWithAdmin, createTestApp, signInWithEmailCode, type TestApp } from './helpers.js';
-import { addMember, newOrganization, type Member } from '../src/features/matters/matter-fixtures.js';
+import { addMember, newOrganization, type Member } from './factories.js';
 import { REPORT_LIMIT } from '../src/features/security/security.service.js';
 
 let t: TestApp;

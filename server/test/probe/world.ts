@@ -7,7 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Role } from '@strongroom/contracts';
 import { DEFAULT_PERMISSIONS } from '@strongroom/contracts';
-import { createSession, SESSION_COOKIE } from '../../src/features/sessions/sessions.service.js';
+import { createSession, SESSION_COOKIE } from '../../src/features/sessions/index.js';
 import { currentTotp, newTotpSecret } from '../../src/features/mfa/totp.js';
 import { hashPassword } from '../../src/features/users/users.service.js';
 import { insertUser } from '../../src/features/users/users.repository.js';

@@ -7,7 +7,7 @@ import { MATTER_MSG, MSG, canChangeMatters, retentionExpired } from '@strongroom
 import type { Executor } from '../../platform/db/database.js';
 import { requireMemberRole, requirePermission } from '../../shared/access.js';
 import { AppError, conflict, forbidden, notFound } from '../../shared/errors.js';
-import type { UserRow } from '../users/users.repository.js';
+import type { UserRow } from '../users/users.service.js';
 import { findMatter, lockMatterRow, type MatterRow } from './matters.repository.js';
 
 export type { MatterRow } from './matters.repository.js';

@@ -2,13 +2,10 @@ import { sql, type Selectable } from 'kysely';
 import type { MatterSortField, MatterStatus } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import type { MattersTable } from '../../platform/db/schema.js';
+import { containsPattern, prefixPattern } from '../../shared/like-patterns.js';
+import { matterNumberYearPatterns } from '../../shared/matter-number.js';
 
 export type MatterRow = Selectable<MattersTable>;
-
-/** `%text%` for ILIKE with the pattern characters of the text taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 export function findMatter(db: Executor, organizationId: string, matterId: string) {
   return db.selectFrom('matters').selectAll().where('organizationId', '=', organizationId).where('id', '=', matterId).executeTakeFirst();
@@ -62,9 +59,10 @@ export async function matterNumberTaken(db: Executor, organizationId: string, ma
  * there is none). Numbers are unique ignoring case, so the comparison ignores case too.
  */
 function highestSequence(organizationId: string, year: number) {
+  const pattern = matterNumberYearPatterns(year);
   return sql<number>`(
-    select coalesce(max(substring(upper(matter_number) from ${'^MAT-' + year + '-(\\d{1,9})$'})::int), 0)
-      from matters where organization_id = ${organizationId} and upper(matter_number) like ${'MAT-' + year + '-%'}
+    select coalesce(max(substring(upper(matter_number) from ${pattern.sequence})::int), 0)
+      from matters where organization_id = ${organizationId} and upper(matter_number) like ${pattern.like}
   )`;
 }
 
@@ -74,16 +72,19 @@ function highestSequence(organizationId: string, year: number) {
  * numbers included) are stepped over at once. The counter row's lock serializes concurrent generated creations
  * of one organization; only a hand-typed number committed at the same moment can still take the same number.
  */
-export async function nextMatterCounter(db: Executor, organizationId: string, year: number): Promise<number> {
+export function nextMatterCounterQuery(db: Executor, organizationId: string, year: number) {
   const highest = highestSequence(organizationId, year);
-  const row = await db
+  return db
     .insertInto('matterNumberCounters')
     .values({ organizationId, year, lastValue: sql<number>`${highest} + 1` })
     .onConflict((oc) =>
       oc.columns(['organizationId', 'year']).doUpdateSet({ lastValue: sql<number>`greatest(matter_number_counters.last_value, ${highest}) + 1` }),
     )
-    .returning('lastValue')
-    .executeTakeFirstOrThrow();
+    .returning('lastValue');
+}
+
+export async function nextMatterCounter(db: Executor, organizationId: string, year: number): Promise<number> {
+  const row = await nextMatterCounterQuery(db, organizationId, year).executeTakeFirstOrThrow();
   return row.lastValue;
 }
 
@@ -132,12 +133,11 @@ function filtered(db: Executor, f: MatterFilters) {
   return q;
 }
 
-export async function listMatters(
-  db: Executor,
-  f: MatterFilters,
-  order: { sortBy: MatterSortField; direction: 'asc' | 'desc' },
-  page: { limit: number; offset: number },
-): Promise<MatterRow[]> {
+export type MatterOrder = { sortBy: MatterSortField; direction: 'asc' | 'desc' };
+export type MatterPage = { limit: number; offset: number };
+
+/** A page of the matters list (the query, not yet run). */
+export function listMattersQuery(db: Executor, f: MatterFilters, order: MatterOrder, page: MatterPage) {
   const dir = order.direction;
   let q = filtered(db, f).selectAll();
   switch (order.sortBy) {
@@ -155,11 +155,20 @@ export async function listMatters(
       break;
   }
   // id breaks ties, so pages never overlap or skip rows with equal sort values.
-  return q.orderBy('id', dir).limit(page.limit).offset(page.offset).execute();
+  return q.orderBy('id', dir).limit(page.limit).offset(page.offset);
+}
+
+export function listMatters(db: Executor, f: MatterFilters, order: MatterOrder, page: MatterPage): Promise<MatterRow[]> {
+  return listMattersQuery(db, f, order, page).execute();
+}
+
+/** How many matters the list's filters match (the query, not yet run). */
+export function countMattersQuery(db: Executor, f: MatterFilters) {
+  return filtered(db, f).select(sql<number>`count(*)::int`.as('n'));
 }
 
 export async function countMatters(db: Executor, f: MatterFilters): Promise<number> {
-  const row = await filtered(db, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  const row = await countMattersQuery(db, f).executeTakeFirstOrThrow();
   return row.n;
 }
 
@@ -167,27 +176,33 @@ export async function countMatters(db: Executor, f: MatterFilters): Promise<numb
  * Names in a column with how many matters carry each (case folded), those starting with the query first,
  * then by count.
  */
-export async function nameSuggestions(
-  db: Executor,
-  column: 'clientName' | 'responsibleLawyer',
-  f: { organizationId: string; includeVaulted: boolean; query?: string; limit: number },
-): Promise<Array<{ name: string; matterCount: number }>> {
+export type SuggestionFilters = { organizationId: string; includeVaulted: boolean; query?: string; limit: number };
+
+/** The suggestions of one column (the query, not yet run). */
+export function nameSuggestionsQuery(db: Executor, column: 'clientName' | 'responsibleLawyer', f: SuggestionFilters) {
   let q = db
     .selectFrom('matters')
     .where('organizationId', '=', f.organizationId)
     .where(column, 'is not', null)
     .where(column, '!=', '');
   if (!f.includeVaulted) q = q.where('isVaulted', '=', false);
-  const prefix = f.query ? `${f.query.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%` : '%';
+  const prefix = f.query ? prefixPattern(f.query.toLowerCase()) : '%';
   if (f.query) q = q.where(column, 'ilike', containsPattern(f.query));
-  const rows = await q
+  return q
     .select((eb) => [eb.fn.max(column).as('name'), sql<number>`count(*)::int`.as('matterCount')])
     .groupBy((eb) => eb.fn('lower', [column]))
     .orderBy((eb) => sql`bool_or(lower(${eb.ref(column)}) like ${prefix})`, 'desc')
     .orderBy(sql`count(*)`, 'desc')
     .orderBy((eb) => eb.fn('lower', [eb.fn.max(column)]), 'asc')
-    .limit(f.limit)
-    .execute();
+    .limit(f.limit);
+}
+
+export async function nameSuggestions(
+  db: Executor,
+  column: 'clientName' | 'responsibleLawyer',
+  f: SuggestionFilters,
+): Promise<Array<{ name: string; matterCount: number }>> {
+  const rows = await nameSuggestionsQuery(db, column, f).execute();
   return rows.map((r) => ({ name: r.name as string, matterCount: r.matterCount }));
 }
 

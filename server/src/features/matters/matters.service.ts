@@ -4,7 +4,6 @@ import type {
   LawyerSuggestion,
   MatterChangeResponse,
   MatterConflictDetails,
-  MatterDetailResponse,
   MatterListQuery,
   MatterListResponse,
   MatterResponse,
@@ -17,12 +16,12 @@ import { requireMemberRole, requirePermission } from '../../shared/access.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import type { Executor } from '../../platform/db/database.js';
 import { conflict } from '../../shared/errors.js';
-import { matterTree } from '../nodes/nodes.service.js';
-import type { AuthContext } from '../sessions/sessions.service.js';
+import { formatMatterNumber } from '../../shared/matter-number.js';
+import { isUniqueViolation } from '../../shared/unique-violation.js';
+import type { AuthContext } from '../sessions/index.js';
 import { recordUndo, undoUnavailable, type UndoEntry, type UndoOffer } from '../undo/undo.service.js';
-import type { UserRow } from '../users/users.repository.js';
-import { auditActor } from '../users/users.service.js';
-import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, requireMatterWriter, toMatterDto } from './matter-access.js';
+import { auditActor, type UserRow } from '../users/users.service.js';
+import { lockVisibleMatter, requireMatterWritable, requireMatterWriter, toMatterDto } from './matter-access.js';
 import {
   countMatters,
   insertMatter,
@@ -38,11 +37,6 @@ import {
 } from './matters.repository.js';
 
 const DAY_MS = 86_400_000;
-
-function isUniqueViolation(err: unknown, constraint?: string): boolean {
-  const e = err as { code?: string; constraint?: string };
-  return e?.code === '23505' && (!constraint || e.constraint === constraint);
-}
 
 /** A date-only bound covers the whole UTC day; a date-time is taken as given. */
 function dateBounds(q: Pick<MatterListQuery, 'dateFrom' | 'dateTo'>): { createdFrom?: Date; createdBefore?: Date } {
@@ -75,14 +69,6 @@ export async function listMatters(ctx: AppContext, auth: AuthContext, q: MatterL
   return { matters: rows.map(toMatterDto), totalCount };
 }
 
-export async function getMatterDetail(ctx: AppContext, auth: AuthContext, matterId: string): Promise<MatterDetailResponse> {
-  requireMemberRole(auth.user);
-  const matter = await getVisibleMatter(ctx.db, auth.user, matterId);
-  return { matter: toMatterDto(matter), nodes: await matterTree(ctx.db, matter) };
-}
-
-const pad = (n: number) => String(n).padStart(3, '0');
-
 /**
  * The number createMatter would give a new matter now, for the Create dialog to show (editable). Not reserved:
  * the dialog sends it back only when the user changed it, so a creation in between costs nobody a conflict.
@@ -92,7 +78,7 @@ export async function nextMatterNumber(ctx: AppContext, auth: AuthContext): Prom
   const year = new Date().getUTCFullYear();
   // Past the counter and every number of the year typed by hand: free when asked.
   const counter = await peekMatterCounter(ctx.db, auth.user.organizationId, year);
-  return { matterNumber: `MAT-${year}-${pad(counter)}` };
+  return { matterNumber: formatMatterNumber(year, counter) };
 }
 
 /** Admins and holders of canUpload create matters (the New Matter button needs canUpload, spec section 6). */
@@ -112,7 +98,7 @@ export async function createMatter(ctx: AppContext, auth: AuthContext, input: Cr
         // typed by hand was committed in the same instant; taking the counter again then steps past that one too.
         // Only a run of such collisions is reported as the race it is.
         for (let attempt = 1; ; attempt++) {
-          matterNumber = `MAT-${year}-${pad(await nextMatterCounter(trx, user.organizationId, year))}`;
+          matterNumber = formatMatterNumber(year, await nextMatterCounter(trx, user.organizationId, year));
           if (!(await matterNumberTaken(trx, user.organizationId, matterNumber))) break;
           if (attempt >= 3) throw conflict(MATTER_MSG.concurrentCreation);
         }

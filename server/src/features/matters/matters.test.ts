@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MATTER_MSG, MSG } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
-import { addMember, auditActions, createFolder, createMatter, newOrganization, ok, setMatterFlags, type Member } from './matter-fixtures.js';
+import { addMember, auditActions, createFolder, createMatter, newOrganization, ok, setMatterFlags, type Member } from '../../../test/factories.js';
 
 let t: TestApp;
 let admin: Member;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS, MSG } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
-import { addMember, createFolder, createMatter, newOrganization, ok, type Member } from './matter-fixtures.js';
+import { addMember, createFolder, createMatter, newOrganization, ok, type Member } from '../../../test/factories.js';
 
 /**
  * Read-only matters: a person who holds no permission that changes matters sees every matter read-only, and a

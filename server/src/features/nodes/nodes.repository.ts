@@ -25,27 +25,37 @@ export function lockNode(db: Executor, organizationId: string, nodeId: string): 
   return db.selectFrom('nodes').selectAll().where('organizationId', '=', organizationId).where('id', '=', nodeId).forUpdate().executeTakeFirst();
 }
 
-/** Names from the matter's root down to the node itself. */
-export async function pathNames(db: Executor, nodeId: string): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`
+/** The names from the matter's root down to the node itself (the query, not yet run). */
+export function pathNamesQuery(nodeId: string) {
+  return sql<{ name: string }>`
     with recursive up as (
       select id, parent_id, name, 0 as depth from nodes where id = ${nodeId}
       union all
       select n.id, n.parent_id, n.name, up.depth + 1 from nodes n join up on n.id = up.parent_id
     )
-    select name from up order by depth desc`.execute(db);
+    select name from up order by depth desc`;
+}
+
+/** Names from the matter's root down to the node itself. */
+export async function pathNames(db: Executor, nodeId: string): Promise<string[]> {
+  const { rows } = await pathNamesQuery(nodeId).execute(db);
   return rows.map((r) => r.name);
 }
 
-/** True when `candidateId` is `nodeId` itself or lies somewhere below it (walks up from the candidate). */
-export async function isSelfOrDescendant(db: Executor, nodeId: string, candidateId: string): Promise<boolean> {
-  const { rows } = await sql<{ found: boolean }>`
+/** Whether `candidateId` is `nodeId` itself or lies below it, walking up from the candidate (the query, not yet run). */
+export function selfOrDescendantQuery(nodeId: string, candidateId: string) {
+  return sql<{ found: boolean }>`
     with recursive up as (
       select id, parent_id from nodes where id = ${candidateId}
       union all
       select n.id, n.parent_id from nodes n join up on n.id = up.parent_id
     )
-    select exists (select 1 from up where id = ${nodeId}) as found`.execute(db);
+    select exists (select 1 from up where id = ${nodeId}) as found`;
+}
+
+/** True when `candidateId` is `nodeId` itself or lies somewhere below it (walks up from the candidate). */
+export async function isSelfOrDescendant(db: Executor, nodeId: string, candidateId: string): Promise<boolean> {
+  const { rows } = await selfOrDescendantQuery(nodeId, candidateId).execute(db);
   return rows[0]?.found === true;
 }
 
@@ -80,6 +90,18 @@ export function updateNode(db: Executor, node: NodeRow, changes: Partial<Pick<No
     .executeTakeFirstOrThrow();
 }
 
+/** The one statement that deletes a node and its subtree, answering the deleted rows (the query, not yet run). */
+export function deleteSubtreeQuery(organizationId: string, nodeId: string) {
+  return sql<{ id: string; node_type: 'file' | 'folder'; storage_path: string | null; file_size: string | null }>`
+    with recursive sub as (
+      select id from nodes where id = ${nodeId} and organization_id = ${organizationId}
+      union all
+      select n.id from nodes n join sub on n.parent_id = sub.id
+    )
+    delete from nodes where id in (select id from sub) and organization_id = ${organizationId}
+    returning id, node_type, storage_path, file_size`;
+}
+
 /**
  * Deletes a node and everything below it in one statement (the parent foreign key is checked at its end) and
  * answers what was deleted.
@@ -89,14 +111,7 @@ export async function deleteSubtree(
   organizationId: string,
   nodeId: string,
 ): Promise<Array<{ id: string; nodeType: 'file' | 'folder'; storagePath: string | null; fileSize: string | null }>> {
-  const { rows } = await sql<{ id: string; node_type: 'file' | 'folder'; storage_path: string | null; file_size: string | null }>`
-    with recursive sub as (
-      select id from nodes where id = ${nodeId} and organization_id = ${organizationId}
-      union all
-      select n.id from nodes n join sub on n.parent_id = sub.id
-    )
-    delete from nodes where id in (select id from sub) and organization_id = ${organizationId}
-    returning id, node_type, storage_path, file_size`.execute(db.withoutPlugins());
+  const { rows } = await deleteSubtreeQuery(organizationId, nodeId).execute(db.withoutPlugins());
   return rows.map((r) => ({ id: r.id, nodeType: r.node_type, storagePath: r.storage_path, fileSize: r.file_size }));
 }
 

@@ -2,19 +2,19 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { forensicLogRequest, securityEventLogRequest, securityLogResponse } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import { requestMeta } from '../../shared/request-meta.js';
-import { authOf, requireSession } from '../sessions/sessions.service.js';
+import { authOf } from '../sessions/index.js';
 import { logClientEvent } from './security.service.js';
 
 export function securityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/_api/security/event-log',
-      { schema: { tags: ['security'], body: securityEventLogRequest, response: { 200: securityLogResponse } }, preHandler: requireSession(ctx) },
+      { schema: { tags: ['security'], body: securityEventLogRequest, response: { 200: securityLogResponse } }, config: { auth: 'signed-in' } },
       async (request) => logClientEvent(ctx, authOf(request), 'security_event', request.body, requestMeta(request)),
     );
     app.post(
       '/_api/security/forensic-log',
-      { schema: { tags: ['security'], body: forensicLogRequest, response: { 200: securityLogResponse } }, preHandler: requireSession(ctx) },
+      { schema: { tags: ['security'], body: forensicLogRequest, response: { 200: securityLogResponse } }, config: { auth: 'signed-in' } },
       async (request) => logClientEvent(ctx, authOf(request), 'forensic_log', request.body, requestMeta(request)),
     );
   };

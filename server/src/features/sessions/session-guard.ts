@@ -91,11 +91,6 @@ export function registerSessionGuard(app: FastifyInstance, ctx: AppContext): voi
   });
 }
 
-/** The guard as a route preHandler, for routes that do not declare `config.auth` yet. */
-export function requireSession(ctx: AppContext, need: RouteAuth = 'signed-in') {
-  return (request: FastifyRequest, reply: FastifyReply): Promise<void> => guard(ctx, request, reply, need);
-}
-
 /** The signed-in user of a guarded route. */
 export function authOf(request: FastifyRequest): AuthContext {
   if (!request.auth) throw unauthenticated();

@@ -6,8 +6,6 @@ import * as sessions from './sessions.repository.js';
 import type { SessionRow } from './sessions.repository.js';
 
 export type { AuthContext, SessionRow } from './sessions.repository.js';
-// The guard for routes of features that still name it as a preHandler; new routes declare `config.auth`.
-export { authOf, requireSession, SESSION_COOKIE } from './session-guard.js';
 
 /** A new session for a user who passed both factors. The token goes to the cookie; only its hash is kept. */
 export async function createSession(

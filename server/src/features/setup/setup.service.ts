@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { DEFAULT_PERMISSIONS, MSG } from '@strongroom/contracts';
 import type { Database, Executor } from '../../platform/db/database.js';
 import { appendAudit } from '../../shared/audit.js';
@@ -6,10 +5,8 @@ import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, conflict } from '../../shared/errors.js';
 import { hashToken, newToken, safeEqualHex } from '../../shared/tokens.js';
 import { insertDefaultFlags } from '../feature-flags/feature-flags.service.js';
-import { countOrganizations, findUserByEmail, insertUser } from '../users/users.repository.js';
-import { auditActor, hashPassword } from '../users/users.service.js';
-
-const SETUP_TOKEN_KEY = 'setup_token_hash';
+import { auditActor, countOrganizations, findUserByEmail, hashPassword, insertUser } from '../users/users.service.js';
+import { deleteSetupTokenHash, findSetupTokenHash, insertOrganization, lockOrganizationSetup, saveSetupTokenHash } from './setup.repository.js';
 
 export type NewOrganization = { name: string; adminName: string; adminEmail: string; adminPassword: string };
 
@@ -17,11 +14,7 @@ export type NewOrganization = { name: string; adminName: string; adminEmail: str
 export async function createOrganization(trx: Executor, input: NewOrganization, meta: RequestMeta | null, via: 'cli' | 'setup') {
   if (await findUserByEmail(trx, input.adminEmail)) throw conflict('An account with this email already exists.');
   const passwordHash = await hashPassword(input.adminPassword);
-  const org = await trx
-    .insertInto('organizations')
-    .values({ name: input.name.trim(), primaryContactName: input.adminName.trim(), primaryContactEmail: input.adminEmail.trim().toLowerCase(), primaryContactPhone: null })
-    .returning(['id', 'name'])
-    .executeTakeFirstOrThrow();
+  const org = await insertOrganization(trx, { name: input.name.trim(), primaryContactName: input.adminName.trim(), primaryContactEmail: input.adminEmail.trim().toLowerCase() });
   await insertDefaultFlags(trx, org.id);
   const admin = await insertUser(trx, { organizationId: org.id, email: input.adminEmail.trim().toLowerCase(), fullName: input.adminName.trim(), passwordHash, role: 'admin', permissions: DEFAULT_PERMISSIONS.admin });
   await appendAudit(trx, { organizationId: org.id, actor: auditActor(admin), action: 'ORGANIZATION_CREATED', targetTable: 'organizations', targetId: org.id, details: { name: org.name, via }, ipAddress: meta?.ip ?? null });
@@ -40,37 +33,33 @@ export async function prepareSetupToken(ctx: AppContext): Promise<string | null>
   if (!(await needsSetup(ctx.db))) return null;
   if (ctx.config.setupToken) return null;
   const token = newToken();
-  await ctx.db
-    .insertInto('systemSettings')
-    .values({ key: SETUP_TOKEN_KEY, value: hashToken(token) })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: hashToken(token), updatedAt: new Date() }))
-    .execute();
+  await saveSetupTokenHash(ctx.db, hashToken(token));
   return token;
 }
 
 async function setupTokenValid(ctx: AppContext, trx: Executor, token: string): Promise<boolean> {
   if (ctx.config.setupToken) return safeEqualHex(hashToken(ctx.config.setupToken), hashToken(token));
-  const row = await trx.selectFrom('systemSettings').select('value').where('key', '=', SETUP_TOKEN_KEY).executeTakeFirst();
-  return !!row && safeEqualHex(row.value, hashToken(token));
+  const stored = await findSetupTokenHash(trx);
+  return stored !== null && safeEqualHex(stored, hashToken(token));
 }
 
 export async function runSetup(ctx: AppContext, input: { setupToken: string } & NewOrganization, meta: RequestMeta) {
   return ctx.db.transaction().execute(async (trx) => {
     // Two setup requests at once must not make two organizations.
-    await sql`select pg_advisory_xact_lock(hashtext('strongroom.setup'))`.execute(trx);
+    await lockOrganizationSetup(trx);
     if (!(await needsSetup(trx))) throw conflict(MSG.setupDone);
     if (!(await setupTokenValid(ctx, trx, input.setupToken))) throw new AppError(403, MSG.setupTokenInvalid, 'PERMISSION_ERROR');
     const result = await createOrganization(trx, input, meta, 'setup');
-    await trx.deleteFrom('systemSettings').where('key', '=', SETUP_TOKEN_KEY).execute();
+    await deleteSetupTokenHash(trx);
     return result;
   });
 }
 
 export async function createOrganizationFromCli(db: Database, input: NewOrganization) {
   return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtext('strongroom.setup'))`.execute(trx);
+    await lockOrganizationSetup(trx);
     const result = await createOrganization(trx, input, null, 'cli');
-    await trx.deleteFrom('systemSettings').where('key', '=', SETUP_TOKEN_KEY).execute();
+    await deleteSetupTokenHash(trx);
     return result;
   });
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { undoRequest, undoResponse } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import { requestMeta } from '../../shared/request-meta.js';
-import { authOf, requireSession } from '../sessions/sessions.service.js';
+import { authOf } from '../sessions/index.js';
 import { applyUndo, type UndoHandlers } from './undo.service.js';
 
 /**
@@ -11,8 +11,7 @@ import { applyUndo, type UndoHandlers } from './undo.service.js';
  */
 export function undoRoutes(ctx: AppContext, handlers: UndoHandlers): FastifyPluginAsyncZod {
   return async (app) => {
-    const preHandler = requireSession(ctx);
-    app.post('/_api/undo', { schema: { tags: ['undo'], body: undoRequest, response: { 200: undoResponse } }, preHandler }, async (request) =>
+    app.post('/_api/undo', { schema: { tags: ['undo'], body: undoRequest, response: { 200: undoResponse } }, config: { auth: 'signed-in' } }, async (request) =>
       applyUndo(ctx, authOf(request), handlers, request.body.undoId, requestMeta(request)),
     );
   };

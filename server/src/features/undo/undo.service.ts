@@ -14,7 +14,7 @@ import type { Executor } from '../../platform/db/database.js';
 import { requireMemberRole } from '../../shared/access.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, conflict, forbidden, notFound } from '../../shared/errors.js';
-import type { AuthContext } from '../sessions/sessions.service.js';
+import type { AuthContext } from '../sessions/index.js';
 import { claimUndoEntry, findUndoEntry, insertUndoEntry, sweepExpiredEntries, type UndoEntryRow } from './undo.repository.js';
 
 export type UndoEntry = Pick<UndoEntryRow, 'id' | 'kind' | 'targetId' | 'version' | 'before' | 'createdAt'>;

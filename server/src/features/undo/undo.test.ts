@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MATTER_MSG, MSG, UNDO_MSG, UNDO_WINDOW_MS } from '@strongroom/contracts';
 import { createTestApp, type Client, type TestApp } from '../../../test/helpers.js';
-import { addMember, auditActions, createFolder, createMatter, newOrganization, ok, setMatterFlags, type Member } from '../matters/matter-fixtures.js';
+import { addMember, auditActions, createFolder, createMatter, newOrganization, ok, setMatterFlags, type Member } from '../../../test/factories.js';
 
 let t: TestApp;
 let admin: Member;

@@ -15,8 +15,7 @@ import { UPLOAD_LIMITS } from '@strongroom/contracts';
 import { BlobNotSupportedError } from '../../platform/storage/blob-store.js';
 import { appendAudit } from '../../shared/audit.js';
 import type { AppContext } from '../../shared/context.js';
-import { enqueueObjectDeletion } from '../nodes/nodes.jobs.js';
-import { referencedKeys } from '../nodes/nodes.repository.js';
+import { enqueueObjectDeletion, referencedKeys } from '../nodes/index.js';
 import { deadUploadsSince, expiredPendingUploads, expireUploadSession, purgeFinishedUploads, type UploadSessionRow } from './uploads.repository.js';
 
 export const CLEANUP_UPLOADS_JOB = 'cleanup-incomplete-uploads';

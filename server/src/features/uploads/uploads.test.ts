@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MATTER_MSG, MSG, UPLOAD_MSG } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
-import { addMember, auditActions, createFolder, createMatter, freePort, newOrganization, ok, setMatterFlags, sha256, type Member } from '../matters/matter-fixtures.js';
+import { addMember, auditActions, createFolder, createMatter, freePort, newOrganization, ok, setMatterFlags, sha256, type Member } from '../../../test/factories.js';
 
 let t: TestApp;
 let admin: Member;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type BuiltApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
-import { createMatter, newOrganization, ok, uploadFile, type Member } from '../../features/matters/matter-fixtures.js';
+import { createMatter, newOrganization, ok, uploadFile, type Member } from '../../../test/factories.js';
 import * as securityHeaders from './security-headers.js';
 
 // Count how often the header set is worked out: once per app build, never per request.

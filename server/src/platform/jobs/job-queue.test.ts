@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { logOptions } from '../../app.js';
 import { createTestApp, testDatabase, type TestApp } from '../../../test/helpers.js';
-import { createMatter, newOrganization, ok, uploadFile } from '../../features/matters/matter-fixtures.js';
+import { createMatter, newOrganization, ok, uploadFile } from '../../../test/factories.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { JobQueue } from './job-queue.js';
 

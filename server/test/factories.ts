@@ -1,20 +1,32 @@
 /**
- * Test support for matters, nodes and uploads: members with chosen roles and permissions (MFA already set up,
- * so they pass the setup wall), matters and folders made through the API, files stored through the real
- * presigned-URL flow. Used by *.test.ts only.
+ * Test factories: the people, matters, folders and files a server test starts from, made the way Strongroom makes
+ * them (the CLI's organization setup, the sign-in calls, the matters, nodes and upload calls), so a test reads as
+ * what a user does. Rows are written directly only where the product has no call yet (legal hold and vault flags)
+ * or where the call is what another test exercises (a member who has already set up MFA).
  */
 import { createHash } from 'node:crypto';
 import net from 'node:net';
 import type { Permissions, Role } from '@strongroom/contracts';
 import { DEFAULT_PERMISSIONS } from '@strongroom/contracts';
 import type { LightMyRequestResponse } from 'fastify';
-import { Client, createOrgWithAdmin, signInWithEmailCode, uniqueEmail, type TestApp } from '../../../test/helpers.js';
-import { hashPassword } from '../users/users.service.js';
-import { insertUser } from '../users/users.repository.js';
+import { vi } from 'vitest';
+import { hashPassword, insertUser } from '../src/features/users/users.service.js';
+import { createOrgWithAdmin, enrollTotp, nextTotp, signInWithEmailCode, uniqueEmail, type Account, type Client, type TestApp } from './helpers.js';
 
 export const PASSWORD = 'correct horse battery';
 
 export type Member = { client: Client; userId: number; organizationId: string; email: string };
+
+/** The answer's JSON when it has the expected status; otherwise an error that shows the answer. */
+export function ok(res: LightMyRequestResponse, status = 200) {
+  if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode}: ${res.body}`);
+  return res.json();
+}
+
+/** Marks a user as having set up emailed codes, so the setup wall lets them through. */
+async function markEmailMfa(t: TestApp, userId: number): Promise<void> {
+  await t.ctx.db.updateTable('users').set({ mfaEnabled: true, mfaPrimaryMethod: 'email' }).where('id', '=', userId).execute();
+}
 
 /** A member of an organization who has set up email MFA, signed in. */
 export async function addMember(t: TestApp, organizationId: string, role: Role, permissions: Partial<Permissions> = {}, name = 'Pat Member'): Promise<Member> {
@@ -27,22 +39,58 @@ export async function addMember(t: TestApp, organizationId: string, role: Role, 
     role,
     permissions: { ...DEFAULT_PERMISSIONS[role], ...permissions },
   });
-  await t.ctx.db.updateTable('users').set({ mfaEnabled: true, mfaPrimaryMethod: 'email' }).where('id', '=', user.id).execute();
+  await markEmailMfa(t, user.id);
   const client = await signInWithEmailCode(t, { email, password: PASSWORD });
   return { client, userId: user.id, organizationId, email };
 }
 
-/** A new organization and its administrator, signed in with MFA set up. */
+/** A new organization and its administrator, signed in with MFA (emailed codes) set up. */
 export async function newOrganization(t: TestApp, name = 'Acme LLP'): Promise<Member> {
   const admin = await createOrgWithAdmin(t, name);
-  await t.ctx.db.updateTable('users').set({ mfaEnabled: true, mfaPrimaryMethod: 'email' }).where('id', '=', admin.userId).execute();
+  await markEmailMfa(t, admin.userId);
   const client = await signInWithEmailCode(t, admin);
   return { client, userId: admin.userId, organizationId: admin.organizationId, email: admin.email };
 }
 
-export function ok(res: LightMyRequestResponse, status = 200) {
-  if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode}: ${res.body}`);
-  return res.json();
+export type TotpMember = Member & { totpSecret: string };
+
+/**
+ * A new organization's administrator as a firm sets one up: the CLI, password and emailed code, then TOTP
+ * enrolled through the setup wall's calls. The secret gives the codes for later fresh-MFA steps (`nextTotp`).
+ */
+export async function newOrganizationWithTotp(t: TestApp, name = 'Acme LLP', ip?: string): Promise<TotpMember & { account: Account }> {
+  const account = await createOrgWithAdmin(t, name);
+  const client = await signInWithEmailCode(t, account, ip);
+  const totpSecret = await enrollTotp(client);
+  return { client, userId: account.userId, organizationId: account.organizationId, email: account.email, totpSecret, account };
+}
+
+/** A system MFA token for the TOTP member's session (the code one step ahead of the last one used). */
+export async function systemMfaToken(member: TotpMember, operation = 'MFA_USER_MANAGEMENT', steps = 1): Promise<string> {
+  return ok(await member.client.post('/_api/auth/verifySystemMfa', { operation, mfaToken: nextTotp(member.totpSecret, steps) })).systemMfaToken;
+}
+
+/** The token of the newest invitation mailed to an address (waits for the mail). */
+export async function invitationToken(t: TestApp, email: string, sentBefore: number): Promise<string> {
+  return vi.waitFor(
+    () => {
+      const mail = t.sink.messages.slice(sentBefore).find((m) => JSON.stringify(m).includes(email));
+      const token = /token=([A-Za-z0-9_%-]+)/.exec(JSON.stringify(mail ?? ''))?.[1];
+      if (!token) throw new Error(`no invitation mail to ${email}`);
+      return decodeURIComponent(token);
+    },
+    { timeout: 5000, interval: 25 },
+  );
+}
+
+/**
+ * A person invited by the TOTP administrator with a role, through the real invite call (fresh MFA by a system
+ * token); answers the invitation and the token read from the mail, for the test to accept or refuse it.
+ */
+export async function invitePerson(t: TestApp, admin: TotpMember, role: Role, email = uniqueEmail('invited')) {
+  const before = t.sink.messages.length;
+  const answer = ok(await admin.client.post('/_api/settings/users/invite', { email, role, mfaToken: await systemMfaToken(admin) }));
+  return { id: answer.invitation.id as string, email, token: await invitationToken(t, email, before) };
 }
 
 let seq = 0;
@@ -63,7 +111,7 @@ export async function createFolder(c: Client, matterId: string, folderName: stri
 
 export const sha256 = (b: Buffer | Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-/** Sets the matter's legal hold and vault flags directly, as the later issue's calls will. */
+/** Sets the matter's legal hold and vault flags directly (no call sets them yet). */
 export async function setMatterFlags(t: TestApp, matterId: string, flags: { legalHold?: boolean; vaulted?: boolean }) {
   await t.ctx.db
     .updateTable('matters')
