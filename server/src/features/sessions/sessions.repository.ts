@@ -35,13 +35,9 @@ export async function revokeSession(db: Executor, sessionId: string, reason: str
   await db.updateTable('sessions').set({ revokedAt: new Date(), revokedReason: reason }).where('id', '=', sessionId).where('revokedAt', 'is', null).execute();
 }
 
-/**
- * The live (not revoked, not expired) session with this token hash, its active user and the organization, in
- * one query: this runs on every authenticated call. A session of a user since moved to another organization is
- * not live.
- */
-export async function findLiveSession(db: Executor, tokenHash: string, now: Date): Promise<AuthContext | null> {
-  const row = await db
+/** The lookup behind findLiveSession (the query, not yet run): the session row joined to its user and organization. */
+export function liveSessionQuery(db: Executor, tokenHash: string, now: Date) {
+  return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.userId')
     .innerJoin('organizations', 'organizations.id', 'users.organizationId')
@@ -66,8 +62,16 @@ export async function findLiveSession(db: Executor, tokenHash: string, now: Date
     .where('sessions.revokedAt', 'is', null)
     .where('sessions.idleExpiresAt', '>', now)
     .where('sessions.absoluteExpiresAt', '>', now)
-    .where('users.isActive', '=', true)
-    .executeTakeFirst();
+    .where('users.isActive', '=', true);
+}
+
+/**
+ * The live (not revoked, not expired) session with this token hash, its active user and the organization, in
+ * one query: this runs on every authenticated call. A session of a user since moved to another organization is
+ * not live.
+ */
+export async function findLiveSession(db: Executor, tokenHash: string, now: Date): Promise<AuthContext | null> {
+  const row = await liveSessionQuery(db, tokenHash, now).executeTakeFirst();
   if (!row) return null;
   const {
     sessionId, idleExpiresAt, absoluteExpiresAt, lastSeenAt, sessionOrganizationId,
