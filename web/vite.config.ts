@@ -7,7 +7,8 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 
-const backend = 'http://127.0.0.1:3000';
+/** Where the dev server sends /_api: npm run dev sets it from PORT. */
+const backend = process.env.STRONGROOM_DEV_API ?? 'http://127.0.0.1:3000';
 
 /** Text files of the build worth sending compressed; smaller than 1 KiB they gain nothing. */
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|xml|webmanifest|map)$/i;
@@ -68,9 +69,22 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The dev server imports @strongroom/contracts from its source (contracts/src), so an edited message or schema
+ * reaches the page at once through hot reload, with no build of contracts/dist first. The production build
+ * bundles contracts/dist, the same compiled package the server runs.
+ */
+function contractsFromSource(): Plugin {
+  return {
+    name: 'strongroom:contracts-source',
+    apply: 'serve',
+    config: () => ({ resolve: { alias: { '@strongroom/contracts': fileURLToPath(new URL('../contracts/src/index.ts', import.meta.url)) } } }),
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), precompress(), contractsFromSource()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     outDir: 'dist',
