@@ -32,12 +32,17 @@ export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialo
   const form = useForm<MatterFormValues>({ resolver, defaultValues: matterFormValues(matter) });
   const [conflict, setConflict] = useState<string | null>(null);
 
-  useEffect(() => {
+  // Each opening starts from the matter as given, without an earlier conflict notice.
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
     if (open) {
       setBase(matter);
-      form.reset(matterFormValues(matter));
       setConflict(null);
     }
+  }
+  useEffect(() => {
+    if (open) form.reset(matterFormValues(matter));
     // Only when the dialog opens: a refetch after a conflict must not wipe what the user typed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);

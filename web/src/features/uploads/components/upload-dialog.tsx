@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { useRef, useState, type DragEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, CheckCircle2, RotateCw, Upload, UploadCloud, X } from 'lucide-react';
 import { UPLOAD_MSG } from '@strongroom/contracts';
@@ -9,24 +9,11 @@ import { cn } from '@/lib/class-names';
 import { formatBytes } from '@/lib/format-bytes';
 import { matterDetailQueryKey, mattersQueryKey } from '@/lib/query-keys';
 import { toast } from '@/lib/toast';
-import { abortUpload, checkFile, runUpload, uploadErrorMessage } from '../lib/run-upload';
-import { trackActiveUpload } from '../lib/saved-uploads';
-import { isMultipart } from '../lib/upload-plan';
+import type { UploadTransport } from '../lib/run-upload';
+import { canRemove, canRetry, percentOf, STATE_LABEL, type UploadState } from '../lib/upload-queue';
+import { useUploadQueue } from '../lib/use-upload-queue';
 
-export type UploadState = 'idle' | 'uploading' | 'cancelling' | 'success' | 'error';
-
-type Row = {
-  id: string;
-  file: File;
-  state: UploadState;
-  loaded: number;
-  /** Bytes per second over the current attempt. */
-  speed: number;
-  error: string | null;
-  /** The file breaks a rule: it cannot be retried, only removed. */
-  invalid: boolean;
-  resumedParts: number | null;
-};
+export type { UploadState };
 
 type UploadDialogProps = {
   open: boolean;
@@ -35,137 +22,68 @@ type UploadDialogProps = {
   matterId: string;
   parentId: string | null;
   folderName: string;
+  /** The network the uploads use; the default is the upload API and the store. */
+  transport?: UploadTransport;
 };
 
 const AUTO_CLOSE_MS = 1500;
-const STATE_LABEL: Record<UploadState, string> = {
-  idle: 'Ready',
-  uploading: 'Uploading',
-  cancelling: 'Cancelling',
-  success: 'Uploaded',
-  error: 'Failed',
+const BADGE_TONE: Record<UploadState, 'success' | 'danger' | 'neutral' | 'primary'> = {
+  idle: 'neutral',
+  uploading: 'primary',
+  cancelling: 'primary',
+  success: 'success',
+  error: 'danger',
 };
 
-let rowSeq = 0;
-
 /** Upload Files: drop or pick files, each uploaded straight to the store with progress, cancel and retry. */
-export function UploadDialog({ open, onOpenChange, organizationId, matterId, parentId, folderName }: UploadDialogProps) {
+export function UploadDialog({ open, onOpenChange, organizationId, matterId, parentId, folderName, transport }: UploadDialogProps) {
   const queryClient = useQueryClient();
-  const [rows, setRows] = useState<Row[]>([]);
   const [dragging, setDragging] = useState(false);
   const [confirmClose, setConfirmClose] = useState(false);
-  const controllers = useRef(new Map<string, AbortController>());
   const inputRef = useRef<HTMLInputElement>(null);
-  const batchReported = useRef(true);
-
-  const patch = useCallback((id: string, change: Partial<Row>) => setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...change } : r))), []);
-
-  const active = rows.some((r) => r.state === 'uploading' || r.state === 'cancelling');
-
-  const cancel = useCallback(
-    async (row: Row) => {
-      patch(row.id, { state: 'cancelling' });
-      controllers.current.get(row.id)?.abort();
-      const failure = isMultipart(row.file.size) ? await abortUpload(row.file, organizationId) : null;
-      patch(row.id, { state: 'error', error: failure ?? UPLOAD_MSG.aborted, speed: 0 });
-    },
-    [organizationId, patch],
-  );
-
-  const start = useCallback(
-    async (row: Row) => {
-      const controller = new AbortController();
-      controllers.current.set(row.id, controller);
-      // A logout or another user signing in cancels the upload like the Cancel button would.
-      const untrack = trackActiveUpload(organizationId, () => cancel(row));
-      batchReported.current = false;
-      const startedAt = performance.now();
-      let firstLoaded: number | null = null;
-      patch(row.id, { state: 'uploading', error: null, loaded: 0, speed: 0, resumedParts: null });
-      try {
-        await runUpload(
-          row.file,
-          { organizationId, matterId, parentId },
-          {
-            onProgress: (loaded) => {
-              if (firstLoaded === null) firstLoaded = loaded;
-              const seconds = (performance.now() - startedAt) / 1000;
-              patch(row.id, { loaded, speed: seconds > 0.2 ? (loaded - firstLoaded) / seconds : 0 });
-            },
-            onResume: (n) => patch(row.id, { resumedParts: n }),
-          },
-          controller.signal,
-        );
-        patch(row.id, { state: 'success', loaded: row.file.size, speed: 0 });
-      } catch (error) {
-        if (controller.signal.aborted) return; // cancel() settles the row
-        patch(row.id, { state: 'error', error: uploadErrorMessage(error), speed: 0 });
-      } finally {
-        untrack();
-        controllers.current.delete(row.id);
+  const queue = useUploadQueue({
+    organizationId,
+    matterId,
+    parentId,
+    transport,
+    onBatchSettled: (outcome, rows) => {
+      void queryClient.invalidateQueries({ queryKey: matterDetailQueryKey(matterId) });
+      void queryClient.invalidateQueries({ queryKey: mattersQueryKey });
+      if (outcome === 'some-failed') {
+        toast.error(UPLOAD_MSG.someFailed);
+        return;
       }
-    },
-    [cancel, matterId, organizationId, parentId, patch],
-  );
-
-  const addFiles = (files: FileList | File[]) => {
-    const added: Row[] = [...files].map((file) => {
-      const problem = checkFile(file);
-      rowSeq += 1;
-      return {
-        id: `u${rowSeq}`,
-        file,
-        state: problem ? 'error' : 'idle',
-        loaded: 0,
-        speed: 0,
-        error: problem,
-        invalid: problem !== null,
-        resumedParts: null,
-      };
-    });
-    setRows((rs) => [...rs, ...added]);
-  };
-
-  // The batch is over when nothing runs and something was attempted.
-  useEffect(() => {
-    if (batchReported.current || active || rows.length === 0) return;
-    if (rows.some((r) => r.state === 'idle')) return;
-    batchReported.current = true;
-    void queryClient.invalidateQueries({ queryKey: matterDetailQueryKey(matterId) });
-    void queryClient.invalidateQueries({ queryKey: mattersQueryKey });
-    if (rows.every((r) => r.state === 'success')) {
       toast.success(UPLOAD_MSG.allUploaded(rows.length));
+      // Adding files meanwhile keeps the dialog open (the queue changed, so this timer is cleared).
       const t = setTimeout(() => close(true), AUTO_CLOSE_MS);
       return () => clearTimeout(t);
-    }
-    toast.error(UPLOAD_MSG.someFailed);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [rows, active]);
+    },
+  });
+  const { rows, summary } = queue;
+  const { active } = summary;
 
   const close = (force = false) => {
     if (!force && active) {
       setConfirmClose(true);
       return;
     }
-    setRows([]);
+    queue.clear();
     onOpenChange(false);
   };
 
   const cancelAllAndClose = async () => {
     setConfirmClose(false);
-    await Promise.all(rows.filter((r) => r.state === 'uploading').map((r) => cancel(r)));
-    batchReported.current = true;
+    await queue.cancelAll();
     close(true);
   };
 
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    if (e.dataTransfer.files.length) addFiles(e.dataTransfer.files);
+    if (e.dataTransfer.files.length) queue.add(e.dataTransfer.files);
   };
 
-  const idle = rows.filter((r) => r.state === 'idle');
-  const done = rows.filter((r) => r.state === 'success').length;
+  const { idle, done } = summary;
 
   return (
     <>
@@ -201,7 +119,7 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
               aria-label="Choose files to upload"
               tabIndex={-1}
               onChange={(e) => {
-                if (e.target.files) addFiles(e.target.files);
+                if (e.target.files) queue.add(e.target.files);
                 e.target.value = '';
               }}
             />
@@ -209,7 +127,7 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
           {rows.length > 0 ? (
             <ul aria-label="Files to upload" className="grid max-h-72 gap-2 overflow-y-auto">
               {rows.map((r) => {
-                const pct = r.file.size ? Math.round((r.loaded / r.file.size) * 100) : 0;
+                const pct = percentOf(r);
                 return (
                   <li key={r.id} className="grid gap-2 rounded-md border border-border p-3" aria-label={r.file.name}>
                     <div className="flex items-center gap-3">
@@ -221,23 +139,23 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
                           {r.resumedParts ? ` · resumed, ${r.resumedParts} parts already stored` : ''}
                         </p>
                       </div>
-                      <Badge tone={r.state === 'success' ? 'success' : r.state === 'error' ? 'danger' : r.state === 'idle' ? 'neutral' : 'primary'}>
+                      <Badge tone={BADGE_TONE[r.state]}>
                         {r.state === 'success' ? <CheckCircle2 aria-hidden="true" /> : r.state === 'error' ? <AlertCircle aria-hidden="true" /> : null}
                         {STATE_LABEL[r.state]}
                       </Badge>
                       {r.state === 'uploading' ? (
-                        <Button variant="ghost" size="sm" onClick={() => void cancel(r)}>
+                        <Button variant="ghost" size="sm" onClick={() => void queue.cancel(r)}>
                           Cancel
                         </Button>
                       ) : null}
-                      {r.state === 'error' && !r.invalid ? (
-                        <Button variant="ghost" size="sm" onClick={() => void start(r)}>
+                      {canRetry(r) ? (
+                        <Button variant="ghost" size="sm" onClick={() => void queue.start(r)}>
                           <RotateCw aria-hidden="true" />
                           Retry
                         </Button>
                       ) : null}
-                      {r.state === 'idle' || r.state === 'error' ? (
-                        <Button variant="ghost" size="icon-sm" aria-label={`Remove ${r.file.name}`} onClick={() => setRows((rs) => rs.filter((x) => x.id !== r.id))}>
+                      {canRemove(r) ? (
+                        <Button variant="ghost" size="icon-sm" aria-label={`Remove ${r.file.name}`} onClick={() => queue.remove(r.id)}>
                           <X aria-hidden="true" />
                         </Button>
                       ) : null}
@@ -275,7 +193,7 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
               <Button variant="outline" onClick={() => close()}>
                 {done === rows.length && rows.length > 0 ? 'Done' : 'Close'}
               </Button>
-              <Button disabled={idle.length === 0} onClick={() => idle.forEach((r) => void start(r))}>
+              <Button disabled={idle.length === 0} onClick={queue.startIdle}>
                 <Upload aria-hidden="true" />
                 {idle.length > 1 ? `Upload ${idle.length} Files` : 'Upload'}
               </Button>

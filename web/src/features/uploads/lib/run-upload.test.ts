@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { UPLOAD_MSG, type MultipartCompleteRequest, type NodeDto, type PresignedUrlRequest, type UploadPartsResponse } from '@strongroom/contracts';
+import { UPLOAD_MSG } from '@strongroom/contracts';
 import { ApiError } from '@/lib/api-error';
+import { stubTransport } from '@/test/upload-transport';
 import { UploadAbortedError } from './put-with-progress';
-import { abortUpload, checkFile, runUpload, type UploadTransport } from './run-upload';
+import { abortUpload, checkFile, runUpload } from './run-upload';
 import { uploadStorageKey } from './upload-plan';
 
 const file = (name: string, size: number, type = '') => new File([new Uint8Array(size)], name, { type });
@@ -32,52 +33,6 @@ const TARGET = { organizationId: ORG, matterId: '6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4
 /** A 120 MB file (12 parts of 10 MB) without 120 MB in memory: each slice is a small stand-in. */
 function bigFile(size = 120 * MB): File {
   return { name: 'evidence-archive.zip', size, type: 'application/zip', lastModified: 1_700_000_000_000, slice: (s: number, e: number) => new Blob([`${s}-${e}`]) } as unknown as File;
-}
-
-type HeldPut = { partNumber: number; signal: AbortSignal; settle: (etag: string | null) => void; fail: (e: Error) => void };
-
-/**
- * The upload API and the store, in memory. Each part's PUT waits until the test settles it (or settles at once
- * when `autoEtag` is on); a PUT rejects as the real one does when its signal aborts, unless `ignoreAbort`.
- */
-function stubTransport({ autoEtag = false, ignoreAbort = false, listed = null as UploadPartsResponse | Error | null } = {}) {
-  const puts: HeldPut[] = [];
-  const net = {
-    presign: vi.fn(async (body: PresignedUrlRequest) => ({
-      url: `https://store.test/object?${body.partNumber ? `partNumber=${body.partNumber}` : 'single'}`,
-      s3Key: body.s3Key ?? 'k-new',
-      method: 'PUT' as const,
-      headers: {},
-      expiresAt: '2030-01-01T00:00:00.000Z',
-    })),
-    init: vi.fn(async () => ({ uploadId: 'up-new', s3Key: 'k-new' })),
-    listParts: vi.fn(async () => {
-      if (listed instanceof Error) throw listed;
-      return listed ?? { parts: [], listable: true };
-    }),
-    complete: vi.fn(async (_body: MultipartCompleteRequest, _signal?: AbortSignal) => ({ file: {} as NodeDto })),
-    abort: vi.fn(async (_body: { s3Key: string; uploadId: string }) => ({ success: true as const })),
-    put: vi.fn((url: string, _body: Blob, _headers: Record<string, string>, onProgress: (n: number) => void, signal: AbortSignal) => {
-      const partNumber = Number(new URL(url).searchParams.get('partNumber'));
-      return new Promise<string | null>((resolve, reject) => {
-        const held: HeldPut = {
-          partNumber,
-          signal,
-          settle: (etag) => {
-            onProgress(1);
-            resolve(etag);
-          },
-          fail: reject,
-        };
-        puts.push(held);
-        if (!ignoreAbort) signal.addEventListener('abort', () => reject(new UploadAbortedError()), { once: true });
-        if (autoEtag) held.settle(`"etag-${partNumber}"`);
-      });
-    }),
-  } satisfies UploadTransport;
-  const started = () => puts.map((p) => p.partNumber).sort((a, b) => a - b);
-  const part = (n: number) => puts.find((p) => p.partNumber === n)!;
-  return { net, puts, started, part };
 }
 
 const savedKey = (file: File) => uploadStorageKey(ORG, file);

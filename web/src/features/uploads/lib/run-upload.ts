@@ -102,7 +102,7 @@ async function standardUpload(file: File, target: UploadTarget, events: UploadEv
     await net.put(presigned.url, file, presigned.headers, events.onProgress, signal);
   } catch (error) {
     if (error instanceof UploadAbortedError) throw error;
-    throw new Error(error instanceof Error && error.message ? error.message : UPLOAD_MSG.standardFailed);
+    throw new Error(error instanceof Error && error.message ? error.message : UPLOAD_MSG.standardFailed, { cause: error });
   }
   await net.complete({ ...base, s3Key: presigned.s3Key, fileSize: file.size }, signal);
 }

@@ -1,0 +1,102 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { Toaster } from 'sonner';
+import { describe, expect, it, vi } from 'vitest';
+import { UPLOAD_MSG } from '@strongroom/contracts';
+import { renderWithClient } from '@/test/dom';
+import { stubTransport } from '@/test/upload-transport';
+import { UploadDialog } from './upload-dialog';
+
+const file = (name: string, size = 1000, type = 'application/pdf') => new File([new Uint8Array(size)], name, { type });
+
+function open() {
+  const stub = stubTransport();
+  const onOpenChange = vi.fn();
+  const r = renderWithClient(
+    <>
+      <UploadDialog open onOpenChange={onOpenChange} organizationId="org-1" matterId="6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4e5f60" parentId={null} folderName="Root" transport={stub.net} />
+      <Toaster />
+    </>,
+  );
+  const dialog = screen.getByRole('dialog', { name: 'Upload Files' });
+  const row = (name: string) => within(dialog).getByRole('listitem', { name });
+  const add = (...files: File[]) => r.user.upload(within(dialog).getByLabelText('Choose files to upload'), files);
+  return { ...r, ...stub, dialog, row, add, onOpenChange };
+}
+
+describe('Upload Files', () => {
+  it('queues the chosen files, refuses a wrong one with its reason, uploads the rest with progress and reports the batch', async () => {
+    const { user, dialog, row, add, putOf } = open();
+    await add(file('brief.pdf', 1000), file('setup.exe', 10, 'application/octet-stream'));
+    expect(within(dialog).getByRole('list', { name: 'Files to upload' })).toBeInTheDocument();
+    expect(within(row('setup.exe')).getByRole('alert')).toHaveTextContent(UPLOAD_MSG.invalidFileType);
+    expect(within(row('setup.exe')).getByText('Failed')).toBeInTheDocument();
+    expect(within(row('setup.exe')).queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+    expect(within(row('brief.pdf')).getByText('Ready')).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(putOf('brief.pdf')).toBeDefined());
+    expect(within(row('brief.pdf')).getByText('Uploading')).toBeInTheDocument();
+    expect(within(row('brief.pdf')).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+    putOf('brief.pdf')!.progress(400);
+    await waitFor(() => expect(within(row('brief.pdf')).getByRole('progressbar', { name: 'Progress of brief.pdf' })).toHaveAttribute('aria-valuenow', '40'));
+
+    putOf('brief.pdf')!.settle('"etag"');
+    expect(await within(row('brief.pdf')).findByText('Uploaded')).toBeInTheDocument();
+    expect(within(row('brief.pdf')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+    expect(within(dialog).getByText('1 of 2 uploaded')).toBeInTheDocument();
+    expect(await screen.findByText(UPLOAD_MSG.someFailed)).toBeInTheDocument();
+
+    // The refused file is removed; everything left is uploaded, so the footer says Done.
+    await user.click(within(row('setup.exe')).getByRole('button', { name: 'Remove setup.exe' }));
+    expect(within(dialog).queryByRole('listitem', { name: 'setup.exe' })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Done' })).toBeInTheDocument();
+  });
+
+  it('uploads every file at once, says so when all succeeded, and closes by itself', async () => {
+    const { user, dialog, add, putOf, net, onOpenChange } = open();
+    await add(file('a.pdf'), file('b.pdf'));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload 2 Files' }));
+    await waitFor(() => expect(putOf('a.pdf') && putOf('b.pdf')).toBeTruthy());
+    putOf('b.pdf')!.settle('"b"');
+    putOf('a.pdf')!.settle('"a"');
+    expect(await screen.findByText(UPLOAD_MSG.allUploaded(2))).toBeInTheDocument();
+    expect(net.complete).toHaveBeenCalledTimes(2);
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false), { timeout: 3000 });
+  });
+
+  it('cancels a running upload (Failed, Upload aborted.) and sends it again on Retry', async () => {
+    const { user, dialog, row, add, puts, putOf } = open();
+    await add(file('brief.pdf'));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(puts).toHaveLength(1));
+    await user.click(within(row('brief.pdf')).getByRole('button', { name: 'Cancel' }));
+    expect(await within(row('brief.pdf')).findByRole('alert')).toHaveTextContent(UPLOAD_MSG.aborted);
+    expect(puts[0]!.signal.aborted).toBe(true);
+
+    await user.click(within(row('brief.pdf')).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(puts).toHaveLength(2));
+    expect(within(row('brief.pdf')).queryByRole('alert')).not.toBeInTheDocument();
+    putOf('brief.pdf')!.settle('"etag"');
+    expect(await within(row('brief.pdf')).findByText('Uploaded')).toBeInTheDocument();
+  });
+
+  it('asks before closing during an upload: Keep Uploading goes on, Cancel Uploads stops it and closes', async () => {
+    const { user, dialog, row, add, puts, onOpenChange } = open();
+    await add(file('memo.pdf'));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(puts).toHaveLength(1));
+
+    await user.click(within(dialog).getAllByRole('button', { name: 'Close' })[0]!);
+    const confirm = await screen.findByRole('alertdialog', { name: 'Cancel uploads?' });
+    expect(confirm).toHaveTextContent(UPLOAD_MSG.closeWithActive);
+    await user.click(within(confirm).getByRole('button', { name: 'Keep Uploading' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(within(row('memo.pdf')).getByText('Uploading')).toBeInTheDocument();
+    expect(onOpenChange).not.toHaveBeenCalled();
+
+    await user.click(within(dialog).getAllByRole('button', { name: 'Close' })[0]!);
+    await user.click(within(await screen.findByRole('alertdialog', { name: 'Cancel uploads?' })).getByRole('button', { name: 'Cancel Uploads' }));
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
+    expect(puts[0]!.signal.aborted).toBe(true);
+  });
+});
