@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { createFolder, createMatter, freePort, newOrganization, ok, sha256, uploadFile } from './factories.js';
+import { createFolder, createMatter, freePort, newOrganization, sha256, uploadFile } from './factories.js';
 import type { TestApp } from './helpers.js';
 import { cleanUp, cookieHeader, post, request, serverDatabaseEnv, startServer, storedKeys, tempDataDir } from './process-helpers.js';
 import { startSmtpSink } from './smtp-sink.js';

@@ -12,7 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createMatter, freePort, newOrganization, ok } from './factories.js';
@@ -69,12 +69,15 @@ describe('a server killed mid-completion', () => {
       // Second run on the same data directory: the retry takes the dead completion over once its lease is out.
       const second = startServer({ ...env, UPLOAD_COMPLETION_LEASE_SECONDS: '2' });
       await second.waitFor('Strongroom is ready');
-      let answer = await post(base, cookie, '/_api/upload/multipart-complete', complete);
-      const deadline = Date.now() + 20_000;
-      while (answer.status === 409 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 250));
-        answer = await post(base, cookie, '/_api/upload/multipart-complete', complete);
-      }
+      // Until the dead completion's lease runs out the upload is still held (409); then the retry completes it.
+      const answer = await vi.waitFor(
+        async () => {
+          const res = await post(base, cookie, '/_api/upload/multipart-complete', complete);
+          if (res.status === 409) throw new Error('the dead completion still holds the upload');
+          return res;
+        },
+        { timeout: 20_000, interval: 250 },
+      );
       expect(answer.status).toBe(200);
       const expectedSha = createHash('sha256').update(whole).digest('hex');
       expect(answer.json.file).toMatchObject({ name: 'Evidence.zip', fileSize: whole.length, sha256Hash: expectedSha });

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DataDirUnsafeError, secureDataDir } from '../src/process.js';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
@@ -42,11 +42,7 @@ describe('the data directory', () => {
     child.stdout.on('data', (d) => (out += String(d)));
     child.stderr.on('data', (d) => (out += String(d)));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 60_000;
-    while (!out.includes('Strongroom first run')) {
-      if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await vi.waitFor(() => expect(out, 'the server started').toContain('Strongroom first run'), { timeout: 60_000, interval: 100 });
     // While it runs (the WAL and the lock file exist) ...
     expect(countEntries(dataDir)).toBeGreaterThan(50);
     expect(openToOthers(dataDir)).toEqual([]);

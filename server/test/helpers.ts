@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject, vi } from 'vitest';
 import type { FastifyBaseLogger, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
@@ -27,11 +27,16 @@ export async function testDatabase(): Promise<DatabaseHandle> {
         await h.close();
         // The pool's end resolves before its connections are gone; a forced drop would then kill them
         // mid-close and their 'terminating connection' errors would surface as unhandled.
-        for (let i = 0; i < 50; i++) {
-          const { rows } = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-          if (rows[0].n === 0) break;
-          await new Promise((r) => setTimeout(r, 20));
-        }
+        // Waited for up to a second; a connection still there then is dropped with the database.
+        await vi
+          .waitFor(
+            async () => {
+              const { rows } = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+              if (rows[0].n !== 0) throw new Error('connections still open');
+            },
+            { timeout: 1000, interval: 20 },
+          )
+          .catch(() => undefined);
         await admin.query(`drop database if exists ${name} with (force)`);
         await admin.end();
       },
@@ -130,12 +135,9 @@ export async function signInWithEmailCode(t: TestApp, account: Pick<Account, 'em
   return c;
 }
 
+/** Waits until the sink holds n mails. */
 export async function waitForCount(sink: SmtpSink, n: number): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (sink.messages.length < n) {
-    if (Date.now() > deadline) throw new Error('mail did not arrive');
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await vi.waitFor(() => expect(sink.messages.length, 'mails arrived').toBeGreaterThanOrEqual(n), { timeout: 5000, interval: 25 });
 }
 
 /** Enrolls the signed-in client's user in TOTP through the setup wall calls; answers the secret. */

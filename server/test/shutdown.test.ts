@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-main-'));
@@ -20,13 +20,15 @@ describe('the server process', () => {
     child.stderr.on('data', (d) => (out += String(d)));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
-    const deadline = Date.now() + 60_000;
-    let url: string | undefined;
-    while (!url || !out.includes('Strongroom first run')) {
-      if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
-      url = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const url = await vi.waitFor(
+      () => {
+        expect(out, 'the server started').toContain('Strongroom first run');
+        const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+        if (!listening) throw new Error(`no address in the server output:\n${out}`);
+        return listening;
+      },
+      { timeout: 60_000, interval: 100 },
+    );
     expect(out).toMatch(/open http:\/\/localhost:0\/setup with the setup token\n\s+[A-Za-z0-9_-]{40,}/);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     // Every line the server logs is JSON (pino), apart from the first-run banner for the operator.

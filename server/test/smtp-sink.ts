@@ -1,6 +1,7 @@
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
 import type { AddressInfo } from 'node:net';
+import { vi } from 'vitest';
 
 export type SinkMessage = { to: string[]; from: string; subject: string; text: string };
 
@@ -18,7 +19,6 @@ export type SmtpSink = {
 
 export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: SinkMessage[] = [];
-  const waiters: Array<() => void> = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -32,7 +32,6 @@ export async function startSmtpSink(): Promise<SmtpSink> {
             subject: mail.subject ?? '',
             text: mail.text ?? '',
           });
-          waiters.splice(0).forEach((w) => w());
           callback();
         })
         .catch(callback);
@@ -45,18 +44,16 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     url: `smtp://127.0.0.1:${port}`,
     messages,
     async waitFor(to, opts = {}) {
-      const deadline = Date.now() + (opts.timeoutMs ?? 5000);
       const match = () =>
         [...messages].reverse().find((m) => m.to.includes(to.toLowerCase()) && (!opts.subjectIncludes || m.subject.includes(opts.subjectIncludes)));
-      for (;;) {
-        const m = match();
-        if (m) return m;
-        if (Date.now() > deadline) throw new Error(`no mail to ${to} arrived`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 100);
-        });
-      }
+      return vi.waitFor(
+        () => {
+          const m = match();
+          if (!m) throw new Error(`no mail to ${to} arrived`);
+          return m;
+        },
+        { timeout: opts.timeoutMs ?? 5000, interval: 25 },
+      );
     },
     async lastCode(to) {
       const m = await sink.waitFor(to, { subjectIncludes: 'verification code' });
@@ -66,13 +63,14 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     },
     async lastLink(to, pathname) {
       const re = new RegExp(`https?://\\S+${pathname.replace(/[/?]/g, '\\$&')}\\?token=[A-Za-z0-9_%-]+`);
-      const deadline = Date.now() + 5000;
-      for (;;) {
-        const m = [...messages].reverse().find((x) => x.to.includes(to.toLowerCase()) && re.test(x.text));
-        if (m) return re.exec(m.text)![0];
-        if (Date.now() > deadline) throw new Error(`no ${pathname} link in the mail`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      return vi.waitFor(
+        () => {
+          const m = [...messages].reverse().find((x) => x.to.includes(to.toLowerCase()) && re.test(x.text));
+          if (!m) throw new Error(`no ${pathname} link in the mail`);
+          return re.exec(m.text)![0];
+        },
+        { timeout: 5000, interval: 25 },
+      );
     },
     clear() {
       messages.splice(0);

@@ -4,24 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DELETE_OBJECTS_JOB } from '../src/features/nodes/nodes.jobs.js';
-import { LocalBlobStore } from '../src/platform/storage/index.js';
+import type { LocalBlobStore } from '../src/platform/storage/index.js';
 import { startWorker, WORKER_NEEDS_POSTGRES } from '../src/worker-runtime.js';
 import { createOrgWithAdmin, createTestApp, type TestApp } from './helpers.js';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 const onPostgres = process.env.TEST_DB_KIND === 'postgres';
 const silent = { level: 'silent', info() {}, warn() {}, error() {}, debug() {}, fatal() {}, trace() {}, silent() {}, child: () => silent } as never;
-
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return check();
-}
 
 describe('worker process', () => {
   if (!onPostgres) {
@@ -60,15 +51,17 @@ describe('worker process', () => {
     await store.writeObject(key, Readable.from([Buffer.from('bytes no row points at')]), { length: 22 });
     await t.ctx.jobs.enqueue(t.ctx.db, DELETE_OBJECTS_JOB, { organizationId, keys: [key], reason: 'worker-test' });
 
-    // Nobody runs it yet: the app does not, and no worker is up (the app's poll would have been 2 s).
-    await new Promise((r) => setTimeout(r, 3000));
+    // Nobody runs it yet: an app with JOB_RUNNER=off only enqueues (it never works a queue), and no worker is up.
+    expect(t.ctx.jobs.mode).toBe('off');
+    expect(await t.ctx.jobs.pendingCount(DELETE_OBJECTS_JOB)).toBe(1);
     expect(await store.head(key)).not.toBeNull();
 
     // A worker sharing the database and DATA_DIR picks it up.
     const worker = await startWorker({ config: t.config, log: silent, database: t.database, migrate: false });
     try {
       expect(worker.queues).toContain(DELETE_OBJECTS_JOB);
-      expect(await until(async () => (await store.head(key)) === null, 20_000)).toBe(true);
+      await vi.waitFor(async () => expect(await store.head(key), 'the worker deleted the object').toBeNull(), { timeout: 20_000, interval: 200 });
+      await vi.waitFor(async () => expect(await t.ctx.jobs.pendingCount(DELETE_OBJECTS_JOB)).toBe(0), { timeout: 5000, interval: 100 });
     } finally {
       await worker.close();
     }
@@ -92,7 +85,7 @@ describe('worker process', () => {
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (out += d.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      expect(await until(async () => out.includes('Strongroom worker is running'), 60_000)).toBe(true);
+      await vi.waitFor(() => expect(out).toContain('Strongroom worker is running'), { timeout: 60_000, interval: 200 });
       const running = JSON.parse(out.split('\n').find((l) => l.includes('Strongroom worker is running'))!);
       expect(running.queues).toContain(DELETE_OBJECTS_JOB);
       child.kill('SIGTERM');

@@ -9,12 +9,12 @@ import type { Role } from '@strongroom/contracts';
 import { DEFAULT_PERMISSIONS } from '@strongroom/contracts';
 import { createSession, SESSION_COOKIE } from '../../src/features/sessions/index.js';
 import { currentTotp, newTotpSecret } from '../../src/features/mfa/totp.js';
-import { hashPassword } from '../../src/features/users/users.service.js';
-import { insertUser } from '../../src/features/users/users.repository.js';
+import { hashPassword, insertUser } from '../../src/features/users/users.service.js';
 import { hashToken, newToken } from '../../src/shared/tokens.js';
-import { Client, createOrgWithAdmin, enrollTotp, nextTotp, signInWithEmailCode, uniqueEmail, waitForCount, type TestApp } from '../helpers.js';
+import { invitationToken, newOrganizationWithTotp, PASSWORD, systemMfaToken } from '../factories.js';
+import { Client, uniqueEmail, waitForCount, type TestApp } from '../helpers.js';
 
-export const PASSWORD = 'correct horse battery';
+export { PASSWORD };
 
 let ipSeq = 0;
 /** A new client address per throwaway client, so per-address limits of one probe never reach another. */
@@ -88,18 +88,15 @@ export async function emailedLoginCode(t: TestApp, c: Client, person: Person): P
 }
 
 /** A live system MFA token for the admin's session, from a TOTP code one step ahead of the last one used. */
-export async function systemToken(admin: Person & { totpSecret: string }, steps = 1): Promise<string> {
-  const res = await admin.client.post('/_api/auth/verifySystemMfa', { operation: 'MFA_USER_MANAGEMENT', mfaToken: nextTotp(admin.totpSecret, steps) });
-  return ok(res, 'system MFA').systemMfaToken;
+export function systemToken(admin: Person & { totpSecret: string }, steps = 1): Promise<string> {
+  return systemMfaToken(admin, 'MFA_USER_MANAGEMENT', steps);
 }
 
 /** The organization's administrator as a firm would set one up: CLI, password, emailed code, TOTP enrolment. */
 async function setUpAdmin(t: TestApp, name: string): Promise<Admin> {
-  const account = await createOrgWithAdmin(t, name);
-  const client = await signInWithEmailCode(t, account, freshIp());
-  const totpSecret = await enrollTotp(client);
-  const row = await t.ctx.db.selectFrom('users').select('publicId').where('id', '=', account.userId).executeTakeFirstOrThrow();
-  const admin = { client, userId: account.userId, publicId: row.publicId, email: account.email, organizationId: account.organizationId, totpSecret };
+  const { client, userId, email, organizationId, totpSecret } = await newOrganizationWithTotp(t, name, freshIp());
+  const row = await t.ctx.db.selectFrom('users').select('publicId').where('id', '=', userId).executeTakeFirstOrThrow();
+  const admin = { client, userId, publicId: row.publicId, email, organizationId, totpSecret };
   return { ...admin, systemMfaToken: await systemToken(admin) };
 }
 
@@ -199,10 +196,7 @@ export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
   const before = t.sink.messages.length;
   const invitedEmail = uniqueEmail('invited');
   const inv = ok(await c.post('/_api/settings/users/invite', { email: invitedEmail, role: 'user', mfaToken: admin.systemMfaToken }), 'invite');
-  await waitForCount(t.sink, before + 1);
-  const mail = t.sink.messages.slice(before).find((m) => JSON.stringify(m).includes(invitedEmail));
-  const token = /token=([A-Za-z0-9_%-]+)/.exec(JSON.stringify(mail))?.[1];
-  if (!token) throw new Error('invitation token not found in the mail');
+  const token = await invitationToken(t, invitedEmail, before);
   return {
     name,
     organizationId: admin.organizationId,
@@ -212,7 +206,7 @@ export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
     file,
     multipart,
     standard: { s3Key: standard.s3Key, fileName: standard.fileName, fileSize: standard.fileSize },
-    invitation: { id: inv.invitation.id, token: decodeURIComponent(token), email: invitedEmail },
+    invitation: { id: inv.invitation.id, token, email: invitedEmail },
     undo: { id: undoId },
   };
 }

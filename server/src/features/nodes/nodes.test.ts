@@ -18,9 +18,6 @@ type TreeNode = { id: string; name: string; parentId: string | null; children: T
 async function tree(matterId: string, c = admin.client): Promise<TreeNode[]> {
   return ok(await c.get(`/_api/matters/detail?matterId=${matterId}`)).nodes;
 }
-function flatten(nodes: TreeNode[]): TreeNode[] {
-  return nodes.flatMap((n) => [n, ...flatten(n.children)]);
-}
 
 describe('POST /_api/nodes/create', () => {
   it('creates folders at the root and inside folders, audited', async () => {

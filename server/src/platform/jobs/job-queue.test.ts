@@ -146,11 +146,7 @@ describe('embedded runner', () => {
     const m = await createMatter(admin.client);
     const file = await uploadFile(t, admin.client, m.id, 'gone.pdf', Buffer.from('soon gone'));
     ok(await admin.client.post('/_api/nodes/delete', { nodeId: file.id }));
-    const deadline = Date.now() + 20_000;
-    while ((await t.ctx.store.head(file.storagePath)) !== null) {
-      if (Date.now() > deadline) throw new Error('the embedded runner did not delete the object');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await vi.waitFor(async () => expect(await t.ctx.store.head(file.storagePath), 'the embedded runner deleted the object').toBeNull(), { timeout: 20_000, interval: 200 });
     expect(await t.ctx.jobs.pendingCount('delete-objects')).toBe(0);
   });
 
