@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN } from './global-setup.js';
-import { Authenticator, fillCode, mailDir, passwordStep, shot, shotBothThemes, signInWithEmail, waitForCode, waitForLink } from './support/fixtures.js';
+import { Authenticator, checkA11y, fillCode, mailDir, passwordStep, shot, shotBothThemes, signInWithEmail, waitForCode, waitForLink } from './support/fixtures.js';
 
 // One story, in order: the first administrator signs in, sets up an authenticator, invites colleagues, and
 // they join; then a forgotten password is reset.
@@ -32,6 +32,7 @@ test('first sign-in goes through the MFA setup wall to the shell', async () => {
   await page.getByLabel('Password', { exact: true }).fill('not the password');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByText('Invalid email or password.')).toBeVisible();
+  await checkA11y(page, 'login-error');
 
   await passwordStep(page, ADMIN.email, ADMIN.password);
   const since = Date.now();
@@ -72,8 +73,11 @@ test('the shell: theme toggle, avatar menu, navigation, not found', async () => 
 
   await page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Matters' }).click();
   await expect(page).toHaveURL(/\/matters$/);
+  await expect(page.getByRole('heading', { name: 'Matters', level: 1 })).toBeVisible();
+  await checkA11y(page, 'matters-list');
   await page.getByRole('button', { name: 'Notifications' }).click();
   await expect(page.getByText('No notifications')).toBeVisible();
+  await checkA11y(page, 'notifications');
   await page.keyboard.press('Escape');
 
   await page.getByRole('button', { name: 'Account menu' }).click();
@@ -82,6 +86,8 @@ test('the shell: theme toggle, avatar menu, navigation, not found', async () => 
   await shot(page, 'avatar-menu');
   await page.getByRole('menuitem', { name: 'Profile Settings' }).click();
   await expect(page).toHaveURL(/\/settings$/);
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  await checkA11y(page, 'settings');
 
   await page.goto('/no/such/page');
   await expect(page.getByText('The page you are looking for does not exist.')).toBeVisible();
@@ -123,6 +129,7 @@ test('an admin invites a colleague through the MFA dialog; the colleague joins a
   // The link works once.
   await p2.goto(link.replace(/^https?:\/\/[^/]+/, ''));
   await expect(p2.getByText('Invalid Invitation')).toBeVisible();
+  await checkA11y(p2, 'invalid-invitation');
 
   await signInWithEmail(p2, colleague.email, colleague.password);
   await expect(p2.getByRole('heading', { name: 'Enhance Your Account Security' })).toBeVisible();
@@ -130,6 +137,7 @@ test('an admin invites a colleague through the MFA dialog; the colleague joins a
   const since2 = Date.now();
   await p2.getByRole('button', { name: 'Send Verification Code' }).click();
   await expect(p2.getByText('Verification code sent. Check your inbox.')).toBeVisible();
+  await checkA11y(p2, 'mfa-setup-wall-email');
   await fillCode(p2, await waitForCode(mailDir(), colleague.email, since2));
   await p2.getByRole('button', { name: 'Verify & Continue' }).click();
   await expect(p2.getByText('MFA with Email enabled!')).toBeVisible();
@@ -203,6 +211,7 @@ test('a forgotten password is reset from the emailed link', async ({ page }) => 
   await page.getByRole('button', { name: 'Send Reset Link' }).click();
   await expect(page.getByRole('heading', { name: 'Check Your Email' })).toBeVisible();
   await expect(page.getByText(colleague.email)).toBeVisible();
+  await checkA11y(page, 'password-reset-sent');
   const link = await waitForLink(mailDir(), colleague.email, since, '/password-reset');
 
   await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startFirmServer, type RunningServer } from './support/server.js';
-import { setUpEmailMfa, signInWithEmail } from './support/fixtures.js';
+import { checkA11y, setUpEmailMfa, signInWithEmail } from './support/fixtures.js';
 
 // The top bar's search, clearing fields in Edit Matter, and what logout leaves in the browser, on a Strongroom
 // of this spec's own.
@@ -50,6 +50,7 @@ test("the top bar's search opens the Matters list filtered by what was typed", a
   await expect(page.getByLabel('Search matters')).toHaveValue('pemberton');
   await expect(page.getByRole('row', { name: /Open matter/ })).toHaveCount(1);
   await expect(page.getByRole('row', { name: /Open matter Pemberton Estate/ })).toBeVisible();
+  await checkA11y(page, 'matters-list-search');
   // The status filter starts at All.
   await expect(page.getByRole('combobox', { name: 'Status' })).toHaveText('All');
   // Clear All lists both again; a reload keeps a search.
@@ -71,6 +72,7 @@ test('Edit Matter clears an emptied client and lawyer, and will not remove the n
   await edit.getByLabel('Matter Number').fill('');
   await edit.getByRole('button', { name: 'Save Changes' }).click();
   await expect(edit.getByText('The matter number cannot be removed: it identifies the matter.')).toBeVisible();
+  await checkA11y(page, 'matters-edit-number-error');
   await edit.getByLabel('Matter Number').fill(number);
 
   await edit.getByLabel('Client Name').fill('');

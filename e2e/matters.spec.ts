@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { startFirmServer, type RunningServer } from './support/server.js';
-import { setUpEmailMfa, shotThemes, signInWithEmail } from './support/fixtures.js';
+import { checkA11y, setUpEmailMfa, shotThemes, signInWithEmail } from './support/fixtures.js';
 
 // Matters, folders and uploads on a Strongroom of their own (own DATA_DIR and port), so this story does not
 // depend on the order of the other specs: the firm is set up through POST /_api/setup, then the admin signs
@@ -30,6 +30,7 @@ async function createFolder(name: string) {
   await detail().getByRole('button', { name: 'Create folder' }).click();
   const d = page.getByRole('dialog', { name: 'Create New Folder' });
   await d.getByPlaceholder('Enter folder name').fill(name);
+  await checkA11y(page, 'create-folder-dialog');
   await d.getByRole('button', { name: 'Create Folder' }).click();
   await expect(page.getByText(`Folder "${name}" created successfully.`)).toBeVisible();
   await expect(d).toBeHidden();
@@ -75,6 +76,7 @@ test('create a matter, find it in the list and open it', async () => {
   await page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Matters' }).click();
   await expect(page.getByRole('heading', { name: 'Matters', level: 1 })).toBeVisible();
   await expect(page.getByText('No matters found matching your criteria.')).toBeVisible();
+  await checkA11y(page, 'matters-list-empty');
 
   await page.getByRole('button', { name: 'New Matter' }).click();
   const create = page.getByRole('dialog', { name: 'Create New Matter' });
@@ -85,6 +87,7 @@ test('create a matter, find it in the list and open it', async () => {
   await expect(create.getByText('Matter name is required.')).toBeVisible();
   await expect(create.getByText('Client name is required.')).toBeVisible();
   await expect(create.getByText('Responsible attorney is required.')).toBeVisible();
+  await checkA11y(page, 'matters-create-dialog-errors');
   await create.getByLabel('Matter Name').fill('Harbor Lease Dispute');
   await create.getByLabel('Client Name').fill('Northwind Shipping');
   await create.getByLabel('Description').fill('Commercial lease dispute over the east pier warehouses, including correspondence, filings and expert reports.');
@@ -135,6 +138,7 @@ test('create a matter, find it in the list and open it', async () => {
   await expect(page).toHaveURL(/matter=/);
   await expect(detail().getByRole('heading', { name: 'Harbor Lease Dispute' })).toBeVisible();
   await expect(detail().getByText('This folder is empty')).toBeVisible();
+  await checkA11y(page, 'matters-detail-empty');
 });
 
 test('build a folder tree, rename and move folders', async () => {
@@ -153,6 +157,7 @@ test('build a folder tree, rename and move folders', async () => {
   await rowAction('Drafts', 'Rename');
   const rename = page.getByRole('dialog', { name: 'Rename Folder' });
   await rename.getByLabel('New name').fill('Working Drafts');
+  await checkA11y(page, 'rename-folder-dialog');
   await rename.getByRole('button', { name: 'Rename' }).click();
   await expect(page.getByText('"Drafts" was renamed.')).toBeVisible();
   await expect(contents().getByRole('row', { name: 'Folder Working Drafts' })).toBeVisible();
@@ -177,6 +182,7 @@ test('upload a small file, then a 120 MB file in parts with a reload in the midd
   const upload = page.getByRole('dialog', { name: 'Upload Files' });
   await upload.getByLabel('Choose files to upload').setInputFiles(smallFile);
   await expect(upload.getByText('engagement-letter.pdf')).toBeVisible();
+  await checkA11y(page, 'matters-upload-queued');
   await upload.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(page.getByText('All 1 files uploaded successfully!')).toBeVisible();
   await expect(upload).toBeHidden({ timeout: 5_000 });
@@ -257,6 +263,7 @@ test('download a file intact, delete a folder, screenshots of the detail', async
   await rowAction('Pleadings', 'Delete');
   const del = page.getByRole('alertdialog', { name: 'Delete Folder' });
   await expect(del.getByText('This action cannot be undone.')).toBeVisible();
+  await checkA11y(page, 'delete-folder-dialog');
   await del.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('"Pleadings" was deleted.')).toBeVisible();
   await expect(contents().getByRole('row', { name: 'Folder Pleadings' })).toHaveCount(0);
@@ -369,6 +376,7 @@ test('edit matter: a change made meanwhile is reported, merged into the form, an
   await detail().getByRole('button', { name: 'Edit' }).click();
   const edit = page.getByRole('dialog', { name: 'Edit Matter' });
   await expect(edit.getByLabel('Matter Name')).toHaveValue('Harbor Lease Dispute');
+  await checkA11y(page, 'matters-edit-dialog');
   await edit.getByLabel('Matter Name').fill('Harbor Lease Dispute (East Pier)');
 
   // Someone else (here the same account from another tab) changes the client meanwhile.

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startFirmServer, type RunningServer } from './support/server.js';
-import { setUpEmailMfa, signInWithEmail } from './support/fixtures.js';
+import { checkA11y, setUpEmailMfa, signInWithEmail } from './support/fixtures.js';
 
 // Undo from the success toast: a folder rename and a matter edit are taken back on the server; an undo after a
 // later change fails with the spec's texts. On a Strongroom of this spec's own.
@@ -62,6 +62,8 @@ test('sign in, make a matter with a folder and open it', async () => {
 test('a folder rename is undone from its toast', async () => {
   await renameFolder('Pleadings', 'Court Filings');
   await expect(contents().getByRole('row', { name: 'Folder Court Filings' })).toBeVisible();
+  await expect(toastUndo('"Pleadings" was renamed.')).toBeVisible();
+  await checkA11y(page, 'undo-toast');
   await toastUndo('"Pleadings" was renamed.').click();
   await expect(page.getByText('Undo operation successful.')).toBeVisible();
   await expect(contents().getByRole('row', { name: 'Folder Pleadings' })).toBeVisible();
@@ -78,6 +80,7 @@ test('an undo after a later change fails and leaves the later change in place', 
   const failed = page.locator('[data-sonner-toast]').filter({ hasText: 'Undo failed' });
   await expect(failed).toBeVisible();
   await expect(failed).toContainText('The action has expired or is no longer available.');
+  await checkA11y(page, 'undo-failed-toast');
   await page.reload();
   await expect(contents().getByRole('row', { name: 'Folder Filings (final)' })).toBeVisible();
 });

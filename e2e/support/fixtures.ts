@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { waitForCode, waitForLink } from './mail-sink.js';
@@ -7,11 +8,32 @@ import { waitForCode, waitForLink } from './mail-sink.js';
 export const mailDir = () => process.env.E2E_MAIL_DIR!;
 export const shotsDir = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 
-/** Screenshots kept as test artifacts, one per screen and theme. */
+const themeOf = async (page: Page) => ((await page.evaluate(() => document.documentElement.classList.contains('dark'))) ? 'dark' : 'light');
+
+/**
+ * Runs axe on what the page shows now and fails on any serious or critical finding, naming the rule, its help
+ * text and the elements concerned. Call it once the screen has settled (its content visible).
+ */
+export async function checkA11y(page: Page, screen: string): Promise<void> {
+  const theme = await themeOf(page);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1).join(' ').trim() ?? ''}`).join('\n')}`);
+  expect(serious, `accessibility findings on ${screen} (${theme})`).toEqual([]);
+}
+
+/** Screenshots kept as test artifacts, one per screen and theme; each screen shot is checked with axe too. */
 export async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(shotsDir, { recursive: true });
-  const theme = (await page.evaluate(() => document.documentElement.classList.contains('dark'))) ? 'dark' : 'light';
+  const theme = await themeOf(page);
   await page.screenshot({ path: path.join(shotsDir, `${name}-${theme}.png`), fullPage: true });
+  await checkA11y(page, name);
+}
+
+/** Resolves once the browser has painted the current styles (two animation frames). */
+export async function painted(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }
 
 /** Takes the screenshot in both themes, switching through localStorage and a reload. */
@@ -34,7 +56,7 @@ export async function shotThemes(p: Page, name: string) {
       document.documentElement.classList.toggle('dark', d);
       document.documentElement.style.colorScheme = d ? 'dark' : 'light';
     }, dark);
-    await p.waitForTimeout(250);
+    await painted(p);
     await shot(p, name);
   }
   await p.evaluate(() => {
@@ -43,19 +65,33 @@ export async function shotThemes(p: Page, name: string) {
   });
 }
 
-/** An authenticator: each code is for a time step not used before (the server refuses replays). */
+/**
+ * An authenticator. The server accepts a code of the previous, the current or the next 30-second step, and each
+ * step only once (a step not newer than the last one used is refused). So each code takes the lowest step still
+ * unused among those: the previous one only while at least 10 s of the current step are left (time for the
+ * request to arrive within its window), then the current one, then the next one (the time 30 s ahead), instead
+ * of waiting for the clock to reach a new step. Only a fourth code within one step waits for the next step.
+ */
 export class Authenticator {
   private lastStep = -1;
-  constructor(readonly secret: string) {}
+  constructor(
+    readonly secret: string,
+    private readonly now: () => number = Date.now,
+  ) {}
   async code(): Promise<string> {
     const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(this.secret), digits: 6, period: 30 });
     for (;;) {
-      const step = Math.floor(Date.now() / 30_000);
-      if (step > this.lastStep) {
+      const now = this.now();
+      const current = Math.floor(now / 30_000);
+      const leftMs = (current + 1) * 30_000 - now;
+      const candidates = [...(leftMs >= 10_000 ? [current - 1] : []), current, current + 1];
+      const step = candidates.find((s) => s > this.lastStep);
+      if (step !== undefined) {
         this.lastStep = step;
-        return totp.generate();
+        return totp.generate({ timestamp: step * 30_000 });
       }
-      await new Promise((r) => setTimeout(r, 500));
+      // Every acceptable step is spent: the next one opens when the clock reaches the next step.
+      await new Promise((r) => setTimeout(r, leftMs));
     }
   }
 }
