@@ -16,12 +16,14 @@ export type UseUploadQueueOptions = UploadTarget & {
   now?: () => number;
 };
 
+const perfNow = () => performance.now();
+
 /**
  * Runs the Upload Files queue: adds files (refusing those that break a rule), uploads each with its progress and
  * speed, cancels (the multipart upload aborted on the server too), retries, and reports each finished batch
  * once. A logout or another user signing in cancels the running uploads the way the Cancel button does.
  */
-export function useUploadQueue({ organizationId, matterId, parentId, onBatchSettled, transport = httpTransport, now = () => performance.now() }: UseUploadQueueOptions) {
+export function useUploadQueue({ organizationId, matterId, parentId, onBatchSettled, transport = httpTransport, now = perfNow }: UseUploadQueueOptions) {
   const [rows, dispatch] = useReducer(queueReducer, []);
   const controllers = useRef(new Map<string, AbortController>());
   // True while no attempt since the last report: a queue of refused files only is not a batch.
