@@ -12,6 +12,18 @@ const ms = (n: number) => (Number.isInteger(n) ? String(n) : fmt(n, 1));
 
 type Target = { key: string; label: string; url: string; headers: Record<string, string> };
 
+/**
+ * A load run with the CPU time this process (the servers; autocannon runs in a child) spent during it, per completed
+ * request, in microseconds. Other processes on a shared machine change requests per second a lot and CPU time per
+ * request far less, so this is the steadier figure to compare runs by.
+ */
+async function loadWithCpu(opts: Parameters<typeof load>[0]): Promise<LoadResult & { cpuMicros: number }> {
+  const before = process.cpuUsage();
+  const res = await load(opts);
+  const used = process.cpuUsage(before);
+  return { ...res, cpuMicros: res.totalCompleted ? (used.user + used.system) / res.totalCompleted : NaN };
+}
+
 export const scenario: Scenario = {
   name: 'session-throughput',
   title: 'Session-call throughput',
@@ -53,21 +65,23 @@ export const scenario: Scenario = {
           await load({ url: t.url, connections, duration: warmup, headers: t.headers });
         }
       }
-      const results = new Map<string, LoadResult[]>(targets.map((t) => [t.key, []]));
+      const results = new Map<string, Array<LoadResult & { cpuMicros: number }>>(targets.map((t) => [t.key, []]));
       for (let r = 0; r < rounds; r++) {
         // Interleaved, and the order turns each round so that no target always runs first.
         const order = targets.map((_, i) => targets[(i + r) % targets.length]);
         for (const t of order) {
-          const res = await load({ url: t.url, connections, duration, headers: t.headers });
+          const res = await loadWithCpu({ url: t.url, connections, duration, headers: t.headers });
           results.get(t.key)!.push(res);
-          log(`round ${r + 1}/${rounds} ${t.key}: ${fmtInt(res.requestsAverage)} req/s, p50 ${res.latency.p50} ms, p99 ${res.latency.p99} ms${res.non2xx || res.errors ? `, ${res.non2xx} non-2xx, ${res.errors} errors` : ''}`);
+          log(`round ${r + 1}/${rounds} ${t.key}: ${fmtInt(res.requestsAverage)} req/s, ${fmt(res.cpuMicros, 1)} µs CPU/request, p50 ${res.latency.p50} ms, p99 ${res.latency.p99} ms${res.non2xx || res.errors ? `, ${res.non2xx} non-2xx, ${res.errors} errors` : ''}`);
         }
       }
 
-      const med = (key: string, f: (x: LoadResult) => number) => median(results.get(key)!.map(f));
+      const med = (key: string, f: (x: LoadResult & { cpuMicros: number }) => number) => median(results.get(key)!.map(f));
       const baseRps = med('baseline', (x) => x.requestsAverage);
       /** The median over rounds of (target / baseline of the same round): paired, so drift in the machine's load cancels out. */
       const pairedRatio = (key: string) => median(results.get(key)!.map((x, r) => x.requestsAverage / results.get('baseline')![r].requestsAverage));
+      /** The same for CPU time per request: how many times the baseline's CPU a request costs. */
+      const pairedCpu = (key: string) => median(results.get(key)!.map((x, r) => x.cpuMicros / results.get('baseline')![r].cpuMicros));
       const summaryRows = targets.map((t) => {
         const rps = med(t.key, (x) => x.requestsAverage);
         return [
@@ -75,6 +89,8 @@ export const scenario: Scenario = {
           fmtInt(rps),
           t.key === 'baseline' ? '1.000' : fmt(pairedRatio(t.key), 3),
           t.key === 'baseline' ? '1.000' : fmt(rps / baseRps, 3),
+          fmt(med(t.key, (x) => x.cpuMicros), 1),
+          t.key === 'baseline' ? '1.000' : fmt(pairedCpu(t.key), 3),
           ms(med(t.key, (x) => x.latency.p50)),
           ms(med(t.key, (x) => x.latency.p97_5)),
           ms(med(t.key, (x) => x.latency.p99)),
@@ -85,7 +101,7 @@ export const scenario: Scenario = {
         for (const t of targets) {
           const x = results.get(t.key)![r];
           const b = results.get('baseline')![r];
-          rawRows.push([r + 1, t.key, fmtInt(x.requestsAverage), t.key === 'baseline' ? '' : fmt(x.requestsAverage / b.requestsAverage, 3), x.latency.p50, x.latency.p97_5, x.latency.p99, x.latency.max, fmtInt(x.totalCompleted), x.non2xx + x.errors + x.timeouts]);
+          rawRows.push([r + 1, t.key, fmtInt(x.requestsAverage), t.key === 'baseline' ? '' : fmt(x.requestsAverage / b.requestsAverage, 3), fmt(x.cpuMicros, 1), x.latency.p50, x.latency.p97_5, x.latency.p99, x.latency.max, fmtInt(x.totalCompleted), x.non2xx + x.errors + x.timeouts]);
         }
       }
       const bad = [...results.values()].flat().reduce((n, x) => n + x.non2xx + x.errors + x.timeouts, 0);
@@ -102,6 +118,7 @@ export const scenario: Scenario = {
         summary: [
           `- **Strongroom / baseline: ${fmt(ratio, 3)}** (median over ${rounds} rounds of the ratio to the baseline run of the same round; ` +
             `medians of requests/s: ${fmtInt(sessRps)} vs ${fmtInt(baseRps)}, a ratio of ${fmt(sessRps / baseRps, 3)}).`,
+          `- CPU time of the server process per request (steadier than requests/s on a shared machine): baseline ${fmt(med('baseline', (x) => x.cpuMicros), 1)} µs, \`/healthz\` ${fmt(med('healthz', (x) => x.cpuMicros), 1)} µs (${fmt(pairedCpu('healthz'), 3)} x baseline), session call ${fmt(med('session', (x) => x.cpuMicros), 1)} µs (${fmt(pairedCpu('session'), 3)} x baseline).`,
           `- Without the database (\`/healthz\`, same plugins and hooks): ${fmtInt(health)} req/s, ${fmt(healthRatio, 3)} x baseline; ` +
             `so the session call's database read takes Strongroom from ${fmt(healthRatio, 3)} to ${fmt(ratio, 3)} of the baseline.`,
           `- Database: ${dbLabel}. Failed requests (non-2xx, errors, timeouts) over all rounds: ${bad}.`,
@@ -109,16 +126,17 @@ export const scenario: Scenario = {
         tables: [
           {
             caption: 'Medians over the rounds; "paired" is the median of the per-round ratios (latency in ms as autocannon records it: whole milliseconds)',
-            columns: ['target', 'req/s', 'x baseline (paired)', 'x baseline (of medians)', 'p50 ms', 'p97.5 ms', 'p99 ms'],
+            columns: ['target', 'req/s', 'x baseline (paired)', 'x baseline (of medians)', 'CPU µs/request', 'CPU x baseline (paired)', 'p50 ms', 'p97.5 ms', 'p99 ms'],
             rows: summaryRows,
           },
           {
             caption: 'Every round (ratio to the baseline of the same round)',
-            columns: ['round', 'target', 'req/s', 'x baseline', 'p50', 'p97.5', 'p99', 'max', 'requests', 'failed'],
+            columns: ['round', 'target', 'req/s', 'x baseline', 'CPU µs/request', 'p50', 'p97.5', 'p99', 'max', 'requests', 'failed'],
             rows: rawRows,
           },
         ],
         notes: [
+          '- CPU µs/request: `process.cpuUsage()` of the bench process (user + system) over a load run divided by the requests completed; the process holds the servers (and, for the session call, PGlite) and nothing else runs in it during a run but pg-boss polling; autocannon is a child process and not counted.',
           `- Load: autocannon ${autocannonVersion} in a child process (its own core), ${connections} connections, no pipelining, ${duration} s per run after a ${warmup} s warm-up per target; ${rounds} rounds, targets interleaved and their order turned each round. Loopback only.`,
           `- Server: the app from \`buildApp\` (server/src/app.ts) with LOG_LEVEL=silent, NODE_ENV=production, JOB_RUNNER=${sr.config.jobRunner}${sr.config.jobRunner === 'embedded' ? ' (the default: pg-boss workers in the process poll the same database every few seconds)' : ''}, a temporary DATA_DIR; one organization made with \`createOrganizationFromCli\`, one session made with \`createSession\` (as sign-in makes it). Baseline: \`Fastify({ logger: false })\` answering \`{ hello: "world" }\`, same process, another port.`,
           '- Each session call runs `resolveSession`: one query for the session joined with its user and organization (live, not revoked, not expired, user active). The session call does not extend the idle timeout, so it writes nothing.',
