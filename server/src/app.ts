@@ -136,7 +136,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
 
   app.get('/_api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const checks: Record<string, 'ok' | 'failing'> = {};
     await Promise.all([
       ping(ctx.db).then(() => (checks.database = 'ok'), () => (checks.database = 'failing')),

@@ -64,7 +64,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return reply.status(500).send({ error: MSG.internalError, code: 'INTERNAL_ERROR' });
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler((_request, reply) => {
     reply.status(404).send({ error: MSG.notFound, code: 'NOT_FOUND' });
   });
 }

@@ -93,7 +93,7 @@ export async function consumeUserCode(ctx: AppContext, trx: Executor, user: User
   return consumeEmailCode(trx, user.id, 'action', code);
 }
 
-export function availableMethods(user: UserRow): Array<'totp' | 'email'> {
+export function availableMethods(user: UserRow): [method: 'totp' | 'email'] {
   return user.mfaEnabled && user.mfaPrimaryMethod === 'totp' ? ['totp'] : ['email'];
 }
 

@@ -5,7 +5,7 @@
  * the column may be null, all in the camelCase names Kysely uses):
  *
  * - at compile time (`tsc -p server`, part of the typecheck): `satisfies` makes the map hold exactly the tables
- *   and columns of `DB`, no more and no fewer, and `_typesAgree` compiles only while every column's TypeScript
+ *   and columns of `DB`, no more and no fewer, and the `true satisfies` check compiles only while every column's TypeScript
  *   select type is what that PostgreSQL type reads as (int8 as string, timestamptz as Date, ...) and allows
  *   null exactly when the column is nullable; otherwise the error names the column;
  * - at run time (this test): a freshly migrated database's information_schema, for the app's own tables, must
@@ -274,7 +274,7 @@ type TableDisagreements = {
 };
 
 // Compiles only while every column agrees; otherwise the type error lists the columns that do not.
-const _typesAgree: [TableDisagreements[keyof DB]] extends [never] ? true : TableDisagreements[keyof DB] = true;
+true satisfies ([TableDisagreements[keyof DB]] extends [never] ? true : TableDisagreements[keyof DB]);
 
 /** Kysely's own snake_case -> camelCase mapping, the one the app's CamelCasePlugin applies. */
 class Names extends CamelCasePlugin {

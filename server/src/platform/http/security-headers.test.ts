@@ -36,12 +36,12 @@ const HELMET_HTTP: Record<string, string> = {
   'x-xss-protection': '0',
 };
 /** Over https with an S3 endpoint: HSTS, the endpoint's origin in connect-src, upgrade-insecure-requests. */
-const HELMET_HTTPS_S3: Record<string, string> = {
+const HELMET_HTTPS_S3 = {
   ...HELMET_HTTP,
   'content-security-policy':
     "default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data: blob:;font-src 'self' data:;connect-src 'self' http://127.0.0.1:9000;object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none';upgrade-insecure-requests",
   'strict-transport-security': 'max-age=31536000; includeSubDomains',
-};
+} satisfies Record<string, string>;
 
 /** Every header of an answer but the two that change with each request and connection. */
 function headersOf(r: LightMyRequestResponse): Record<string, unknown> {

@@ -108,14 +108,14 @@ describe('HashPool', () => {
     expect(await pool.concat(files, target)).toEqual({ size: parts.reduce((n, b) => n + b.length, 0) });
     expect((await fs.readFile(target)).equals(Buffer.concat(parts))).toBe(true);
     await expect(pool.concat(files, target)).rejects.toMatchObject({ code: 'EEXIST' });
-    await expect(pool.concat([files[0], path.join(dir, 'missing')], path.join(dir, 'joined-2'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(pool.concat([files[0]!, path.join(dir, 'missing')], path.join(dir, 'joined-2'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('fails the jobs of a worker that dies, and starts a new worker from its file for the next job', async () => {
     const single = new HashPool(1);
     const doomed = single.stream('md5');
     await doomed.update(randomBytes(2 * 1024 * 1024));
-    const { slots } = single as unknown as { slots: { worker: Worker }[] };
+    const { slots } = single as unknown as { slots: [{ worker: Worker }] };
     await slots[0].worker.terminate();
     await expect(doomed.digest()).rejects.toBeInstanceOf(HashWorkerError);
     const body = randomBytes(3 * 1024 * 1024 + 5);

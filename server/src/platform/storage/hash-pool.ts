@@ -187,7 +187,7 @@ export class StreamingHash {
   private ended = false;
 
   constructor(
-    private readonly pool: HashPool,
+    pool: HashPool,
     alg: HashAlgorithm,
     file?: string,
   ) {

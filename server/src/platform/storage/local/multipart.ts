@@ -92,14 +92,14 @@ export class LocalMultipart {
     }
     const byNumber = new Map<number, PartFile[]>();
     for (const name of names) {
-      const match = PART_FILE.exec(name);
-      if (!match) continue;
+      const [, number, etag] = PART_FILE.exec(name) ?? [];
+      if (number === undefined || etag === undefined) continue;
       const file = path.join(dir, name);
       const stat = await fs.stat(file).catch(() => null);
       if (!stat) continue;
-      const partNumber = Number(match[1]);
+      const partNumber = Number(number);
       const list = byNumber.get(partNumber) ?? [];
-      list.push({ partNumber, etag: quoteEtag(match[2]), size: stat.size, file, mtimeMs: stat.mtimeMs });
+      list.push({ partNumber, etag: quoteEtag(etag), size: stat.size, file, mtimeMs: stat.mtimeMs });
       byNumber.set(partNumber, list);
     }
     return byNumber;
