@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_CODES, MFA_METHODS, PERMISSION_KEYS, ROLES } from './constants.js';
+import { ERROR_CODES, ERROR_REASONS, MFA_METHODS, PERMISSION_KEYS, ROLES, type ErrorReason } from './constants.js';
 import { MSG } from './messages.js';
 
 // ---- Text and free-form JSON -------------------------------------------------------------------------
@@ -76,6 +76,22 @@ export const errorResponse = z.object({
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;
 
+export const errorReasonSchema = z.enum(ERROR_REASONS);
+
+/**
+ * What a client decides on in a failed answer's details: why it was refused (`reason`) and which request field
+ * is at fault (`field`), when the server names them. Other details pass through untouched.
+ */
+export const errorDetailsSchema = z.looseObject({ reason: errorReasonSchema.optional(), field: z.string().optional() });
+export type ErrorDetails = z.infer<typeof errorDetailsSchema>;
+
+/** The reason and field of a failed answer's details; both undefined when the details name none (or are not an object). */
+export function readErrorDetails(details: unknown): { reason: ErrorReason | undefined; field: string | undefined } {
+  const reason = errorReasonSchema.safeParse((details as { reason?: unknown } | null | undefined)?.reason);
+  const field = (details as { field?: unknown } | null | undefined)?.field;
+  return { reason: reason.success ? reason.data : undefined, field: typeof field === 'string' ? field : undefined };
+}
+
 export const roleSchema = z.enum(ROLES, { error: MSG.inviteRoleInvalid });
 export const mfaMethodSchema = z.enum(MFA_METHODS);
 
@@ -86,7 +102,7 @@ export const permissionsSchema = z.strictObject(
   >,
 );
 
-/** Auth calls name the user by integer id (design.md, readings decided). */
+/** Auth calls name the user by the integer id of the users table. */
 export const userIdSchema = z
   .number({ error: MSG.userIdPositive })
   .int({ error: MSG.userIdPositive })
@@ -94,7 +110,7 @@ export const userIdSchema = z
 
 /** Organization id: 3 to 64 letters, digits, underscores and hyphens. */
 export const organizationIdSchema = text()
-  .regex(/^[A-Za-z0-9_-]{3,64}$/, { error: 'Organization ID must be 3 to 64 letters, digits, underscores or hyphens.' });
+  .regex(/^[A-Za-z0-9_-]{3,64}$/, { error: MSG.organizationIdFormat });
 
 export const emailSchema = z.email({ error: MSG.validEmail }).max(254, { error: MSG.validEmail });
 

@@ -1,4 +1,4 @@
-/** Versions the client and server speak (spec part 1, section 9). */
+/** Versions the client and server speak (the client sends its API version; see version.ts). */
 export const API_VERSION = 'v1.0.0';
 export const CLIENT_VERSION = '1.0.0';
 export const API_VERSION_HEADER = 'x-api-version';
@@ -22,14 +22,14 @@ export type Permissions = Record<PermissionKey, boolean>;
 
 const allFalse = Object.fromEntries(PERMISSION_KEYS.map((k) => [k, false])) as Permissions;
 
-/** Default permissions by role (spec part 1, section 6). */
+/** Default permissions by role: admins hold all, users may upload, retrieve and see vaulted matters, guests none. */
 export const DEFAULT_PERMISSIONS: Record<Role, Permissions> = {
   admin: Object.fromEntries(PERMISSION_KEYS.map((k) => [k, true])) as Permissions,
   user: { ...allFalse, canUpload: true, canRetrieve: true, canViewVaulted: true },
   guest: { ...allFalse },
 };
 
-/** Roles that may open the protected pages (spec part 1, section 2.2). */
+/** Roles that may open the protected pages (guests may not). */
 export const PAGE_ROLES: readonly Role[] = ['admin', 'user'];
 
 export const MFA_METHODS = ['totp', 'email'] as const;
@@ -59,7 +59,7 @@ export const SECURITY_EVENT_ACTIONS = [
 ] as const;
 export type SecurityEventAction = (typeof SECURITY_EVENT_ACTIONS)[number];
 
-/** Operations that need a system-level MFA token (spec part 1, section 4.5). */
+/** Operations that need a system-level MFA token (a fresh code buys one for 30 minutes). */
 export const SYSTEM_MFA_OPERATIONS = [
   'VIEW_ARCHIVAL_STATS',
   'REVIEW_MIGRATION_LOGS',
@@ -104,11 +104,52 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'FORBIDDEN_ORIGIN',
+  /** A service Strongroom depends on (the mail server) failed; the change was not made or can be asked again. */
+  'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** Business constants (spec part 1, section 9). */
+/**
+ * Why a request was refused, in `details.reason` of the answer, so that clients decide on it and never on the
+ * text. Mostly the 409s, which share the code CONFLICT_ERROR but call for different reactions.
+ */
+export const ERROR_REASONS = [
+  /** The object changed since the client read it (optimistic lock): reload and merge, never resend as is. */
+  'VERSION_MISMATCH',
+  /** Another item of the folder has the name (`details.field` names the field). */
+  'NAME_TAKEN',
+  /** Another matter of the organization has the number (`details.field` is matterNumber). */
+  'NUMBER_TAKEN',
+  /** The request lost a race with a concurrent one; the same request sent again succeeds. */
+  'RACE',
+  /** A row it needs is locked by another operation; the same request sent again succeeds. */
+  'LOCKED',
+  /** The matter takes no changes: vaulted, under legal hold, past its retention, or read-only for this person. */
+  'VAULTED',
+  'LEGAL_HOLD',
+  'RETENTION_EXPIRED',
+  'READ_ONLY',
+  /** An upload is being completed by another request (completion again later; no cancelling it now). */
+  'UPLOAD_COMPLETING',
+  /** An upload was already completed: with other data (a second completion), or at all (a late cancel). */
+  'UPLOAD_COMPLETED_OTHERWISE',
+  'UPLOAD_COMPLETED',
+  /** Undo refused: the offer expired, the object changed since, or the object is gone. */
+  'EXPIRED',
+  'CHANGED',
+  'GONE',
+  /** The person invited already belongs to this organization; an account with the address exists already. */
+  'ALREADY_MEMBER',
+  'ACCOUNT_EXISTS',
+  /** First-run setup was done already. */
+  'ALREADY_SET_UP',
+  /** The pending sign-in ended after too many wrong codes: the password must be given again. */
+  'SIGN_IN_ENDED',
+] as const;
+export type ErrorReason = (typeof ERROR_REASONS)[number];
+
+/** Business constants: code length, token and dialog timings, password and name bounds. */
 export const LIMITS = {
   mfaCodeLength: 6,
   systemMfaTokenMinutes: 30,

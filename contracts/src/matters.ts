@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { nodeTreeSchema } from './nodes.js';
 import { text } from './common.js';
 
-/** Matters (spec part 2, sections 3, 5, 7, 8 and 9): texts, limits and the shapes of the /_api/matters calls. */
+/** Matters: texts, limits and the shapes of the /_api/matters calls. */
 export const MATTER_MSG = {
-  // Create (server payload and dialog, section 5)
+  // Create (server payload and dialog)
   matterNameRequired: 'Matter name is required.',
   clientNameRequired: 'Client name is required.',
   descriptionTooLong: 'Description cannot exceed 2000 characters.',
@@ -32,6 +32,7 @@ export const MATTER_MSG = {
   vaulted: 'Actions are disabled for vaulted matters',
   vaultedHidden: 'You do not have permission to view vaulted matters.',
   created: 'Matter created successfully!',
+  updated: (name: string) => `${name} was updated.`,
   // List query
   invalidDate: 'Dates must be given as YYYY-MM-DD or an ISO date-time.',
   pageSizeMax: 'Page size cannot exceed 100.',
@@ -41,7 +42,7 @@ export const MATTER_MSG = {
   invalidStatus: 'Status must be Open or Vaulted.',
   suggestionLimitMax: 'Limit cannot exceed 50.',
   suggestionQueryTooShort: 'Search query must be at least 2 characters.',
-  // Fallbacks the client shows when a call fails without a message (section 8)
+  // Fallbacks the client shows when a call fails without a message
   fetchListFailed: 'Failed to fetch matters list',
   createFailed: 'Failed to create matter',
   numberGenerationFailed: 'Could not generate a new matter number.',

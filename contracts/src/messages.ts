@@ -1,9 +1,9 @@
 /**
- * User-visible texts from the specification, verbatim. Server answers and client screens both read them
- * from here so that a text is written once.
+ * Every text a Strongroom user reads in an answer or on a screen, written once: server answers and client
+ * screens both read them from here (the matters, folders, uploads and undo texts sit beside their calls).
  */
 export const MSG = {
-  // Session (spec part 1, section 8)
+  // Session
   sessionNotFound: 'Session not found. Please log in again.',
   sessionExpiredToast: 'Your session has expired. Please log in again.',
   notAuthenticated: 'Please log in to continue.',
@@ -54,6 +54,9 @@ export const MSG = {
   mfaPromptActive: 'MFA prompt is already active.',
   mfaPromptClosed: 'MFA prompt was closed by the user.',
   invalidSystemMfaOperation: 'Unknown operation.',
+  emailCodeWait: (seconds: number) => `Please wait ${seconds} seconds before asking for another code.`,
+  /** A signed-in person without a second factor reaches only the MFA setup wall. */
+  mfaSetupRequired: 'Set up multi-factor authentication to continue.',
 
   // MFA setup wall
   qrFailed: 'Could not retrieve QR code. Please try again.',
@@ -64,6 +67,9 @@ export const MSG = {
   noPendingTotpSecret: 'Generate a new authenticator secret first.',
   totpTokenRequired: 'Enter the 6-digit code from your authenticator app.',
   mfaTokenRequired: 'MFA token is required.',
+  totpScanPrompt: 'Scan the image with your authenticator app, then enter the 6-digit code below.',
+  emailAlreadyMethod: 'Email verification is already your method.',
+  useAuthenticatorCode: 'Use the code from your authenticator app.',
 
   // Logout
   logoutSuccess: 'Logged out successfully',
@@ -80,6 +86,8 @@ export const MSG = {
   readOnlyMatter: 'Actions are disabled for read-only matters',
   accessDenied: (role: string) => `Access denied. Your role (${role}) lacks required permissions.`,
   jsonOnly: 'Requests must be sent as JSON.',
+  invalidJson: 'The request body is not valid JSON.',
+  invalidRequest: 'Invalid request.',
   forbiddenOrigin: 'Cross-site request refused.',
   payloadTooLarge: 'The request is too large.',
   /** NUL characters and broken UTF-16 (a lone surrogate) in any text, body or query. */
@@ -87,10 +95,16 @@ export const MSG = {
   requestTooDeep: 'The request is nested too deeply.',
   jsonTooLarge: (field: string, kb: number) => `${field} cannot exceed ${kb} KB.`,
   jsonTooDeep: (field: string, levels: number) => `${field} cannot be nested more than ${levels} levels deep.`,
-  /** A transaction lost a race (serialization failure or deadlock); the client retries it (spec part 2, section 8). */
+  /** A transaction lost a race (serialization failure or deadlock); the client sends the same request again. */
   concurrentOperation: 'Concurrent operation detected. Please try again.',
   /** A row lock could not be taken in time; the client retries it. */
   resourceLocked: 'Resource is currently locked by another operation. Please try again.',
+  /** The client's own texts for the concurrency errors it tells apart (lib/conflicts.ts). */
+  resourceModified: 'The resource was modified by another user.',
+  raceCondition: (operation: string) => `Race condition detected during ${operation}. Please try again.`,
+  concurrentOperationOn: (resource: string) => `Concurrent operation detected on ${resource}. Please try again.`,
+  requestTimeout: 'The request timed out. Please try again.',
+  copyFailed: 'Could not copy. Select the key and copy it by hand.',
   unknownFields: (keys: string[]) => `Unrecognized field(s): ${keys.join(', ')}.`,
 
   // Password reset
@@ -117,6 +131,7 @@ export const MSG = {
   inviteRoleInvalid: 'Role must be one of admin, user or guest.',
   inviteAdminOnly: 'Only administrators can invite administrators.',
   inviteAlreadyMember: 'This person is already a member of an organization.',
+  invitationMailFailed: 'The invitation was saved but the email could not be sent. Please try again.',
 
   // Password change
   passwordChanged: 'Password changed successfully.',
@@ -131,4 +146,5 @@ export const MSG = {
   setupTokenInvalid: 'The setup token is not valid.',
   setupDone: 'Strongroom is already set up. Sign in instead.',
   firmNameRequired: 'Firm name is required.',
+  organizationIdFormat: 'Organization ID must be 3 to 64 letters, digits, underscores or hyphens.',
 } as const;

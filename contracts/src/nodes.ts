@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from './common.js';
 
 /**
- * Folders and files of a matter (spec part 2, sections 3, 5 and 7). Texts the user sees are here once; the
+ * Folders and files of a matter. Texts the user sees are here once; the
  * server answers with them and the web app shows them.
  */
 export const NODE_MSG = {
@@ -21,19 +21,24 @@ export const NODE_MSG = {
   targetNotFolder: 'Items can only be placed in folders.',
   renameFoldersOnly: 'Only folders can be renamed.',
   downloadFilesOnly: 'Only files can be downloaded.',
-  // Restriction tooltips (spec section 4) and client guards (section 8), enforced by the server.
+  // Restriction tooltips and client guards, enforced by the server too.
   legalHold: 'Actions are disabled due to legal hold',
   vaulted: 'Actions are disabled for vaulted matters',
   folderCreateLegalHold: 'Cannot create folders while matter is under legal hold',
   folderCreateVaulted: 'Cannot create folders in vaulted matter',
-  // Toasts (section 8)
+  // Toasts
   folderCreated: (name: string) => `Folder "${name}" created successfully.`,
   renamed: (name: string) => `${name} was renamed.`,
   moved: (name: string) => `${name} was moved.`,
   deleted: (name: string) => `${name} was deleted.`,
+  createFolderFailed: 'Creation Failed',
+  renameFailed: 'Failed to rename.',
+  moveFailed: 'Failed to move.',
+  deleteFailed: 'Failed to delete.',
+  downloadFailed: 'Failed to download.',
 } as const;
 
-/** Longest folder or file name (spec section 9). */
+/** Longest folder or file name, in characters. */
 export const NAME_MAX_LENGTH = 255;
 
 type NameMessages = {
@@ -46,7 +51,7 @@ type NameMessages = {
   traversal: string;
 };
 
-/** The messages of the upload file-name rules (spec section 5), verbatim; folder names use the same rules. */
+/** The messages of the file-name rules of uploads; folder names use the same rules. */
 export const nameRuleMessages = (subject: 'File name' | 'Folder name' | 'Name', empty: string, tooLong: string): NameMessages => ({
   empty,
   tooLong,
@@ -57,7 +62,7 @@ export const nameRuleMessages = (subject: 'File name' | 'Folder name' | 'Name', 
   traversal: `${subject} contains path traversal characters.`,
 });
 
-// Characters a name may not hold: < > : " / \ | ? * and control characters (spec section 5).
+// Characters a name may not hold: < > : " / \ | ? * and control characters.
 const INVALID_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f\u007f]/;
 /**
  * Characters that are invisible or change how the rest of a name is shown: C1 controls, bidirectional controls

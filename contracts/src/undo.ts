@@ -18,7 +18,7 @@ export const UNDO_MSG = {
   action: 'Undo',
 } as const;
 
-/** How long an undo entry lasts (spec: the undo window is 5 minutes). */
+/** How long an undo entry lasts: 5 minutes. */
 export const UNDO_WINDOW_MS = 5 * 60_000;
 
 /**

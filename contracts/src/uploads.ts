@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nameRuleMessages, nodeNameSchema, nodeSchema } from './nodes.js';
 
-/** Uploads (spec part 2, sections 4, 5, 8 and 9; design.md 'Readings decided'). */
+/** Uploads: texts, limits, allowed types and the shapes of the /_api/upload calls. */
 export const UPLOAD_MSG = {
   atLeastOneFile: 'At least one file is required.',
   fileEmpty: 'File cannot be empty.',
@@ -33,7 +33,7 @@ export const UPLOAD_MSG = {
   quotaExceeded: 'Storage quota exceeded.',
   legalHold: 'Cannot upload files while matter is under legal hold',
   vaulted: 'Cannot upload files to vaulted matter',
-  // Fallbacks and row errors the client shows (section 8)
+  // Fallbacks and row errors the client shows
   presignFailed: 'Failed to get presigned URL.',
   initFailed: 'Failed to initialize multipart upload.',
   completeFailed: 'Failed to complete upload.',
@@ -52,7 +52,7 @@ export const UPLOAD_MSG = {
 
 const MiB = 1024 * 1024;
 export const UPLOAD_LIMITS = {
-  /** Files of this size or more go multipart (spec section 9). */
+  /** Files of this size or more go multipart. */
   multipartThreshold: 100 * MiB,
   chunkSize: 10 * MiB,
   parallelChunks: 5,

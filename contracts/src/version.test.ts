@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareApiVersions } from './version.js';
 
-describe('API version check (spec part 1, section 4.4)', () => {
+describe('API version check', () => {
   it.each([
     ['v1.0.0', 'v1.0.0', 'compatible', 'none'],
     ['v1.0.0', 'v1.0.3', 'compatible', 'none'],

@@ -8,7 +8,7 @@ function parse(v: string): [number, number, number] | null {
 }
 
 /**
- * Compares the client's API version with the server's (spec part 1, section 4.4): another major is
+ * Compares the client's API version with the server's: another major is
  * critical; a lower client minor is deprecated (warning); a higher client minor is critical; a lower patch
  * is compatible. No header at all is 'unknown' and treated as compatible.
  */

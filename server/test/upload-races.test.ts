@@ -74,7 +74,11 @@ describe('concurrent completions of one upload', () => {
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
     for (const r of answers.filter((a) => a.statusCode !== 200)) {
       expect(r.statusCode).toBe(409);
-      expect([UPLOAD_MSG.completionInProgress, UPLOAD_MSG.completedWithOtherParts]).toContain(r.json().error);
+      // Each refusal names its reason: another completion is at work, or the upload was completed with other parts.
+      expect([
+        { error: UPLOAD_MSG.completionInProgress, code: 'CONFLICT_ERROR', details: { reason: 'UPLOAD_COMPLETING' } },
+        { error: UPLOAD_MSG.completedWithOtherParts, code: 'CONFLICT_ERROR', details: { reason: 'UPLOAD_COMPLETED_OTHERWISE' } },
+      ]).toContainEqual(r.json());
     }
     const winnerIndex = statuses.indexOf(200);
     const file = answers[winnerIndex]!.json().file;
@@ -91,7 +95,7 @@ describe('concurrent completions of one upload', () => {
     expect(ok(await up.complete(lists[winnerIndex]!)).file.id).toBe(file.id);
     const other = await up.complete(lists[(winnerIndex + 1) % lists.length]!);
     expect(other.statusCode).toBe(409);
-    expect(other.json().error).toBe(UPLOAD_MSG.completedWithOtherParts);
+    expect(other.json()).toEqual({ error: UPLOAD_MSG.completedWithOtherParts, code: 'CONFLICT_ERROR', details: { reason: 'UPLOAD_COMPLETED_OTHERWISE' } });
   });
 
   it('a completion racing an abort: one winner, the loser gets a clear 4xx, and an abort leaves nothing stored', async () => {
@@ -107,7 +111,10 @@ describe('concurrent completions of one upload', () => {
       expect(completed.statusCode === 200 && aborted.statusCode === 200).toBe(false);
       if (completed.statusCode === 200) {
         expect(aborted.statusCode).toBe(409);
-        expect([UPLOAD_MSG.abortWhileCompleting, UPLOAD_MSG.alreadyCompleted]).toContain(aborted.json().error);
+        expect([
+          { error: UPLOAD_MSG.abortWhileCompleting, code: 'CONFLICT_ERROR', details: { reason: 'UPLOAD_COMPLETING' } },
+          { error: UPLOAD_MSG.alreadyCompleted, code: 'CONFLICT_ERROR', details: { reason: 'UPLOAD_COMPLETED' } },
+        ]).toContainEqual(aborted.json());
         expect(completed.json().file.sha256Hash).toBe(sha256(Buffer.concat(parts)));
         expect(await storedSha(up.init.s3Key)).toBe(completed.json().file.sha256Hash);
         expect(await nodesOf(m.id)).toHaveLength(1);

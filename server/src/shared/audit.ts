@@ -99,6 +99,28 @@ export async function appendAudit(trx: Executor, entry: AuditEntry): Promise<{ i
   return { id: row.id, hash };
 }
 
+/** A person as the audit log records them: their organization's chain, their id, name and address. */
+export type AuditUser = { id: number; fullName: string; email: string; organizationId: string };
+/** Who an entry is by when it is not a known person: the organization's chain and no actor (a background job). */
+export type AuditOrigin = { organizationId: string | null; actor: AuditActor };
+/** What an entry is about: a row of a table (its id null while unknown), or nothing. */
+export type AuditTarget = { table: string; id: string | number | null } | null;
+/** Appends one entry by the bound actor from the bound address, in the caller's transaction. */
+export type Audit = (trx: Executor, action: string, target: AuditTarget, details?: Record<string, unknown>) => Promise<{ id: string; hash: string }>;
+
+/**
+ * Binds the audit append to who acts and from where, so each change records its entry in one line:
+ * `const audit = auditFor(auth.user, meta)` then `await audit(trx, 'ACTION', { table: 'users', id }, details)`.
+ * A person's entries go to their organization's chain; `null` (an address nobody has) goes to the system chain.
+ * `from` is the request's address; a background job passes none.
+ */
+export function auditFor(by: AuditUser | AuditOrigin | null, from: { ip: string | null } | null = null): Audit {
+  const origin: AuditOrigin =
+    by === null ? { organizationId: null, actor: null } : 'actor' in by ? by : { organizationId: by.organizationId, actor: { id: by.id, name: by.fullName, email: by.email } };
+  return (trx, action, target, details = {}) =>
+    appendAudit(trx, { ...origin, action, targetTable: target?.table ?? null, targetId: target?.id ?? null, details, ipAddress: from?.ip ?? null });
+}
+
 export type ChainVerdict = { ok: true; entries: number } | { ok: false; entries: number; brokenAtSeq: string; reason: string };
 
 /** Walks one chain from the start and reports the first entry whose hash or link does not hold. */

@@ -30,15 +30,15 @@ describe('error handler: database races', () => {
   });
 
   it.each([
-    ['/serialization', MSG.concurrentOperation],
-    ['/deadlock', MSG.concurrentOperation],
-    ['/locked', MSG.resourceLocked],
-  ])('%s answers 409 with a text the client retries on, and Retry-After', async (url, text) => {
+    ['/serialization', MSG.concurrentOperation, 'RACE'],
+    ['/deadlock', MSG.concurrentOperation, 'RACE'],
+    ['/locked', MSG.resourceLocked, 'LOCKED'],
+  ])('%s answers 409 with the reason the client retries on, and Retry-After', async (url, text, reason) => {
     const res = await app.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(409);
     expect(res.headers['retry-after']).toBe('1');
-    expect(res.json()).toEqual({ error: text, code: 'CONFLICT_ERROR', details: { retryAfterSeconds: 1 } });
-    // The words the web client's retry rule looks for (spec part 2, section 8).
+    expect(res.json()).toEqual({ error: text, code: 'CONFLICT_ERROR', details: { reason, retryAfterSeconds: 1 } });
+    // Clients that predate the reason still retry on these words.
     expect(text).toMatch(/concurrent|locked/i);
   });
 

@@ -1,12 +1,12 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { MSG } from '@strongroom/contracts';
+import { MSG, type ErrorReason } from '@strongroom/contracts';
 import { AppError } from './errors.js';
 
 /**
  * The one error handler: typed errors answer with their text and code; validation failures with the
  * first message; a transaction that lost a race in PostgreSQL (serialization failure, deadlock, lock not
- * available) is a 409 the client retries; anything unexpected is logged and answered with a generic 500 that
+ * available) is a 409 the client retries (reason RACE or LOCKED); anything unexpected is logged and answered with a generic 500 that
  * leaks nothing.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
@@ -18,7 +18,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       }
       return reply.status(err.statusCode).send({
         error: err.message,
-        ...(err.code ? { code: err.code } : {}),
+        code: err.code,
         ...(err.details !== undefined ? { details: err.details } : {}),
         ...(err.extra ?? {}),
       });
@@ -29,7 +29,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
         const message = v.keyword === 'unrecognized_keys' && keys ? MSG.unknownFields(keys) : v.message;
         return { path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'), message };
       });
-      return reply.status(400).send({ error: issues[0]?.message ?? 'Invalid request.', code: 'VALIDATION_ERROR', details: { issues } });
+      return reply.status(400).send({ error: issues[0]?.message ?? MSG.invalidRequest, code: 'VALIDATION_ERROR', details: { issues } });
     }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.statusCode === 415) {
       return reply.status(415).send({ error: MSG.jsonOnly, code: 'UNSUPPORTED_MEDIA_TYPE' });
@@ -38,16 +38,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(413).send({ error: MSG.payloadTooLarge, code: 'PAYLOAD_TOO_LARGE' });
     }
     if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err as { type?: string }).type === 'entity.parse.failed' || err instanceof SyntaxError) {
-      return reply.status(400).send({ error: 'The request body is not valid JSON.', code: 'VALIDATION_ERROR' });
+      return reply.status(400).send({ error: MSG.invalidJson, code: 'VALIDATION_ERROR' });
     }
     // PostgreSQL's own race outcomes are not the client's fault and not a server failure: a retry succeeds.
     const sqlState = (err as { code?: unknown }).code;
     if (sqlState === '40001' || sqlState === '40P01' || sqlState === '55P03') {
       request.log.warn({ sqlState, url: request.url }, 'transaction lost a race; the client is asked to retry');
+      const reason: ErrorReason = sqlState === '55P03' ? 'LOCKED' : 'RACE';
       return reply
         .status(409)
         .header('retry-after', '1')
-        .send({ error: sqlState === '55P03' ? MSG.resourceLocked : MSG.concurrentOperation, code: 'CONFLICT_ERROR', details: { retryAfterSeconds: 1 } });
+        .send({ error: reason === 'LOCKED' ? MSG.resourceLocked : MSG.concurrentOperation, code: 'CONFLICT_ERROR', details: { reason, retryAfterSeconds: 1 } });
     }
     // Text PostgreSQL cannot store (NUL, broken UTF-16) or JSON nested past its limits is the client's input, not
     // a server failure. The request hooks refuse it first; this keeps any path that slips by a clear 400.

@@ -1,7 +1,7 @@
 import { MSG } from '@strongroom/contracts';
 import type { MailMessage } from '../platform/mail/mailer.js';
 import type { AppContext } from './context.js';
-import { AppError } from './errors.js';
+import { serviceUnavailable } from './errors.js';
 
 /** Sends a mail the user is waiting for (a verification code): a failed send is logged and answered 503. */
 export async function deliverOr503(ctx: AppContext, mail: MailMessage): Promise<void> {
@@ -9,6 +9,6 @@ export async function deliverOr503(ctx: AppContext, mail: MailMessage): Promise<
     await ctx.mailer.send(mail);
   } catch (err) {
     ctx.log.error({ err: (err as Error).message }, 'sending mail failed');
-    throw new AppError(503, MSG.emailSendFailed);
+    throw serviceUnavailable(MSG.emailSendFailed);
   }
 }

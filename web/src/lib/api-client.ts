@@ -28,8 +28,8 @@ export type ApiRequestOptions = {
 };
 
 export const REQUEST_TIMEOUT_MS = 15_000;
-/** Web-local text: the spec only names the timeout of the session call. */
-export const REQUEST_TIMEOUT_MESSAGE = 'The request timed out. Please try again.';
+/** The timeout text of every call but the session call, which has its own (MSG.authTimeout). */
+export const REQUEST_TIMEOUT_MESSAGE = MSG.requestTimeout;
 
 type ErrorBody = {
   error?: unknown;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-error';
+import { NODE_MSG } from '@strongroom/contracts';
 import {
+  conflictField,
   conflictKind,
   conflictRetryDelay,
   conflictText,
@@ -13,8 +15,39 @@ import {
 
 const e409 = (message: string, details?: unknown) => new ApiError({ status: 409, code: 'CONFLICT_ERROR', message, details });
 
-describe('concurrency errors (spec part 2, section 8)', () => {
-  it('reads the kind from the words of a 409 answer', () => {
+describe('concurrency errors', () => {
+  it('reads the kind from the reason a 409 answer names, whatever its words', () => {
+    expect(conflictKind(e409('Someone else saved first.', { reason: 'VERSION_MISMATCH' }))).toBe('optimistic-lock');
+    expect(conflictKind(e409('Please try again.', { reason: 'RACE', retryAfterSeconds: 1 }))).toBe('race');
+    expect(conflictKind(e409('Please try again.', { reason: 'LOCKED' }))).toBe('locked');
+    // Other reasons are no concurrency errors, even when the text holds the words.
+    expect(conflictKind(e409('This upload is being completed; the concurrent request is refused.', { reason: 'UPLOAD_COMPLETING' }))).toBeNull();
+    expect(conflictKind(e409('Actions are disabled: the matter is locked.', { reason: 'LEGAL_HOLD' }))).toBeNull();
+  });
+
+  it('never retries a name the user must change, though the name holds the words', () => {
+    for (const name of ['Locked', 'Files in use', 'Concurrent filings', 'Version mismatch notes']) {
+      const taken = e409(NODE_MSG.nameExists(name), { field: 'name' });
+      expect(conflictKind(taken)).toBeNull();
+      expect(shouldRetryMutation(0, taken)).toBe(false);
+      expect(conflictText(taken, 'rename')).toBeNull();
+    }
+    const named = e409(NODE_MSG.nameExists('Locked'), { reason: 'NAME_TAKEN', field: 'name' });
+    expect(shouldRetryMutation(0, named)).toBe(false);
+  });
+
+  it('names the field at fault from the details, and from the words only for an answer naming neither', () => {
+    expect(conflictField(e409('Taken.', { reason: 'NUMBER_TAKEN', field: 'matterNumber' }), 'matterNumber')).toBe('matterNumber');
+    expect(conflictField(e409('Taken.', { reason: 'NUMBER_TAKEN' }))).toBe('matterNumber');
+    expect(conflictField(e409('Taken.', { field: 'name' }))).toBe('name');
+    expect(conflictField(e409('A matter with this number already exists.'), 'matterNumber')).toBe('matterNumber');
+    // A reason that is not about a field: the words do not count.
+    expect(conflictField(e409('An account with this email already exists.', { reason: 'ACCOUNT_EXISTS' }), 'matterNumber')).toBeUndefined();
+    expect(conflictField(new ApiError({ status: 400, message: 'already exists' }), 'matterNumber')).toBeUndefined();
+    expect(conflictField(new Error('already exists'), 'matterNumber')).toBeUndefined();
+  });
+
+  it('reads the kind from the words of a 409 answer that names no reason (an older server)', () => {
     expect(conflictKind(e409('Version mismatch: the matter was modified by another user.'))).toBe('optimistic-lock');
     expect(conflictKind(e409('Optimistic lock failed'))).toBe('optimistic-lock');
     expect(conflictKind(e409('Concurrent matter creation detected. Please try again.'))).toBe('race');
@@ -30,7 +63,7 @@ describe('concurrency errors (spec part 2, section 8)', () => {
     expect(conflictKind(new Error('concurrent'))).toBeNull();
   });
 
-  it('gives the spec texts', () => {
+  it('gives the concurrency texts', () => {
     expect(conflictText(e409('version mismatch'), 'update')).toBe(RESOURCE_MODIFIED);
     expect(conflictText(e409('Concurrent operation detected. Please try again.'), 'rename')).toBe('Race condition detected during rename. Please try again.');
     expect(conflictText(e409('locked'), 'move')).toBe(RESOURCE_LOCKED);
@@ -63,6 +96,7 @@ describe('in-flight registry', () => {
     await expect(withInFlight('node n1', async () => 'second')).rejects.toMatchObject({
       status: 409,
       message: 'Concurrent operation detected on node n1. Please try again.',
+      details: { reason: 'RACE' },
     });
     // Another resource is not affected.
     await expect(withInFlight('node n2', async () => 'other')).resolves.toBe('other');

@@ -1,38 +1,69 @@
 /**
- * Concurrency errors (spec part 2, section 8) and the in-flight operation registry (section 4).
+ * Concurrency errors and the in-flight operation registry.
  *
- * - A message with 'version mismatch' or 'optimistic lock' is an optimistic-locking conflict: 'The resource was
- *   modified by another user.' It is NOT resent as is (the same stale version would fail again, and a resend
- *   with a fresh version would silently overwrite the other person's change); the dialog reloads and merges.
- * - 'concurrent' or 'race condition': 'Race condition detected during {op}. Please try again.'
- * - 'locked' or 'in use': 'Resource is currently locked by another operation. Please try again.'
+ * A 409 is read by its `details.reason` (contracts' ERROR_REASONS):
+ * - VERSION_MISMATCH is an optimistic-locking conflict: 'The resource was modified by another user.' It is NOT
+ *   resent as is (the same stale version would fail again, and a resend with a fresh version would silently
+ *   overwrite the other person's change); the dialog reloads and merges.
+ * - RACE: 'Race condition detected during {op}. Please try again.'
+ * - LOCKED: 'Resource is currently locked by another operation. Please try again.'
  *   These two are retried automatically: up to 3 times, 1 s doubling with jitter, or the server-given delay.
- * - The registry records each mutation on a resource for 30 s (or until it settles); a second one on the same
- *   resource meanwhile fails with a race-condition error, and so waits for the first through the retries.
+ * - Any other reason, or a field at fault (`details.field`: a name or number taken), is no concurrency error.
+ * Only an answer naming neither (an older server, a proxy) is read by its words: 'version mismatch' or
+ * 'optimistic lock', 'concurrent' or 'race condition', 'locked' or 'in use'.
+ *
+ * The registry records each mutation on a resource for 30 s (or until it settles); a second one on the same
+ * resource meanwhile fails with a race-condition error, and so waits for the first through the retries.
  */
+import { MSG, readErrorDetails, type ErrorReason } from '@strongroom/contracts';
 import { ApiError, isApiError } from './api-error';
 
 export type ConflictKind = 'optimistic-lock' | 'race' | 'locked';
 
-export const RESOURCE_MODIFIED = 'The resource was modified by another user.';
-export const RESOURCE_LOCKED = 'Resource is currently locked by another operation. Please try again.';
-export const raceConditionText = (operation: string) => `Race condition detected during ${operation}. Please try again.`;
+export const RESOURCE_MODIFIED = MSG.resourceModified;
+export const RESOURCE_LOCKED = MSG.resourceLocked;
+export const raceConditionText = MSG.raceCondition;
 
 export const MAX_CONFLICT_RETRIES = 3;
 export const CONFLICT_RETRY_BASE_MS = 1000;
 export const IN_FLIGHT_TTL_MS = 30_000;
 
-/** Only 409 answers are read this way: other texts may contain the words ('Application version mismatch'). */
-export function conflictKind(error: unknown): ConflictKind | null {
-  if (!isApiError(error) || error.status !== 409) return null;
-  const m = error.message.toLowerCase();
+const KIND_BY_REASON: Partial<Record<ErrorReason, ConflictKind>> = { VERSION_MISMATCH: 'optimistic-lock', RACE: 'race', LOCKED: 'locked' };
+
+function kindFromWords(message: string): ConflictKind | null {
+  const m = message.toLowerCase();
   if (m.includes('version mismatch') || m.includes('optimistic lock')) return 'optimistic-lock';
   if (m.includes('concurrent') || m.includes('race condition')) return 'race';
   if (m.includes('locked') || m.includes('in use')) return 'locked';
   return null;
 }
 
-/** The spec's text for a concurrency error, or null for any other error. */
+/** Only 409 answers are read this way: other texts may contain the words ('Application version mismatch'). */
+export function conflictKind(error: unknown): ConflictKind | null {
+  if (!isApiError(error) || error.status !== 409) return null;
+  const { reason, field } = readErrorDetails(error.details);
+  if (reason) return KIND_BY_REASON[reason] ?? null;
+  // A field at fault (the name "Locked" taken) is the user's to fix, whatever words the text holds.
+  if (field) return null;
+  return kindFromWords(error.message);
+}
+
+/**
+ * The request field a refusal names as at fault (`details.field`), e.g. matterNumber when the number is taken.
+ * A 409 that names neither a reason nor a field (an older server) names `fallbackField` when its text says
+ * 'already exists'.
+ */
+export function conflictField(error: unknown, fallbackField?: string): string | undefined {
+  if (!isApiError(error)) return undefined;
+  const { reason, field } = readErrorDetails(error.details);
+  if (field) return field;
+  if (reason === 'NUMBER_TAKEN') return 'matterNumber';
+  if (reason === 'NAME_TAKEN') return 'name';
+  if (reason || error.status !== 409) return undefined;
+  return error.message.toLowerCase().includes('already exists') ? fallbackField : undefined;
+}
+
+/** The text shown for a concurrency error, or null for any other error. */
 export function conflictText(error: unknown, operation: string): string | null {
   switch (conflictKind(error)) {
     case 'optimistic-lock':
@@ -69,7 +100,7 @@ const inFlight = new Map<string, { token: symbol; expiresAt: number }>();
 export async function withInFlight<T>(resource: string, fn: () => Promise<T>, now: () => number = Date.now): Promise<T> {
   const held = inFlight.get(resource);
   if (held && held.expiresAt > now()) {
-    throw new ApiError({ status: 409, code: 'CONFLICT_ERROR', message: `Concurrent operation detected on ${resource}. Please try again.` });
+    throw new ApiError({ status: 409, code: 'CONFLICT_ERROR', message: MSG.concurrentOperationOn(resource), details: { reason: 'RACE' } });
   }
   const token = Symbol(resource);
   inFlight.set(resource, { token, expiresAt: now() + IN_FLIGHT_TTL_MS });

@@ -19,7 +19,7 @@ import {
   MSG,
 } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
-import { badRequest } from '../../shared/errors.js';
+import { AppError, badRequest } from '../../shared/errors.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { sendActionEmailCode } from '../mfa/index.js';
 import { authOf, clearSessionCookie, cookieOptions, PENDING_COOKIE, setSessionCookie } from '../sessions/index.js';
@@ -80,7 +80,8 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           clearPending(reply);
           return answer;
         } catch (err) {
-          if ((err as Error).message === MSG.pendingLoginLocked) clearPending(reply);
+          // The pending sign-in has ended: its cookie goes too, so the next step starts from the password.
+          if (err instanceof AppError && err.reason === 'SIGN_IN_ENDED') clearPending(reply);
           throw err;
         }
       });

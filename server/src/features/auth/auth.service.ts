@@ -1,6 +1,6 @@
 import type { SessionResponse } from '@strongroom/contracts';
 import { API_VERSION, compareApiVersions, MSG } from '@strongroom/contracts';
-import { appendAudit } from '../../shared/audit.js';
+import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, unauthenticated } from '../../shared/errors.js';
 import { clearThrottle, confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
@@ -8,7 +8,7 @@ import { hashToken, newToken } from '../../shared/tokens.js';
 import { deliverOr503 } from '../../shared/mail-delivery.js';
 import { confirmCodeFailure, consumeEmailCode, consumeTotp, createEmailCode, releaseCodeAttempt, reserveCodeAttempt, tellLockout } from '../mfa/index.js';
 import { createSession, revokeSession, sessionExpiresAt, type AuthContext } from '../sessions/sessions.service.js';
-import { auditActor, findOrganization, findUserByEmail, findUserById, toSessionUser, verifyPassword, type UserRow } from '../users/users.service.js';
+import { findOrganization, findUserByEmail, findUserById, toSessionUser, verifyPassword, type UserRow } from '../users/users.service.js';
 import { endPendingLogin, findLivePendingLogin, insertPendingLogin, reservePendingLoginAttempt } from './auth.repository.js';
 
 export const PENDING_LOGIN_MINUTES = 10;
@@ -43,15 +43,7 @@ export async function loginWithPassword(ctx: AppContext, input: { email: string;
     await ctx.db.transaction().execute(async (trx) => {
       await confirmFailure(trx, acctKey, ACCOUNT_RULE);
       await confirmFailure(trx, ipKey(meta.ip), IP_RULE);
-      await appendAudit(trx, {
-        organizationId: user?.organizationId ?? null,
-        actor: user ? auditActor(user) : null,
-        action: 'USER_LOGIN_FAILED',
-        targetTable: 'users',
-        targetId: user?.id ?? null,
-        details: { email: input.email.toLowerCase(), reason, userAgent: meta.userAgent },
-        ipAddress: meta.ip,
-      });
+      await auditFor(user ?? null, meta)(trx, 'USER_LOGIN_FAILED', { table: 'users', id: user?.id ?? null }, { email: input.email.toLowerCase(), reason, userAgent: meta.userAgent });
     });
     throw unauthenticated(MSG.invalidCredentials, 'UNAUTHENTICATED');
   }
@@ -62,15 +54,7 @@ export async function loginWithPassword(ctx: AppContext, input: { email: string;
     await clearThrottle(trx, acctKey);
     await releaseAttempt(trx, ipKey(meta.ip));
     await insertPendingLogin(trx, { tokenHash: hashToken(token), userId: user.id, expiresAt: new Date(Date.now() + PENDING_LOGIN_MINUTES * 60_000) });
-    await appendAudit(trx, {
-      organizationId: user.organizationId,
-      actor: auditActor(user),
-      action: 'LOGIN_PASSWORD_VERIFIED',
-      targetTable: 'users',
-      targetId: user.id,
-      details: { userAgent: meta.userAgent },
-      ipAddress: meta.ip,
-    });
+    await auditFor(user, meta)(trx, 'LOGIN_PASSWORD_VERIFIED', { table: 'users', id: user.id }, { userAgent: meta.userAgent });
   });
   return { pendingToken: token, answer: { userId: user.id, email: user.email } };
 }
@@ -95,15 +79,7 @@ export function challengeMethods(user: UserRow) {
 export async function startChallenge(ctx: AppContext, pending: PendingLogin, meta: RequestMeta) {
   const methods = challengeMethods(pending.user);
   await ctx.db.transaction().execute((trx) =>
-    appendAudit(trx, {
-      organizationId: pending.user.organizationId,
-      actor: auditActor(pending.user),
-      action: 'MFA_CHALLENGE_STARTED',
-      targetTable: 'users',
-      targetId: pending.user.id,
-      details: { availableMethods: methods.availableMethods },
-      ipAddress: meta.ip,
-    }),
+    auditFor(pending.user, meta)(trx, 'MFA_CHALLENGE_STARTED', { table: 'users', id: pending.user.id }, { availableMethods: methods.availableMethods }),
   );
   return methods;
 }
@@ -112,15 +88,7 @@ export async function sendLoginEmailCode(ctx: AppContext, pending: PendingLogin,
   if (challengeMethods(pending.user).preferredMethod !== 'email') throw new AppError(400, MSG.emailAuthRequired, 'VALIDATION_ERROR');
   const mail = await ctx.db.transaction().execute(async (trx) => {
     const m = await createEmailCode(trx, pending.user, 'login', pending.id);
-    await appendAudit(trx, {
-      organizationId: pending.user.organizationId,
-      actor: auditActor(pending.user),
-      action: 'MFA_EMAIL_CODE_SENT',
-      targetTable: 'users',
-      targetId: pending.user.id,
-      details: { purpose: 'login' },
-      ipAddress: meta.ip,
-    });
+    await auditFor(pending.user, meta)(trx, 'MFA_EMAIL_CODE_SENT', { table: 'users', id: pending.user.id }, { purpose: 'login' });
     return m;
   });
   await deliverOr503(ctx, mail);
@@ -140,7 +108,7 @@ export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, me
   const attempts = await reservePendingLoginAttempt(ctx.db, pending.id, MAX_CODE_FAILURES);
   if (attempts === undefined) {
     await releaseCodeAttempt(ctx.db, pending.user, 'login');
-    throw unauthenticated(MSG.pendingLoginLocked);
+    throw unauthenticated(MSG.pendingLoginLocked, 'UNAUTHENTICATED', { reason: 'SIGN_IN_ENDED' });
   }
   const result = await ctx.db
     .transaction()
@@ -149,19 +117,10 @@ export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, me
         method === expected &&
         (method === 'totp' ? await consumeTotp(ctx, trx, pending.user.id, code) : await consumeEmailCode(trx, pending.user.id, 'login', code, pending.id));
       if (!ok) return { ok: false as const };
-      const actor = auditActor(pending.user);
       await endPendingLogin(trx, pending.id);
       await releaseCodeAttempt(trx, pending.user, 'login');
       const { token, session } = await createSession(ctx, trx, pending.user, meta);
-      await appendAudit(trx, {
-        organizationId: pending.user.organizationId,
-        actor,
-        action: method === 'email' ? 'USER_LOGIN_MFA_EMAIL_SUCCESS' : 'USER_LOGIN',
-        targetTable: 'sessions',
-        targetId: session.id,
-        details: { method, userAgent: meta.userAgent },
-        ipAddress: meta.ip,
-      });
+      await auditFor(pending.user, meta)(trx, method === 'email' ? 'USER_LOGIN_MFA_EMAIL_SUCCESS' : 'USER_LOGIN', { table: 'sessions', id: session.id }, { method, userAgent: meta.userAgent });
       return { ok: true as const, token };
     })
     .catch(async (err: unknown) => {
@@ -174,19 +133,11 @@ export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, me
     const lockedOut = await ctx.db.transaction().execute(async (trx) => {
       if (ended) await endPendingLogin(trx, pending.id);
       const tripped = await confirmCodeFailure(trx, pending.user, 'login', 'login', meta.ip);
-      await appendAudit(trx, {
-        organizationId: pending.user.organizationId,
-        actor: auditActor(pending.user),
-        action: 'MFA_VERIFICATION_FAILED',
-        targetTable: 'users',
-        targetId: pending.user.id,
-        details: { method, attempts, pendingLoginEnded: ended, locked: tripped },
-        ipAddress: meta.ip,
-      });
+      await auditFor(pending.user, meta)(trx, 'MFA_VERIFICATION_FAILED', { table: 'users', id: pending.user.id }, { method, attempts, pendingLoginEnded: ended, locked: tripped });
       return tripped;
     });
     if (lockedOut) await tellLockout(ctx, pending.user, 'login');
-    throw unauthenticated(ended ? MSG.pendingLoginLocked : MSG.invalidCode);
+    throw ended ? unauthenticated(MSG.pendingLoginLocked, 'UNAUTHENTICATED', { reason: 'SIGN_IN_ENDED' }) : unauthenticated(MSG.invalidCode);
   }
   const org = await findOrganization(ctx.db, pending.user.organizationId);
   if (!org) throw new AppError(403, MSG.accountSetupIncomplete, 'ORGANIZATION_MISSING');
@@ -198,15 +149,7 @@ export async function logout(ctx: AppContext, auth: AuthContext | null, meta: Re
   if (!auth) return;
   await ctx.db.transaction().execute(async (trx) => {
     await revokeSession(trx, auth.session.id, 'logout');
-    await appendAudit(trx, {
-      organizationId: auth.user.organizationId,
-      actor: auditActor(auth.user),
-      action: 'USER_LOGOUT',
-      targetTable: 'sessions',
-      targetId: auth.session.id,
-      details: {},
-      ipAddress: meta.ip,
-    });
+    await auditFor(auth.user, meta)(trx, 'USER_LOGOUT', { table: 'sessions', id: auth.session.id });
   });
 }
 

@@ -138,10 +138,13 @@ describe('second factor', () => {
     const { userId } = (await c.post('/_api/auth/login_with_password', { email: admin.email, password: admin.password })).json();
     for (let i = 0; i < 4; i++) {
       const r = await c.post('/_api/auth/mfa-verify-email', { userId, token: '000000' });
-      expect(r.json().error).toBe(MSG.invalidCode);
+      expect(r.json()).toEqual({ error: MSG.invalidCode, code: 'UNAUTHENTICATED' });
+      expect(c.cookies.has('sr_pending')).toBe(true);
     }
     const fifth = await c.post('/_api/auth/mfa-verify-email', { userId, token: '000000' });
-    expect(fifth.json().error).toBe(MSG.pendingLoginLocked);
+    expect(fifth.json()).toEqual({ error: MSG.pendingLoginLocked, code: 'UNAUTHENTICATED', details: { reason: 'SIGN_IN_ENDED' } });
+    // The ended sign-in's cookie goes with it; the password step starts again.
+    expect(c.cookies.has('sr_pending')).toBe(false);
     expect((await c.post('/_api/auth/mfa-challenge', { userId })).statusCode).toBe(401);
   });
 

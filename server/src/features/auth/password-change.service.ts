@@ -1,10 +1,10 @@
 import { MSG } from '@strongroom/contracts';
-import { appendAudit } from '../../shared/audit.js';
+import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest } from '../../shared/errors.js';
 import { confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
 import { revokeUserSessions, type AuthContext } from '../sessions/sessions.service.js';
-import { auditActor, hashPassword, updateUser, verifyPassword } from '../users/users.service.js';
+import { hashPassword, updateUser, verifyPassword } from '../users/users.service.js';
 import { endUserPendingLogins, spendUserResetTokens } from './auth.repository.js';
 
 const WRONG_CURRENT_RULE: ThrottleRule = { limit: 5, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
@@ -25,7 +25,7 @@ export async function changePassword(ctx: AppContext, auth: AuthContext, input: 
     const ended = await revokeUserSessions(trx, auth.user.id, 'password_change', auth.session.id);
     await endUserPendingLogins(trx, auth.user.id);
     await spendUserResetTokens(trx, auth.user.id);
-    await appendAudit(trx, { organizationId: auth.user.organizationId, actor: auditActor(auth.user), action: 'USER_PASSWORD_CHANGE', targetTable: 'users', targetId: auth.user.id, details: { otherSessionsEnded: ended }, ipAddress: meta.ip });
+    await auditFor(auth.user, meta)(trx, 'USER_PASSWORD_CHANGE', { table: 'users', id: auth.user.id }, { otherSessionsEnded: ended });
   });
   return { success: true, message: MSG.passwordChanged };
 }

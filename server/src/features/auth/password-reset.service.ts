@@ -1,11 +1,11 @@
 import { MSG } from '@strongroom/contracts';
-import { appendAudit } from '../../shared/audit.js';
+import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest } from '../../shared/errors.js';
 import { clearThrottle, consume, type ThrottleRule } from '../../shared/throttle.js';
 import { hashToken, newToken } from '../../shared/tokens.js';
 import { revokeUserSessions } from '../sessions/sessions.service.js';
-import { auditActor, findUserByEmail, hashPassword, updateUser } from '../users/users.service.js';
+import { findUserByEmail, hashPassword, updateUser } from '../users/users.service.js';
 import { endUserPendingLogins, insertResetToken, lockLiveResetToken, markResetTokenUsed, spendUserResetTokens } from './auth.repository.js';
 import { accountKey } from './auth.service.js';
 
@@ -26,15 +26,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string, meta:
   await ctx.db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, address);
     const found = !!user && user.isActive;
-    await appendAudit(trx, {
-      organizationId: found ? user.organizationId : null,
-      actor: found ? auditActor(user) : null,
-      action: 'PASSWORD_RESET_REQUESTED',
-      targetTable: found ? 'users' : null,
-      targetId: found ? user.id : null,
-      details: { email: address, accountFound: found },
-      ipAddress: meta.ip,
-    });
+    await auditFor(found ? user : null, meta)(trx, 'PASSWORD_RESET_REQUESTED', found ? { table: 'users', id: user.id } : null, { email: address, accountFound: found });
     await ctx.jobs.enqueue<PasswordResetMailJob>(trx, PASSWORD_RESET_MAIL_JOB, { email: address });
   });
   return { success: true, message: MSG.resetRequested };
@@ -83,7 +75,7 @@ export async function resetPassword(ctx: AppContext, input: { token: string; new
     await endUserPendingLogins(trx, user.id);
     // The new password also lifts a lock that failed passwords put on the address.
     await clearThrottle(trx, accountKey(user.email));
-    await appendAudit(trx, { organizationId: user.organizationId, actor: auditActor(user), action: 'PASSWORD_RESET_COMPLETED', targetTable: 'users', targetId: user.id, details: { sessionsEnded: ended }, ipAddress: meta.ip });
+    await auditFor(user, meta)(trx, 'PASSWORD_RESET_COMPLETED', { table: 'users', id: user.id }, { sessionsEnded: ended });
   });
   return { success: true, message: MSG.resetSuccess };
 }

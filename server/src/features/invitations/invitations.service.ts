@@ -1,14 +1,14 @@
 import type { InviteUserRequest } from '@strongroom/contracts';
 import { DEFAULT_PERMISSIONS, MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
-import { appendAudit } from '../../shared/audit.js';
+import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
-import { AppError, conflict, forbidden, notFound } from '../../shared/errors.js';
+import { conflict, forbidden, notFound, serviceUnavailable } from '../../shared/errors.js';
 import { hashToken, newToken } from '../../shared/tokens.js';
 import { isFlagEnabled } from '../feature-flags/feature-flags.service.js';
 import { withFreshMfa } from '../mfa/index.js';
 import type { AuthContext } from '../sessions/sessions.service.js';
-import { auditActor, findUserByEmail, hashPassword, insertUser } from '../users/users.service.js';
+import { findUserByEmail, hashPassword, insertUser } from '../users/users.service.js';
 import { findOpenInvitation, insertInvitation, lockOpenInvitation, markInvitationAccepted, revokeOpenInvitations } from './invitations.repository.js';
 
 export const INVITATION_DAYS = 7;
@@ -30,7 +30,7 @@ export async function inviteUser(ctx: AppContext, auth: AuthContext, input: Invi
   const email = input.email.trim().toLowerCase();
   const assertNotMember = async (db: Executor) => {
     const existing = await findUserByEmail(db, email);
-    if (existing && existing.organizationId === user.organizationId) throw conflict(MSG.inviteAlreadyMember);
+    if (existing && existing.organizationId === user.organizationId) throw conflict(MSG.inviteAlreadyMember, { reason: 'ALREADY_MEMBER' });
     return existing;
   };
   await assertNotMember(ctx.db);
@@ -48,7 +48,7 @@ export async function inviteUser(ctx: AppContext, auth: AuthContext, input: Invi
       invitedBy: user.id,
       expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
     });
-    await appendAudit(trx, { organizationId: user.organizationId, actor: auditActor(user), action: 'INVITE_USER', targetTable: 'invitations', targetId: row.id, details: { email, role: input.role }, ipAddress: meta.ip });
+    await auditFor(user, meta)(trx, 'INVITE_USER', { table: 'invitations', id: row.id }, { email, role: input.role });
     return { row, hasAccount: !!existing };
   };
   const { row: invitation, hasAccount } = needsMfa
@@ -71,7 +71,7 @@ export async function inviteUser(ctx: AppContext, auth: AuthContext, input: Invi
     );
   } catch (err) {
     ctx.log.error({ err: (err as Error).message }, 'sending the invitation mail failed');
-    throw new AppError(503, 'The invitation was saved but the email could not be sent. Please try again.');
+    throw serviceUnavailable(MSG.invitationMailFailed);
   }
   return {
     success: true as const,
@@ -92,10 +92,10 @@ export async function acceptInvitation(ctx: AppContext, input: { token: string; 
   await ctx.db.transaction().execute(async (trx) => {
     const inv = await lockOpenInvitation(trx, hashToken(input.token));
     if (!inv) throw notFound(MSG.invitationInvalid);
-    if (await findUserByEmail(trx, inv.email)) throw conflict(MSG.invitationAccountExists);
+    if (await findUserByEmail(trx, inv.email)) throw conflict(MSG.invitationAccountExists, { reason: 'ACCOUNT_EXISTS' });
     const user = await insertUser(trx, { organizationId: inv.organizationId, email: inv.email, fullName: input.fullName.trim(), passwordHash, role: inv.role, permissions: DEFAULT_PERMISSIONS[inv.role] });
     await markInvitationAccepted(trx, inv.id);
-    await appendAudit(trx, { organizationId: inv.organizationId, actor: auditActor(user), action: 'ACCEPT_INVITATION', targetTable: 'invitations', targetId: inv.id, details: { userId: user.id, role: inv.role }, ipAddress: meta.ip });
+    await auditFor(user, meta)(trx, 'ACCEPT_INVITATION', { table: 'invitations', id: inv.id }, { userId: user.id, role: inv.role });
   });
   return { success: true, message: MSG.invitationWelcome };
 }

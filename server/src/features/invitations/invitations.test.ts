@@ -64,7 +64,7 @@ describe('invitations', () => {
     expect((await new Client(t.app).post('/_api/settings/users/invite', { email: uniqueEmail(), role: 'user' })).statusCode).toBe(401);
     const dup = await adminClient.post('/_api/settings/users/invite', { email: admin.email, role: 'user', mfaToken: sysToken });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json().error).toBe(MSG.inviteAlreadyMember);
+    expect(dup.json()).toEqual({ error: MSG.inviteAlreadyMember, code: 'CONFLICT_ERROR', details: { reason: 'ALREADY_MEMBER' } });
   });
 
   it('verifies and accepts once, creating the account with the role defaults', async () => {

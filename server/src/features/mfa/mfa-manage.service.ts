@@ -1,11 +1,11 @@
 import type { MfaManageRequest, MfaManageResponse, SystemMfaOperation } from '@strongroom/contracts';
 import { MSG } from '@strongroom/contracts';
-import { appendAudit } from '../../shared/audit.js';
+import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
-import { AppError, badRequest } from '../../shared/errors.js';
+import { badRequest, internalError } from '../../shared/errors.js';
 import { deliverOr503 } from '../../shared/mail-delivery.js';
 import type { AuthContext } from '../sessions/sessions.service.js';
-import { auditActor, lockUser, updateUser, type UserRow } from '../users/users.service.js';
+import { lockUser, updateUser, type UserRow } from '../users/users.service.js';
 import { consumeEmailCode, consumeTotp, consumeUserCode, createEmailCode, InvalidMfaCode, issueSystemToken, withCodeAttempt } from './mfa.service.js';
 import { decryptTotpSecret, encryptTotpSecret } from './secret-box.js';
 import { matchTotpStep, newTotpSecret, totpQrCode } from './totp.js';
@@ -22,23 +22,22 @@ function countingFailures<T>(ctx: AppContext, user: UserRow, operation: string, 
  */
 export async function manageMfa(ctx: AppContext, auth: AuthContext, input: MfaManageRequest, meta: RequestMeta): Promise<MfaManageResponse> {
   const user = auth.user;
-  const actor = auditActor(user);
-  const org = user.organizationId;
+  const audit = auditFor(user, meta);
   const settingUp = !user.mfaEnabled;
 
   if (input.operation === 'generate_totp_secret') {
     const secret = newTotpSecret();
     await ctx.db.transaction().execute(async (trx) => {
       await updateUser(trx, user.id, { totpPendingSecret: await encryptTotpSecret(ctx.config, user.id, secret) });
-      await appendAudit(trx, { organizationId: org, actor, action: 'MFA_SETUP_INITIATED', targetTable: 'users', targetId: user.id, details: { method: 'totp' }, ipAddress: meta.ip });
+      await audit(trx, 'MFA_SETUP_INITIATED', { table: 'users', id: user.id }, { method: 'totp' });
     });
     let qrCode: string;
     try {
       qrCode = await totpQrCode(secret, user.email, auth.org.name);
     } catch {
-      throw new AppError(500, MSG.qrFailed);
+      throw internalError(MSG.qrFailed);
     }
-    return { success: true, message: 'Scan the image with your authenticator app, then enter the 6-digit code below.', qrCode, secret };
+    return { success: true, message: MSG.totpScanPrompt, qrCode, secret };
   }
 
   if (input.operation === 'switch_to_totp') {
@@ -53,14 +52,14 @@ export async function manageMfa(ctx: AppContext, auth: AuthContext, input: MfaMa
         const step = matchTotpStep(pendingSecret, input.totpToken!);
         if (step === null) throw new InvalidMfaCode();
         await updateUser(trx, user.id, { totpSecret: await encryptTotpSecret(ctx.config, user.id, pendingSecret), totpPendingSecret: null, totpLastUsedStep: String(step), mfaEnabled: true, mfaPrimaryMethod: 'totp' });
-        await appendAudit(trx, { organizationId: org, actor, action: 'MFA_TOTP_ENABLED', targetTable: 'users', targetId: user.id, details: { previousMethod: user.mfaPrimaryMethod }, ipAddress: meta.ip });
+        await audit(trx, 'MFA_TOTP_ENABLED', { table: 'users', id: user.id }, { previousMethod: user.mfaPrimaryMethod });
         return { success: true, message: MSG.totpEnabled, mfaEnabled: true, mfaPrimaryMethod: 'totp' as const };
       }),
     );
   }
 
   // switch_to_email
-  if (!settingUp && user.mfaPrimaryMethod === 'email') throw badRequest('Email verification is already your method.');
+  if (!settingUp && user.mfaPrimaryMethod === 'email') throw badRequest(MSG.emailAlreadyMethod);
   if (!settingUp) {
     // From an authenticator: the current TOTP code proves the switch.
     if (!input.mfaToken || !/^\d{6}$/.test(input.mfaToken)) throw badRequest(MSG.mfaTokenRequired);
@@ -68,7 +67,7 @@ export async function manageMfa(ctx: AppContext, auth: AuthContext, input: MfaMa
       ctx.db.transaction().execute(async (trx) => {
         if (!(await consumeTotp(ctx, trx, user.id, input.mfaToken!))) throw new InvalidMfaCode();
         await updateUser(trx, user.id, { mfaPrimaryMethod: 'email', totpSecret: null, totpPendingSecret: null });
-        await appendAudit(trx, { organizationId: org, actor, action: 'MFA_EMAIL_ENABLED', targetTable: 'users', targetId: user.id, details: { previousMethod: 'totp' }, ipAddress: meta.ip });
+        await audit(trx, 'MFA_EMAIL_ENABLED', { table: 'users', id: user.id }, { previousMethod: 'totp' });
         return { success: true, message: MSG.emailEnabled, mfaEnabled: true, mfaPrimaryMethod: 'email' as const };
       }),
     );
@@ -76,7 +75,7 @@ export async function manageMfa(ctx: AppContext, auth: AuthContext, input: MfaMa
   if (!input.mfaToken || input.mfaToken === 'setup') {
     const mail = await ctx.db.transaction().execute(async (trx) => {
       const m = await createEmailCode(trx, user, 'setup');
-      await appendAudit(trx, { organizationId: org, actor, action: 'MFA_SETUP_INITIATED', targetTable: 'users', targetId: user.id, details: { method: 'email' }, ipAddress: meta.ip });
+      await audit(trx, 'MFA_SETUP_INITIATED', { table: 'users', id: user.id }, { method: 'email' });
       return m;
     });
     await deliverOr503(ctx, mail);
@@ -87,7 +86,7 @@ export async function manageMfa(ctx: AppContext, auth: AuthContext, input: MfaMa
     ctx.db.transaction().execute(async (trx) => {
       if (!/^\d{6}$/.test(code) || !(await consumeEmailCode(trx, user.id, 'setup', code))) throw new InvalidMfaCode();
       await updateUser(trx, user.id, { mfaEnabled: true, mfaPrimaryMethod: 'email', totpPendingSecret: null });
-      await appendAudit(trx, { organizationId: org, actor, action: 'MFA_EMAIL_ENABLED', targetTable: 'users', targetId: user.id, details: {}, ipAddress: meta.ip });
+      await audit(trx, 'MFA_EMAIL_ENABLED', { table: 'users', id: user.id });
       return { success: true, message: MSG.emailEnabled, mfaEnabled: true, mfaPrimaryMethod: 'email' as const };
     }),
   );
@@ -95,10 +94,10 @@ export async function manageMfa(ctx: AppContext, auth: AuthContext, input: MfaMa
 
 /** Sends a signed-in user an emailed code for a sensitive action or the system MFA prompt. */
 export async function sendActionEmailCode(ctx: AppContext, auth: AuthContext, meta: RequestMeta) {
-  if (auth.user.mfaPrimaryMethod === 'totp') throw badRequest('Use the code from your authenticator app.');
+  if (auth.user.mfaPrimaryMethod === 'totp') throw badRequest(MSG.useAuthenticatorCode);
   const mail = await ctx.db.transaction().execute(async (trx) => {
     const m = await createEmailCode(trx, auth.user, 'action');
-    await appendAudit(trx, { organizationId: auth.user.organizationId, actor: auditActor(auth.user), action: 'MFA_EMAIL_CODE_SENT', targetTable: 'users', targetId: auth.user.id, details: { purpose: 'action' }, ipAddress: meta.ip });
+    await auditFor(auth.user, meta)(trx, 'MFA_EMAIL_CODE_SENT', { table: 'users', id: auth.user.id }, { purpose: 'action' });
     return m;
   });
   await deliverOr503(ctx, mail);
@@ -111,7 +110,7 @@ export async function verifySystemMfa(ctx: AppContext, auth: AuthContext, input:
     ctx.db.transaction().execute(async (trx) => {
       if (!(await consumeUserCode(ctx, trx, auth.user, input.mfaToken))) throw new InvalidMfaCode();
       const { token, expiresAt } = await issueSystemToken(trx, auth, input.operation);
-      await appendAudit(trx, { organizationId: auth.user.organizationId, actor: auditActor(auth.user), action: 'MFA_VERIFICATION_SUCCESS', targetTable: 'system_mfa_tokens', targetId: null, details: { operation: input.operation, validMinutes: 30 }, ipAddress: meta.ip });
+      await auditFor(auth.user, meta)(trx, 'MFA_VERIFICATION_SUCCESS', { table: 'system_mfa_tokens', id: null }, { operation: input.operation, validMinutes: 30 });
       return { success: true as const, systemMfaToken: token, expiresAt: expiresAt.toISOString() };
     }),
   );

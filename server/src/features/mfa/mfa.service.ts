@@ -4,7 +4,7 @@ import type { Executor } from '../../platform/db/database.js';
 import type { MailMessage } from '../../platform/mail/mailer.js';
 import type { AppContext } from '../../shared/context.js';
 import { AppError, mfaRequired, tooManyRequests } from '../../shared/errors.js';
-import { appendAudit } from '../../shared/audit.js';
+import { auditFor } from '../../shared/audit.js';
 import { assertNotLocked, confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
 import { hashToken, newSixDigitCode, newToken, safeEqualHex } from '../../shared/tokens.js';
 import type { AuthContext } from '../sessions/sessions.service.js';
@@ -48,7 +48,7 @@ export async function createEmailCode(
   const last = await newestEmailCodeAt(trx, user.id, purpose, pendingLoginId);
   if (last && Date.now() - last.getTime() < RESEND_SECONDS * 1000) {
     const wait = Math.ceil((RESEND_SECONDS * 1000 - (Date.now() - last.getTime())) / 1000);
-    throw tooManyRequests(`Please wait ${wait} seconds before asking for another code.`, wait);
+    throw tooManyRequests(MSG.emailCodeWait(wait), wait);
   }
   await spendEmailCodes(trx, user.id, purpose);
   const code = newSixDigitCode();
@@ -169,15 +169,7 @@ export function releaseCodeAttempt(db: Executor, user: UserRow, scope: CodeScope
 export async function confirmCodeFailure(trx: Executor, user: UserRow, scope: CodeScope, operation: string, ip: string | null): Promise<boolean> {
   const locked = await confirmFailure(trx, codeThrottleKey(scope, user.id), ruleOf(scope));
   if (locked) {
-    await appendAudit(trx, {
-      organizationId: user.organizationId,
-      actor: { id: user.id, name: user.fullName, email: user.email },
-      action: 'MFA_VERIFICATION_LOCKED',
-      targetTable: 'users',
-      targetId: user.id,
-      details: { scope, operation, limit: ruleOf(scope).limit, lockMinutes: ruleOf(scope).lockSeconds / 60 },
-      ipAddress: ip,
-    });
+    await auditFor(user, { ip })(trx, 'MFA_VERIFICATION_LOCKED', { table: 'users', id: user.id }, { scope, operation, limit: ruleOf(scope).limit, lockMinutes: ruleOf(scope).lockSeconds / 60 });
   }
   return locked;
 }
@@ -258,15 +250,7 @@ export async function withFreshMfa<T>(
 export async function recordMfaFailure(ctx: AppContext, user: UserRow, operation: string, ip: string | null): Promise<void> {
   const locked = await ctx.db.transaction().execute(async (trx) => {
     const tripped = await confirmCodeFailure(trx, user, 'action', operation, ip);
-    await appendAudit(trx, {
-      organizationId: user.organizationId,
-      actor: { id: user.id, name: user.fullName, email: user.email },
-      action: 'MFA_VERIFICATION_FAILED',
-      targetTable: 'users',
-      targetId: user.id,
-      details: { operation, locked: tripped },
-      ipAddress: ip,
-    });
+    await auditFor(user, { ip })(trx, 'MFA_VERIFICATION_FAILED', { table: 'users', id: user.id }, { operation, locked: tripped });
     return tripped;
   });
   if (locked) await tellLockout(ctx, user, 'action');

@@ -202,7 +202,7 @@ describe('TOTP secrets at rest', () => {
     await c.post('/_api/auth/login_with_password', { email: b.email, password: b.password });
     const r = await c.post('/_api/auth/mfa-verify-totp', { userId: b.userId, token: nextTotp(secretA, 2) });
     expect(r.statusCode).toBe(500);
-    expect(r.json().error).toBe(MSG.mfaConfigError);
+    expect(r.json()).toEqual({ error: MSG.mfaConfigError, code: 'INTERNAL_ERROR' });
     expect(c.cookies.has('sr_session')).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { MSG } from '@strongroom/contracts';
 import type { Config } from '../../config.js';
-import { AppError } from '../../shared/errors.js';
+import { internalError } from '../../shared/errors.js';
 
 /**
  * TOTP secrets at rest: AES-256-GCM under a key derived (HKDF-SHA256) from MFA_ENCRYPTION_KEY, or from a
@@ -83,6 +83,6 @@ export async function decryptTotpSecret(config: Pick<Config, 'dataDir' | 'mfaEnc
     decipher.setAuthTag(raw.subarray(12, 28));
     return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
   } catch {
-    throw new AppError(500, MSG.mfaConfigError);
+    throw internalError(MSG.mfaConfigError);
   }
 }

@@ -14,7 +14,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MSG } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
-import { AppError, unauthenticated } from '../../shared/errors.js';
+import { forbidden, unauthenticated } from '../../shared/errors.js';
 import { hashToken } from '../../shared/tokens.js';
 import { mfaSetupRequired } from '../users/users.service.js';
 import { extendSessionIdle, findLiveSession, type AuthContext } from './sessions.repository.js';
@@ -72,7 +72,7 @@ async function guard(ctx: AppContext, request: FastifyRequest, reply: FastifyRep
     throw unauthenticated(MSG.sessionNotFound, 'SESSION_NOT_FOUND');
   }
   if (need === 'signed-in' && mfaSetupRequired(auth.user, auth.org)) {
-    throw new AppError(403, 'Set up multi-factor authentication to continue.', 'PERMISSION_ERROR');
+    throw forbidden(MSG.mfaSetupRequired);
   }
   if (need !== 'session-status') await touch(ctx, auth);
   request.auth = auth;

@@ -13,7 +13,7 @@
  */
 import { UPLOAD_LIMITS } from '@strongroom/contracts';
 import { BlobNotSupportedError } from '../../platform/storage/blob-store.js';
-import { appendAudit } from '../../shared/audit.js';
+import { auditFor } from '../../shared/audit.js';
 import type { AppContext } from '../../shared/context.js';
 import { enqueueObjectDeletion, referencedKeys } from '../nodes/index.js';
 import { deadUploadsSince, expiredPendingUploads, expireUploadSession, purgeFinishedUploads, type UploadSessionRow } from './uploads.repository.js';
@@ -32,13 +32,11 @@ async function expire(ctx: AppContext, session: UploadSessionRow): Promise<boole
     if (!row) return false;
     // A single PUT's object, or the file a stopped completion joined: no node points at it.
     await enqueueObjectDeletion(ctx, trx, session.organizationId, [session.s3Key], 'upload-expired');
-    await appendAudit(trx, {
-      organizationId: session.organizationId,
-      actor: null,
-      action: 'UPLOAD_EXPIRED',
-      targetTable: 'upload_sessions',
-      targetId: session.id,
-      details: { matterId: session.matterId, fileName: session.fileName, multipart: session.kind === 'multipart', startedAt: session.createdAt.toISOString() },
+    await auditFor({ organizationId: session.organizationId, actor: null })(trx, 'UPLOAD_EXPIRED', { table: 'upload_sessions', id: session.id }, {
+      matterId: session.matterId,
+      fileName: session.fileName,
+      multipart: session.kind === 'multipart',
+      startedAt: session.createdAt.toISOString(),
     });
     return true;
   });

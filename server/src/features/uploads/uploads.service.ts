@@ -37,13 +37,12 @@ import {
   type BlobHead,
 } from '../../platform/storage/blob-store.js';
 import { requireMemberRole, requirePermission } from '../../shared/access.js';
-import { appendAudit } from '../../shared/audit.js';
+import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, badRequest, conflict, notFound } from '../../shared/errors.js';
 import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, requireMatterWriter, requireVisible, type MatterRow } from '../matters/index.js';
 import { enqueueObjectDeletion, findNode, insertFileNode, nodeDto, requireNameFree, resolveParentFolder } from '../nodes/index.js';
 import type { AuthContext } from '../sessions/index.js';
-import { auditActor } from '../users/users.service.js';
 import {
   abortUploadSession,
   claimUpload,
@@ -248,15 +247,7 @@ async function rejectUpload(ctx: AppContext, auth: AuthContext, claim: Claim, re
     const row = await finishClaimed(trx, session.id, claim.id, 'failed');
     if (!row) return false;
     await enqueueObjectDeletion(ctx, trx, session.organizationId, [session.s3Key], 'upload-rejected');
-    await appendAudit(trx, {
-      organizationId: session.organizationId,
-      actor: auditActor(auth.user),
-      action: 'UPLOAD_FAILED',
-      targetTable: 'upload_sessions',
-      targetId: session.id,
-      details: { matterId: session.matterId, fileName: session.fileName, reason, multipart: session.kind === 'multipart' },
-      ipAddress: meta.ip,
-    });
+    await auditFor(auth.user, meta)(trx, 'UPLOAD_FAILED', { table: 'upload_sessions', id: session.id }, { matterId: session.matterId, fileName: session.fileName, reason, multipart: session.kind === 'multipart' });
     return true;
   });
   if (failed) await removeStored(ctx, session);
@@ -292,10 +283,10 @@ function expectedEtag(input: MultipartCompleteRequest): string | null {
 async function answerCompleted(ctx: AppContext, auth: AuthContext, session: UploadSessionRow, input: MultipartCompleteRequest): Promise<{ file: NodeDto }> {
   const node = session.nodeId ? await findNode(ctx.db, auth.user.organizationId, session.nodeId) : undefined;
   if (!node) throw notFound(UPLOAD_MSG.uploadNotFound);
-  if (Number(node.fileSize) !== input.fileSize) throw conflict(UPLOAD_MSG.completedWithOtherParts);
+  if (Number(node.fileSize) !== input.fileSize) throw conflict(UPLOAD_MSG.completedWithOtherParts, { reason: 'UPLOAD_COMPLETED_OTHERWISE' });
   if (session.kind === 'multipart') {
     const head = await ctx.store.head(session.s3Key);
-    if (!head || head.etag !== expectedEtag(input)) throw conflict(UPLOAD_MSG.completedWithOtherParts);
+    if (!head || head.etag !== expectedEtag(input)) throw conflict(UPLOAD_MSG.completedWithOtherParts, { reason: 'UPLOAD_COMPLETED_OTHERWISE' });
   }
   return { file: await nodeDto(ctx.db, auth.user.organizationId, node.id) };
 }
@@ -305,7 +296,7 @@ async function answerUnclaimable(ctx: AppContext, auth: AuthContext, sessionId: 
   const now = await findUploadById(ctx.db, sessionId);
   if (now?.status === 'completed') return answerCompleted(ctx, auth, now, input);
   if (now?.status === 'completing' || (now?.status === 'pending' && now.expiresAt.getTime() > Date.now())) {
-    throw conflict(UPLOAD_MSG.completionInProgress);
+    throw conflict(UPLOAD_MSG.completionInProgress, { reason: 'UPLOAD_COMPLETING' });
   }
   throw notFound(UPLOAD_MSG.uploadNotFound);
 }
@@ -356,7 +347,7 @@ export async function completeUpload(ctx: AppContext, auth: AuthContext, input: 
   try {
     return await completeClaimed(ctx, auth, claim, input, meta);
   } catch (err) {
-    if (err instanceof ClaimLostError) throw conflict(UPLOAD_MSG.completionInProgress);
+    if (err instanceof ClaimLostError) throw conflict(UPLOAD_MSG.completionInProgress, { reason: 'UPLOAD_COMPLETING' });
     throw err;
   } finally {
     stop();
@@ -385,7 +376,7 @@ async function completeClaimed(ctx: AppContext, auth: AuthContext, claim: Claim,
     } catch (err) {
       // Missing or wrong parts: the upload stays open, so the client can send them and complete again.
       if (err instanceof BlobInvalidPartError) throw badRequest(UPLOAD_MSG.partsMismatch);
-      if (err instanceof BlobObjectExistsError) throw conflict(UPLOAD_MSG.completedWithOtherParts);
+      if (err instanceof BlobObjectExistsError) throw conflict(UPLOAD_MSG.completedWithOtherParts, { reason: 'UPLOAD_COMPLETED_OTHERWISE' });
       if (!(err instanceof BlobUploadNotFoundError)) throw err;
       // The store's upload is gone. A completion that stopped after its assembly (a crash) leaves the object:
       // the same parts finish its work, other parts are refused. Nothing stored: the parts are lost.
@@ -394,7 +385,7 @@ async function completeClaimed(ctx: AppContext, auth: AuthContext, claim: Claim,
         await rejectUpload(ctx, auth, claim, 'the stored parts are gone', meta);
         throw notFound(UPLOAD_MSG.uploadNotFound);
       }
-      if (stored.etag !== expectedEtag(input)) throw conflict(UPLOAD_MSG.completedWithOtherParts);
+      if (stored.etag !== expectedEtag(input)) throw conflict(UPLOAD_MSG.completedWithOtherParts, { reason: 'UPLOAD_COMPLETED_OTHERWISE' });
       head = stored;
     }
   } else {
@@ -445,24 +436,16 @@ async function completeClaimed(ctx: AppContext, auth: AuthContext, claim: Claim,
         createdBy: user.id,
       });
       if (!(await finishClaimed(trx, session.id, claim.id, 'completed', node.id))) throw new ClaimLostError();
-      await appendAudit(trx, {
-        organizationId: user.organizationId,
-        actor: auditActor(user),
-        action: 'UPLOAD_FILE',
-        targetTable: 'nodes',
-        targetId: node.id,
-        details: {
-          matterId: matter.id,
-          matterName: matter.matterName,
-          fileName: node.name,
-          parentId,
-          fileSize: head.size,
-          mimeType: node.mimeType,
-          sha256Hash,
-          multipart: session.kind === 'multipart',
-          ...(parts ? { parts } : {}),
-        },
-        ipAddress: meta.ip,
+      await auditFor(user, meta)(trx, 'UPLOAD_FILE', { table: 'nodes', id: node.id }, {
+        matterId: matter.id,
+        matterName: matter.matterName,
+        fileName: node.name,
+        parentId,
+        fileSize: head.size,
+        mimeType: node.mimeType,
+        sha256Hash,
+        multipart: session.kind === 'multipart',
+        ...(parts ? { parts } : {}),
       });
       return node.id;
     });
@@ -472,7 +455,7 @@ async function completeClaimed(ctx: AppContext, auth: AuthContext, claim: Claim,
     if (err instanceof AppError || nameClash) {
       // Refused at the last step (hold applied, folder deleted, name taken, quota): nothing may stay behind.
       await rejectUpload(ctx, auth, claim, err instanceof AppError ? err.message : 'name taken', meta);
-      if (nameClash) throw conflict(NODE_MSG.nameExists(session.fileName), { field: 'name' });
+      if (nameClash) throw conflict(NODE_MSG.nameExists(session.fileName), { reason: 'NAME_TAKEN', field: 'name' });
     }
     throw err;
   }
@@ -493,21 +476,13 @@ export async function abortUpload(ctx: AppContext, auth: AuthContext, input: { s
     if (!row) return null;
     // A completion that died may have stored the joined object: it goes with the upload.
     await enqueueObjectDeletion(ctx, trx, session.organizationId, [session.s3Key], 'upload-aborted');
-    await appendAudit(trx, {
-      organizationId: session.organizationId,
-      actor: auditActor(auth.user),
-      action: 'UPLOAD_ABORTED',
-      targetTable: 'upload_sessions',
-      targetId: session.id,
-      details: { matterId: session.matterId, fileName: session.fileName, fileSize: session.fileSize === null ? null : Number(session.fileSize) },
-      ipAddress: meta.ip,
-    });
+    await auditFor(auth.user, meta)(trx, 'UPLOAD_ABORTED', { table: 'upload_sessions', id: session.id }, { matterId: session.matterId, fileName: session.fileName, fileSize: session.fileSize === null ? null : Number(session.fileSize) });
     return row;
   });
   if (!aborted) {
     const now = await findUploadById(ctx.db, session.id);
-    if (now?.status === 'completing') throw conflict(UPLOAD_MSG.abortWhileCompleting);
-    if (now?.status === 'completed') throw conflict(UPLOAD_MSG.alreadyCompleted);
+    if (now?.status === 'completing') throw conflict(UPLOAD_MSG.abortWhileCompleting, { reason: 'UPLOAD_COMPLETING' });
+    if (now?.status === 'completed') throw conflict(UPLOAD_MSG.alreadyCompleted, { reason: 'UPLOAD_COMPLETED' });
     // Already aborted, failed or expired: nothing left to do.
     return { success: true };
   }

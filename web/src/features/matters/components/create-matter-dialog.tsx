@@ -4,7 +4,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { MATTER_MSG, type MatterDto } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { errorMessage, isApiError, isMfaCancelledError } from '@/lib/api-error';
+import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
+import { conflictField } from '@/lib/conflicts';
 import { toast } from '@/lib/toast';
 import { useCreateMatter } from '../api/create-matter';
 import { useNextMatterNumber } from '../api/get-next-matter-number';
@@ -49,7 +50,7 @@ export function CreateMatterDialog({ open, onOpenChange, onCreated }: CreateMatt
       },
       onError: (err) => {
         if (isMfaCancelledError(err)) return;
-        if (isApiError(err) && err.status === 409 && err.message.includes('already exists')) {
+        if (conflictField(err, 'matterNumber') === 'matterNumber') {
           form.setError('matterNumber', { message: MATTER_MSG.matterNumberExists }, { shouldFocus: true });
           return;
         }

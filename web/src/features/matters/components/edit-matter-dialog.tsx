@@ -7,7 +7,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { errorMessage, isApiError, isMfaCancelledError } from '@/lib/api-error';
-import { RESOURCE_MODIFIED } from '@/lib/conflicts';
+import { conflictField, conflictKind, RESOURCE_MODIFIED } from '@/lib/conflicts';
 import { matterDetailQueryKey, mattersQueryKey } from '@/lib/query-keys';
 import { toast } from '@/lib/toast';
 import { toastWithUndo } from '@/lib/undo';
@@ -51,7 +51,7 @@ export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialo
     update.mutate(updateBody(base, v), {
       onSuccess: (res) => {
         // Undo puts the former values back: the detail and the list are read again.
-        toastWithUndo(`${v.matterName.trim()} was updated.`, res, () =>
+        toastWithUndo(MATTER_MSG.updated(v.matterName.trim()), res, () =>
           Promise.all([
             queryClient.invalidateQueries({ queryKey: matterDetailQueryKey(matter.id) }),
             queryClient.invalidateQueries({ queryKey: mattersQueryKey }),
@@ -61,7 +61,7 @@ export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialo
       },
       onError: async (err) => {
         if (isMfaCancelledError(err)) return;
-        if (isApiError(err) && err.status === 409 && err.message === MATTER_MSG.versionMismatch) {
+        if (isApiError(err) && conflictKind(err) === 'optimistic-lock') {
           toast.error(RESOURCE_MODIFIED);
           const fresh = await queryClient.fetchQuery({ ...matterDetailQueryOptions(base.id), staleTime: 0 }).catch(() => null);
           const theirs = fresh?.matter;
@@ -75,7 +75,7 @@ export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialo
           }
           return;
         }
-        if (isApiError(err) && err.status === 409 && err.message.includes('already exists')) {
+        if (conflictField(err, 'matterNumber') === 'matterNumber') {
           form.setError('matterNumber', { message: MATTER_MSG.matterNumberExists }, { shouldFocus: true });
           return;
         }

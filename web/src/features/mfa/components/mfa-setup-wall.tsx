@@ -162,7 +162,7 @@ function ManualSecret({ secret }: { secret: string }) {
       setCopied(true);
       window.setTimeout(() => setCopied(false), 2000);
     } catch {
-      toast.error('Could not copy. Select the key and copy it by hand.');
+      toast.error(MSG.copyFailed);
     }
   };
   return (

@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import { ChevronRight, Folder, FolderOpen, FolderPlus, MoreHorizontal, Search, Upload } from 'lucide-react';
-import type { NodeTreeDto } from '@strongroom/contracts';
+import { NODE_MSG, type NodeTreeDto } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
 import { ContextMenu, ContextMenuContent, ContextMenuTrigger } from '@/components/ui/context-menu';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
@@ -89,7 +89,7 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
       a.click();
       a.remove();
     } catch (err) {
-      toast.error('Failed to download.', { description: errorMessage(err) });
+      toast.error(NODE_MSG.downloadFailed, { description: errorMessage(err) });
     }
   };
   const actionsFor = (n: NodeTreeDto) =>

@@ -44,7 +44,7 @@ export function CreateFolderDialog({ open, onOpenChange, matterId, parentId, par
           onOpenChange(false);
         },
         onError: (err) => {
-          if (!isMfaCancelledError(err)) toast.error('Creation Failed', { description: errorMessage(err) });
+          if (!isMfaCancelledError(err)) toast.error(NODE_MSG.createFolderFailed, { description: errorMessage(err) });
         },
       },
     );
@@ -104,7 +104,7 @@ export function RenameNodeDialog({ open, onOpenChange, node }: BaseProps & { nod
           onOpenChange(false);
         },
         onError: (err) => {
-          if (!isMfaCancelledError(err)) toast.error('Failed to rename.', { description: conflictText(err, 'rename') ?? errorMessage(err) });
+          if (!isMfaCancelledError(err)) toast.error(NODE_MSG.renameFailed, { description: conflictText(err, 'rename') ?? errorMessage(err) });
         },
       },
     );
@@ -152,7 +152,7 @@ export function MoveNodeDialog({ open, onOpenChange, node, nodes }: BaseProps & 
           onOpenChange(false);
         },
         onError: (err) => {
-          if (!isMfaCancelledError(err)) toast.error('Failed to move.', { description: conflictText(err, 'move') ?? errorMessage(err) });
+          if (!isMfaCancelledError(err)) toast.error(NODE_MSG.moveFailed, { description: conflictText(err, 'move') ?? errorMessage(err) });
         },
       },
     );
@@ -192,7 +192,7 @@ export function DeleteNodeDialog({ open, onOpenChange, node }: BaseProps & { nod
           onOpenChange(false);
         },
         onError: (err) => {
-          if (!isMfaCancelledError(err)) toast.error('Failed to delete.', { description: conflictText(err, 'delete') ?? errorMessage(err) });
+          if (!isMfaCancelledError(err)) toast.error(NODE_MSG.deleteFailed, { description: conflictText(err, 'delete') ?? errorMessage(err) });
         },
       },
     );

@@ -23,6 +23,14 @@ import {
   type SavedUpload,
 } from './upload-plan';
 
+/** A store answered a part without its ETag: the part cannot be listed at completion, so the upload stops. */
+class EtagMissingError extends Error {
+  constructor() {
+    super(UPLOAD_MSG.etagMissing);
+    this.name = 'EtagMissingError';
+  }
+}
+
 /**
  * The network calls an upload makes: the upload API and the PUT of bytes to the store. Injected so the runner's
  * rules (resume, one failed part stopping the rest, cancel) can be exercised without a network.
@@ -182,7 +190,7 @@ async function multipartUpload(file: File, target: UploadTarget, events: UploadE
           partSignal,
         );
         const clean = cleanEtag(etag);
-        if (!clean) throw new Error(UPLOAD_MSG.etagMissing);
+        if (!clean) throw new EtagMissingError();
         inFlight.delete(current.partNumber);
         finishedBytes += current.end - current.start;
         done.set(current.partNumber, clean);
@@ -196,7 +204,7 @@ async function multipartUpload(file: File, target: UploadTarget, events: UploadE
         if (signal.aborted) throw new UploadAbortedError();
         if (stop.signal.aborted) throw error; // another part failed first: its error is the one shown
         firstError =
-          error instanceof Error && error.message === UPLOAD_MSG.etagMissing ? error : new Error(UPLOAD_MSG.chunkFailed(partNumber), { cause: error });
+          error instanceof EtagMissingError ? error : new Error(UPLOAD_MSG.chunkFailed(partNumber), { cause: error });
         stop.abort();
         throw firstError;
       }
