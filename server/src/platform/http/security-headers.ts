@@ -16,7 +16,7 @@ function objectStoreOrigins(s3: Config['s3']): string[] {
  * network calls to Strongroom and the object store only, no plugins, no <base> or form posts elsewhere, never framed.
  * Over https, the browser also upgrades any plain-http subresource.
  */
-export function contentSecurityPolicy(opts: { https: boolean; s3: Config['s3'] }): string {
+function contentSecurityPolicy(opts: { https: boolean; s3: Config['s3'] }): string {
   const directives: Array<[string, string[]]> = [
     ['default-src', ["'self'"]],
     ['script-src', ["'self'"]],
