@@ -12,7 +12,7 @@ import * as securityHeaders from './security-headers.js';
 
 // Count how often the header set is worked out: once per app build, never per request.
 vi.mock('./security-headers.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('./security-headers.js')>();
+  const real = await importOriginal<typeof securityHeaders>();
   return { ...real, buildSecurityHeaders: vi.fn(real.buildSecurityHeaders) };
 });
 
