@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startMailSink } from './support/mail-sink.js';
+import { startSmtpSink } from '../server/test/smtp-sink.js';
 import { adminCli, startServer } from './support/server.js';
 
 export const ADMIN = { email: 'ada@acme.test', password: 'correct horse battery', name: 'Ada Admin', firm: 'Acme LLP' };
@@ -13,7 +13,7 @@ export const ADMIN = { email: 'ada@acme.test', password: 'correct horse battery'
 export default async function globalSetup() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-e2e-'));
   const mailDir = path.join(root, 'mail');
-  const sink = await startMailSink(mailDir);
+  const sink = await startSmtpSink({ dir: mailDir });
   const port = process.env.E2E_PORT!;
   const env = { DATA_DIR: path.join(root, 'data'), PORT: port, APP_URL: `http://127.0.0.1:${port}`, SMTP_URL: sink.url, MAIL_FROM: 'Strongroom <archive@acme.test>' };
   adminCli(['create-org', '--name', ADMIN.firm, '--admin-email', ADMIN.email, '--admin-name', ADMIN.name, '--admin-password', ADMIN.password], env);

@@ -3,7 +3,8 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { waitForCode, waitForLink } from './mail-sink.js';
+// The one SMTP sink of the tests; the browsers' workers read its mail folder.
+import { waitForCodeIn as waitForCode, waitForLinkIn as waitForLink } from '../../server/test/smtp-sink.js';
 
 export const mailDir = () => process.env.E2E_MAIL_DIR!;
 export const shotsDir = path.resolve(import.meta.dirname, '../artifacts/screenshots');

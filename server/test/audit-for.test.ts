@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../platform/db/database.js';
-import { testDatabase } from '../../test/helpers.js';
-import { createOrganizationFromCli } from '../features/setup/setup.service.js';
-import { auditFor, SYSTEM_CHAIN, verifyChain } from './audit.js';
+import type { DatabaseHandle } from '../src/platform/db/database.js';
+import { testDatabase } from './helpers.js';
+import { createOrganizationFromCli } from '../src/features/setup/setup.service.js';
+import { auditFor, SYSTEM_CHAIN, verifyChain } from '../src/shared/audit.js';
 
 let database: DatabaseHandle;
 let org: string;
