@@ -6,7 +6,7 @@ import { startFirmServer, type RunningServer } from './support/server.js';
 import { checkA11y, setUpEmailMfa, signInWithEmail } from './support/fixtures.js';
 
 // The top bar's search, clearing fields in Edit Matter, and what logout leaves in the browser, on a Strongroom
-// of this spec's own.
+// of this test file's own.
 test.describe.configure({ mode: 'serial' });
 
 const SETUP_TOKEN = 'e2e-search-edit-setup-token-0123456789abcdef';

@@ -284,7 +284,7 @@ test('right-click menus on rows and folders: the same actions as the row dropdow
   await expect(page.getByText('"Correspondence" was renamed.')).toBeVisible();
   await expect(contents().getByRole('row', { name: 'Folder Client Correspondence' })).toBeVisible();
 
-  // Files: Download, Move and Delete; no Rename (spec: Rename is for folders only).
+  // Files: Download, Move and Delete; no Rename (only folders are renamed).
   await contents().getByRole('row', { name: 'File engagement-letter.pdf' }).click({ button: 'right' });
   const fileMenu = page.getByRole('menu', { name: 'Actions for engagement-letter.pdf' });
   await expect(fileMenu.getByRole('menuitem', { name: 'Move' })).toBeVisible();

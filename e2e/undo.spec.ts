@@ -6,7 +6,7 @@ import { startFirmServer, type RunningServer } from './support/server.js';
 import { checkA11y, setUpEmailMfa, signInWithEmail } from './support/fixtures.js';
 
 // Undo from the success toast: a folder rename and a matter edit are taken back on the server; an undo after a
-// later change fails with the spec's texts. On a Strongroom of this spec's own.
+// later change fails with the undo texts (UNDO_MSG). On a Strongroom of this test file's own.
 test.describe.configure({ mode: 'serial' });
 
 const SETUP_TOKEN = 'e2e-undo-setup-token-0123456789abcdef0123';

@@ -43,7 +43,7 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
 export type FirmAdmin = { email: string; name: string; password: string; firm: string };
 
 /**
- * A Strongroom of a spec's own (own DATA_DIR and port, mail to the run's sink), with the firm set up through
+ * A Strongroom of a test file's own (own DATA_DIR and port, mail to the run's sink), with the firm set up through
  * POST /_api/setup. `env` is what a restart on the same data needs.
  */
 export async function startFirmServer(dataDir: string, admin: FirmAdmin, setupToken: string): Promise<{ server: RunningServer; env: Record<string, string> }> {

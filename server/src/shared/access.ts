@@ -4,7 +4,7 @@ import { forbidden } from './errors.js';
 
 type Actor = { role: 'admin' | 'user' | 'guest'; permissions: Record<PermissionKey, boolean> };
 
-/** Matters, folders and files are for admins and users; guests see 'Access denied' (spec part 2, section 6). */
+/** Matters, folders and files are for admins and users; guests see 'Access denied'. */
 export function requireMemberRole(user: Actor): void {
   if (!PAGE_ROLES.includes(user.role)) throw forbidden(MSG.accessDenied(user.role));
 }

@@ -11,7 +11,7 @@ function isSessionQuery(queryKey: readonly unknown[]): boolean {
   return queryKey[0] === sessionQueryKey[0];
 }
 
-/** The one query client: spec defaults (lib/query-client) plus the session rules of the auth feature. */
+/** The one query client: the shared defaults (lib/query-client) plus the session rules of the auth feature. */
 export const queryClient = createAppQueryClient({
   onQueryError: (error, query) => {
     if (isSessionQuery(query.queryKey)) handleSessionError(error, queryClient);

@@ -52,7 +52,7 @@ export function errorMessage(error: unknown, fallback: string = MSG.unexpected):
 export type MfaDemand = {
   /** The operation the server named (e.g. MFA_USER_MANAGEMENT), when it named one. */
   operation: string | undefined;
-  /** Where the server names no method, totp is assumed (spec part 1, section 4.5). */
+  /** Where the server names no method, totp is assumed. */
   method: MfaMethod;
   availableMethods: MfaMethod[];
 };

@@ -3,7 +3,7 @@ import { LEGACY_STORAGE_VERSION } from '@strongroom/contracts';
 /** Remembers which storage version's cleanup already ran. */
 export const STORAGE_VERSION_KEY = 'strongroom.storageVersion';
 
-/** Key prefixes of the earlier client's auth, organization, user and session state (spec 4.7). */
+/** Key prefixes of the earlier client's auth, organization, user and session state, removed at start so no stale credentials linger. */
 const LEGACY_PREFIXES = ['auth', 'sb-', 'supabase', 'organization', 'org_', 'user', 'session', 'profile'];
 
 /**

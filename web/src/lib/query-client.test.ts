@@ -18,7 +18,7 @@ describe('shouldRetryQuery', () => {
   });
 });
 
-describe('mutations under concurrency (spec part 2, sections 8 and 9)', () => {
+describe('mutations under concurrency', () => {
   const race = () => new ApiError({ status: 409, code: 'CONFLICT_ERROR', message: 'Concurrent operation detected. Please try again.', details: { retryAfterSeconds: 0.01 } });
 
   it('a race is resent until it goes through', async () => {

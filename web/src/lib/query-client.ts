@@ -27,7 +27,7 @@ export const CACHE_TIMES = {
   suggestionsGcMs: 5 * 60_000,
 } as const;
 
-/** Queries never retry on 401 or 403 and otherwise at most twice (spec part 1, sections 4.2 and 9). */
+/** Queries never retry on 401 or 403 (asking again changes nothing) and otherwise at most twice. */
 export const MAX_QUERY_RETRIES = 2;
 
 export function isAuthStatus(error: unknown): boolean {
@@ -59,7 +59,7 @@ export function createAppQueryClient(hooks: QueryClientHooks = {}): QueryClient 
     }),
     mutationCache: new MutationCache({
       onError: (error, _variables, _context, mutation) => {
-        // MFA demands are the dialog's business, never an error toast (spec part 1, section 8).
+        // MFA demands are the dialog's business, never an error toast.
         if (isMfaRequiredError(error) || isMfaCancelledError(error)) return;
         if (isSessionLostError(error)) {
           hooks.onSessionLost?.();
@@ -76,7 +76,7 @@ export function createAppQueryClient(hooks: QueryClientHooks = {}): QueryClient 
         refetchOnWindowFocus: true,
         refetchOnReconnect: true,
       },
-      // Races and locks are retried (spec part 2, sections 8 and 9); nothing else is resent on its own.
+      // Races and locks are retried (details.reason RACE or LOCKED); nothing else is resent on its own.
       mutations: { retry: shouldRetryMutation, retryDelay: conflictRetryDelay },
     },
   });

@@ -3,7 +3,7 @@ import { LIMITS, MSG, type SystemMfaOperation } from '@strongroom/contracts';
 import { isMfaRequiredError } from './api-error';
 
 /**
- * The system-level MFA prompt (spec part 1, section 4.5): one prompt at a time; closing it rejects the
+ * The system-level MFA prompt: one prompt at a time; closing it rejects the
  * pending call; a verified code yields a token valid for 30 minutes, kept in sessionStorage per operation so
  * a reload within the tab does not ask again. The prompt component (features/mfa) calls the API and then
  * `completeSystemMfa`.

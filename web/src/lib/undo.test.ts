@@ -38,7 +38,7 @@ describe('toastWithUndo', () => {
     expect(onUndone).toHaveBeenCalledWith(done);
   });
 
-  it('says "Undo failed" with the spec text when the entry expired, was used or the object changed', async () => {
+  it('says "Undo failed" with the unavailable text when the entry expired, was used or the object changed', async () => {
     const success = vi.spyOn(toast, 'success').mockImplementation(() => {});
     const error = vi.spyOn(toast, 'error').mockImplementation(() => {});
     const send = vi.fn().mockRejectedValue(new ApiError({ status: 410, code: 'CONFLICT_ERROR', message: UNDO_MSG.unavailable }));

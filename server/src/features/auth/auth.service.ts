@@ -153,7 +153,7 @@ export async function logout(ctx: AppContext, auth: AuthContext | null, meta: Re
   });
 }
 
-/** The session answer, with the API version verdict (spec part 1, section 4.4). */
+/** The session answer, with the verdict on the client's API version (compatible, deprecated or critical). */
 export function sessionAnswer(ctx: AppContext, auth: AuthContext, clientVersion: string | undefined): SessionResponse {
   const verdict = compareApiVersions(clientVersion, API_VERSION);
   if (verdict.severity === 'critical') {

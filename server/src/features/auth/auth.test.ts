@@ -42,7 +42,7 @@ describe('password step', () => {
     expect(await auditActions(null)).toContain('USER_LOGIN_FAILED');
   });
 
-  it('validates with the spec messages and refuses unknown fields', async () => {
+  it('validates with the published messages and refuses unknown fields', async () => {
     const c = new Client(t.app);
     expect((await c.post('/_api/auth/login_with_password', { email: 'not-an-email', password: 'x' })).json().error).toBe('Email is required');
     expect((await c.post('/_api/auth/login_with_password', { email: admin.email, password: '' })).json().error).toBe('Password is required');

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => t.shutdown());
 
 describe('password change', () => {
-  it('validates with the spec messages', async () => {
+  it('validates with the published messages', async () => {
     const v = (b: object) => c.post('/_api/settings/password', b).then((r) => r.json().error);
     expect(await v({ currentPassword: '', newPassword: 'new password', confirmPassword: 'new password' })).toBe('Current password is required.');
     expect(await v({ currentPassword: 'x', newPassword: 'short', confirmPassword: 'short' })).toBe('New password must be at least 8 characters.');

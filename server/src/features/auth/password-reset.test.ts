@@ -26,7 +26,7 @@ describe('password reset', () => {
     expect(t.sink.messages.slice(before).map((m) => m.to[0])).toEqual([admin.email]);
   });
 
-  it('validates input with the spec messages', async () => {
+  it('validates input with the published messages', async () => {
     const c = new Client(t.app);
     expect((await c.post('/_api/auth/password-reset', { email: 'nope' })).json().error).toBe(MSG.validEmail);
     expect((await c.post('/_api/auth/password-reset-verify', { token: '', newPassword: 'longenough' })).json().error).toBe(MSG.resetTokenRequired);

@@ -16,7 +16,7 @@ function countingFailures<T>(ctx: AppContext, user: UserRow, operation: string, 
 }
 
 /**
- * POST /_api/settings/mfa-manage (spec part 1, section 4.5 and part 3's Profile tab). MFA can be switched
+ * POST /_api/settings/mfa-manage (the setup wall and the Profile tab). MFA can be switched
  * between methods but never turned off. While it is not set up yet, mfaToken is 'setup'; afterwards a
  * switch needs a code of the current method.
  */

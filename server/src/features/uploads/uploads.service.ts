@@ -71,7 +71,7 @@ function objectKey(organizationId: string, matterId: string): string {
   return `org/${organizationId}/matters/${matterId}/${randomUUID()}`;
 }
 
-/** The MIME type to store, after the type and size rules; 400 with the spec's texts otherwise. */
+/** The MIME type to store, after the type and size rules; 400 with the published texts (UPLOAD_MSG) otherwise. */
 function checkFile(ctx: AppContext, fileName: string, fileType: string, fileSize: number | undefined, max = ctx.config.uploadMaxBytes): string {
   const mime = allowedMimeType(fileName, fileType);
   if (!mime) throw badRequest(UPLOAD_MSG.invalidFileType);

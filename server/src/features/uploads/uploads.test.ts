@@ -259,7 +259,7 @@ describe('upload rules', () => {
     return r.json().error;
   };
 
-  it('checks file names with the spec messages', async () => {
+  it('checks file names with the published messages', async () => {
     expect(await error({ fileName: '' })).toBe('File name is required.');
     expect(await error({ fileName: `${'a'.repeat(252)}.pdf` })).toBe('File name must be less than 255 characters.');
     expect(await error({ fileName: 'a<b>.pdf' })).toBe('File name contains invalid characters.');
@@ -273,7 +273,7 @@ describe('upload rules', () => {
     expect((await presign({ fileName: `${'a'.repeat(251)}.pdf` })).statusCode).toBe(200);
   });
 
-  it('checks type, size and ids with the spec messages', async () => {
+  it('checks type, size and ids with the published messages', async () => {
     expect(await error({ fileType: '' })).toBe('File type is required.');
     expect(await error({ matterId: 'm' })).toBe('Invalid Matter ID.');
     expect(await error({ parentId: 'p' })).toBe('Invalid Parent ID.');

@@ -27,7 +27,7 @@ export function mfaSetupRequired(user: UserRow, org: OrganizationRow): boolean {
   return org.mfaRequired && !user.mfaEnabled;
 }
 
-/** The user as the client sees it (spec part 1, section 3). */
+/** The user as the client sees it: no secrets, with the organization's name and the MFA state. */
 export function toSessionUser(user: UserRow, org: OrganizationRow): SessionUser {
   return {
     id: user.id,

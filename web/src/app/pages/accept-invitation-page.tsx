@@ -3,7 +3,7 @@ import { AcceptInvitation } from '@/features/invitations/components/accept-invit
 import { useDocumentTitle } from '@/lib/document-title';
 import { AuthLayout } from '../layouts/auth-layout';
 
-/** /accept-invitation?token=... (spec part 1, section 2.9). */
+/** /accept-invitation?token=...: the invited person creates their account. */
 export function AcceptInvitationPage() {
   useDocumentTitle('Accept Invitation');
   const [params] = useSearchParams();

@@ -13,7 +13,7 @@ import { AuthLayout } from '../layouts/auth-layout';
 import { BrandMark } from '../shell/brand';
 import type { LoginRedirectState } from '../shell/protected-layout';
 
-/** /login: password, then the second factor (spec part 1, sections 2.4, 2.5 and 4.3). */
+/** /login: password, then the second factor. */
 export function LoginPage() {
   useDocumentTitle('Login');
   const auth = useAuth();
@@ -23,7 +23,7 @@ export function LoginPage() {
   const [pending, setPending] = useState<LoginResponse | null>(null);
   const redirect = (location.state ?? {}) as LoginRedirectState;
 
-  // A signed-in visitor goes to the dashboard (design.md, readings decided).
+  // A signed-in visitor has nothing to do here and goes to the dashboard.
   if (auth.status === 'authenticated') return <Navigate to="/" replace />;
 
   const onVerified = (user: SessionUser) => {

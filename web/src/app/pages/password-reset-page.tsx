@@ -5,7 +5,7 @@ import { SetNewPasswordForm } from '@/features/password-reset/components/set-new
 import { useDocumentTitle } from '@/lib/document-title';
 import { AuthLayout, footerLinkClass } from '../layouts/auth-layout';
 
-/** /password-reset: ask for a link, or with ?token= set the new password (spec part 1, section 2.8). */
+/** /password-reset: ask for a link, or with ?token= set the new password. */
 export function PasswordResetPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';

@@ -1,6 +1,6 @@
 /**
  * The avatar's text: up to two initials of the display name (first and last word), '...' while the user is
- * loading, '?' when there is no usable name (spec part 1, section 2.3).
+ * loading, '?' when there is no usable name.
  */
 export function initialsOf(displayName: string | null | undefined, loading = false): string {
   if (loading) return '...';

@@ -2,7 +2,7 @@ import { Archive, FolderKanban, LayoutDashboard, LifeBuoy, ScrollText, Settings,
 
 export type NavItem = { label: string; to: string; icon: LucideIcon; end?: boolean };
 
-/** The side navigation (spec part 1, section 2.3). */
+/** The side navigation. */
 export const NAV_ITEMS: NavItem[] = [
   { label: 'Dashboard', to: '/', icon: LayoutDashboard, end: true },
   { label: 'Matters', to: '/matters', icon: FolderKanban },

@@ -17,7 +17,7 @@ import { AppShell } from './app-shell';
 export type LoginRedirectState = { message?: string };
 
 /**
- * The protected-page gate (spec part 1, section 2.2): a skeleton while the session loads; /login when
+ * The protected-page gate: a skeleton while the session loads; /login when
  * nobody is signed in; 'Access Denied' for roles other than admin and user; the MFA setup wall when the
  * organization requires MFA the user has not set up; otherwise the shell with the page.
  */

@@ -16,7 +16,7 @@ import { clearSystemMfaTokens } from '@/lib/system-mfa';
 const TOAST_OFFSET_WITH_NOTICE = '196px';
 
 /**
- * 'Session Expiring' (spec part 1, section 2.3): bottom-right, never auto-dismissed, a mm:ss countdown to
+ * 'Session Expiring': bottom-right, never auto-dismissed, a mm:ss countdown to
  * the session's expiresAt, announcements for screen readers, and sign-out at zero.
  */
 export function SessionExpiryNotice({ expiresAt }: { expiresAt: string | null | undefined }) {

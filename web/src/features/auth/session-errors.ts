@@ -4,7 +4,7 @@ import { API_VERSION, compareApiVersions, LIMITS, MSG } from '@strongroom/contra
 import { isApiError } from '@/lib/api-error';
 import { sessionQueryKey, setSessionData, type SessionData } from './api/get-session';
 
-/** The text for a failed session call (spec part 1, section 8, Session). */
+/** The text for a failed session call. */
 export function sessionErrorMessage(error: unknown): string {
   if (!isApiError(error)) return MSG.authFailed;
   switch (error.code) {
@@ -50,7 +50,7 @@ export function showVersionCritical(): void {
   });
 }
 
-/** The effects of a failed session call (spec part 1, sections 4.2 and 8). */
+/** The effects of a failed session call. */
 export function handleSessionError(error: unknown, queryClient: QueryClient): void {
   if (!isApiError(error)) return;
   switch (error.code) {
@@ -71,7 +71,7 @@ export function handleSessionError(error: unknown, queryClient: QueryClient): vo
 
 let deprecatedWarned = false;
 
-/** A successful session answer may still say the client is outdated (spec part 1, section 4.4). */
+/** A successful session answer may still say the client is outdated. */
 export function handleSessionSuccess(data: SessionData): void {
   if (!data?.apiVersion) return;
   const status = data.apiVersion.status !== 'unknown' ? data.apiVersion.status : compareApiVersions(API_VERSION, data.apiVersion.server).status;

@@ -15,7 +15,7 @@ export type SessionData = {
   apiVersion: SessionResponse['apiVersion'] | null;
 } | null;
 
-/** Session errors that retrying cannot fix (spec part 1, section 4.2). */
+/** Session errors that retrying cannot fix (a 401, an invalid profile, a missing organization, another API version). */
 export const NON_RETRYABLE_SESSION_CODES = [
   'SESSION_NOT_FOUND',
   'UNAUTHENTICATED',

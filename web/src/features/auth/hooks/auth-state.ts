@@ -23,7 +23,7 @@ type SessionQueryView = {
   error: unknown;
 };
 
-/** Loading, then unauthenticated (with an optional message) or authenticated (spec part 1, section 4.1). */
+/** Loading, then unauthenticated (with an optional message) or authenticated. */
 export function deriveAuthState(query: SessionQueryView): AuthState {
   const { error, data } = query;
   if (error && isApiError(error)) {

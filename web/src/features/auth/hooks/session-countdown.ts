@@ -1,7 +1,7 @@
 import { LIMITS } from '@strongroom/contracts';
 
 /**
- * The session-expiring notice (spec part 1, section 2.3): it appears LIMITS.sessionWarningSeconds before the
+ * The session-expiring notice: it appears LIMITS.sessionWarningSeconds before the
  * session ends, counts down in mm:ss, and makes screen-reader announcements at the start, on each half
  * minute and in each of the last 10 seconds.
  */
@@ -21,7 +21,7 @@ export function formatCountdown(seconds: number): string {
   return `${String(mm).padStart(2, '0')}:${String(ss).padStart(2, '0')}`;
 }
 
-/** 'Automatic logout in 1 minutes and 30 seconds' (the spec's wording, kept as given). */
+/** 'Automatic logout in 1 minutes and 30 seconds': the published wording, '1 minutes' included. */
 export function formatAnnouncement(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));
   return `Automatic logout in ${Math.floor(s / 60)} minutes and ${s % 60} seconds`;

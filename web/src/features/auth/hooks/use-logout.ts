@@ -11,7 +11,7 @@ import { clearSession } from '../session-errors';
 
 /**
  * Logs out: POST /_api/auth/logout, then, whatever the answer, forget every cached answer and go to /login.
- * 'Logged out successfully' on success, the spec's warning otherwise. Before the call, while the session still
+ * 'Logged out successfully' on success, MSG.logoutIssues otherwise. Before the call, while the session still
  * allows it, the user's leftovers in this browser are cleaned (running uploads cancelled, saved upload state
  * of the organization removed).
  */

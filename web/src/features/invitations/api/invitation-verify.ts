@@ -7,7 +7,7 @@ export function verifyInvitation(token: string, signal?: AbortSignal): Promise<I
   return apiRequest<InvitationVerifyResponse>('/_api/auth/invitation-verify', { body: { token } satisfies InvitationVerifyRequest, signal, mfaRetry: false, fallbackMessage: MSG.invitationVerifyFailed });
 }
 
-/** Retried once, fresh forever, kept 30 minutes (spec part 1, section 7). */
+/** Retried once, fresh forever, kept 30 minutes: an invitation link does not change while the page is open. */
 export function invitationQueryOptions(token: string) {
   return queryOptions({
     queryKey: ['invitation', token],

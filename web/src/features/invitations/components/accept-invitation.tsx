@@ -18,7 +18,7 @@ type AcceptForm = { fullName: string; password: string };
 
 type AcceptInvitationProps = { token: string; onAccepted: () => void };
 
-/** /accept-invitation?token=...: verify the token, then create the account (spec part 1, section 2.9). */
+/** /accept-invitation?token=...: verify the token, then create the account. */
 export function AcceptInvitation({ token, onAccepted }: AcceptInvitationProps) {
   const invitation = useInvitation(token);
 

@@ -22,7 +22,7 @@ type MfaSetupWallProps = {
   organizationName?: string;
 };
 
-/** Shown instead of every page to a user whose organization requires MFA they have not set up (spec 2.6). */
+/** Shown instead of every page to a user whose organization requires MFA they have not set up. */
 export function MfaSetupWall({ onEnabled: notifyEnabled, onLogout, loggingOut, organizationName }: MfaSetupWallProps) {
   const [tab, setTab] = useState<'totp' | 'email'>('totp');
   const queryClient = useQueryClient();

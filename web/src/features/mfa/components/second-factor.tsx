@@ -25,7 +25,7 @@ type SecondFactorProps = {
   onBack: () => void;
 };
 
-/** The second-factor screen that replaces the sign-in form (spec part 1, sections 2.5 and 4.3). */
+/** The second-factor screen that replaces the sign-in form. */
 export function SecondFactor({ userId, email, onVerified, onBack }: SecondFactorProps) {
   const challenge = useMfaChallenge(userId);
   const [method, setMethod] = useState<MfaMethod | null>(null);

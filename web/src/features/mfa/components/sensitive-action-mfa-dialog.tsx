@@ -11,7 +11,7 @@ type SensitiveActionMfaDialogProps = {
 };
 
 /**
- * Opens when the server demands MFA for an action (spec part 1, section 4.5): the same request is sent again
+ * Opens when the server demands MFA for an action (401 MFA_REQUIRED): the same request is sent again
  * with the code. A wrong code keeps the dialog open with the error; closing it cancels the action.
  */
 export function SensitiveActionMfaDialog({ request, userId, userMethod }: SensitiveActionMfaDialogProps) {

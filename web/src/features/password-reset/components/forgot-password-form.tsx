@@ -14,7 +14,7 @@ import { useRequestPasswordReset } from '../api/request-password-reset';
 
 type ForgotForm = { email: string };
 
-/** 'Forgot Password?': ask for a reset link, then 'Check Your Email' (spec part 1, section 2.8). */
+/** 'Forgot Password?': ask for a reset link, then 'Check Your Email'. */
 export function ForgotPasswordForm() {
   const request = useRequestPasswordReset();
   const [sentTo, setSentTo] = useState<string | null>(null);

@@ -47,7 +47,7 @@ export function SetNewPasswordForm({ token, onDone }: SetNewPasswordFormProps) {
         <p className="text-sm text-muted-foreground">Choose a new password for your account.</p>
       </div>
       {done ? (
-        // The toast says the spec's text; this box only says what happens next (one copy of each text).
+        // The toast says the published text; this box only says what happens next (one copy of each text).
         <Alert tone="success" title="Password updated">
           Redirecting to login...
         </Alert>

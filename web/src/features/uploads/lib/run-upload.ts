@@ -61,7 +61,7 @@ export type UploadEvents = {
   onResume?: (partsDone: number) => void;
 };
 
-/** The client-side checks of spec section 5 (the server enforces them too). Answers the message, or null. */
+/** The client-side checks of a file: not empty, under the size limit, of an allowed type (the server enforces them too). Answers the message, or null. */
 export function checkFile(file: File, maxBytes: number = UPLOAD_LIMITS.defaultMaxFileBytes): string | null {
   const name = fileNameSchema.safeParse(file.name);
   if (!name.success) return name.error.issues[0]?.message ?? UPLOAD_MSG.invalidFileType;

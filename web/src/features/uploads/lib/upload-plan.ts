@@ -40,7 +40,7 @@ export function uploadStorageKey(organizationId: string, file: { name: string; s
   return `${UPLOAD_STATE_PREFIX}:${organizationId}:${file.name}:${file.size}:${file.lastModified}`;
 }
 
-/** What is kept in the browser to resume a multipart upload (spec section 3, 'Upload state kept in the browser'). */
+/** What is kept in the browser (localStorage) to resume a multipart upload after a reload. */
 export type SavedUpload = {
   fileSize: number;
   fileName: string;
