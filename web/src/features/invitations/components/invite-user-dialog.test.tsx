@@ -2,10 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MSG } from '@strongroom/contracts';
-import { SensitiveActionMfaDialog } from '@/features/mfa/components/sensitive-action-mfa-dialog';
-import { resetMfaRequestsForTest, useCurrentMfaRequest } from '@/lib/mfa-bridge';
+import { resetMfaRequestsForTest } from '@/lib/mfa-bridge';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
+import { MfaHost } from '@/test/mfa-host';
 import { InviteUserDialog } from './invite-user-dialog';
 
 const VALID_CODE = '246810';
@@ -34,11 +34,6 @@ beforeEach(() => {
   });
 });
 afterEach(() => resetMfaRequestsForTest());
-
-/** The app's host for the MFA dialog (the api client queues the request; the dialog answers it). */
-function MfaHost() {
-  return <SensitiveActionMfaDialog request={useCurrentMfaRequest()} />;
-}
 
 function open(isAdmin: boolean) {
   const onOpenChange = vi.fn();
