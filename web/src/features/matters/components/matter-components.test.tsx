@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MATTER_MSG } from '@strongroom/contracts';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch } from '@/test/fetch-stub';
@@ -45,5 +45,16 @@ describe('the status filter', () => {
     trigger.focus();
     await user.keyboard('{Enter}');
     expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['All', 'Open', 'Vaulted']);
+  });
+});
+
+describe('the filter fields', () => {
+  it('follow the filters when they change from outside (Clear All, Back)', () => {
+    stubFetch(() => Response.json([]));
+    const onChange = vi.fn();
+    const { rerender } = renderWithClient(<MatterFilters value={{ ...EMPTY_FILTERS, search: 'lease', clientName: 'Acme' }} onChange={onChange} />);
+    expect(screen.getByRole('searchbox', { name: 'Search matters' })).toHaveValue('lease');
+    rerender(<MatterFilters value={EMPTY_FILTERS} onChange={onChange} />);
+    expect(screen.getByRole('searchbox', { name: 'Search matters' })).toHaveValue('');
   });
 });

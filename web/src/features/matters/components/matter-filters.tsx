@@ -38,9 +38,13 @@ export function MatterFilters({ value, onChange }: MatterFiltersProps) {
   }, [debouncedSearch, debouncedClient, debouncedLawyer]);
 
   // The URL changed from outside (Clear All, back button): follow it.
-  useEffect(() => setSearch(value.search), [value.search]);
-  useEffect(() => setClient(value.clientName), [value.clientName]);
-  useEffect(() => setLawyer(value.responsibleLawyer), [value.responsibleLawyer]);
+  const [followed, setFollowed] = useState(value);
+  if (followed.search !== value.search || followed.clientName !== value.clientName || followed.responsibleLawyer !== value.responsibleLawyer) {
+    setFollowed(value);
+    if (followed.search !== value.search) setSearch(value.search);
+    if (followed.clientName !== value.clientName) setClient(value.clientName);
+    if (followed.responsibleLawyer !== value.responsibleLawyer) setLawyer(value.responsibleLawyer);
+  }
 
   const active =
     search || client || lawyer || value.status !== 'All' || value.dateFrom || value.dateTo;
