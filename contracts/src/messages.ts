@@ -145,6 +145,7 @@ export const MSG = {
   // First run
   setupTokenInvalid: 'The setup token is not valid.',
   setupDone: 'Strongroom is already set up. Sign in instead.',
+  setupComplete: 'Strongroom is ready. Sign in with the administrator account you just created.',
   firmNameRequired: 'Firm name is required.',
   organizationIdFormat: 'Organization ID must be 3 to 64 letters, digits, underscores or hyphens.',
 } as const;

@@ -18,7 +18,7 @@ export function lawyerSuggestionsQueryOptions(query: string) {
   });
 }
 
-/** Fetched with an empty query or one of 2+ characters (spec section 2). */
+/** Fetched with an empty query or one of 2+ characters (the server refuses a 1-character query). */
 export function useLawyerSuggestions(query: string, enabled = true) {
   const q = query.trim();
   return useQuery({

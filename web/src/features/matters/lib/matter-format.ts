@@ -1,6 +1,6 @@
 import { MATTER_LIMITS } from '@strongroom/contracts';
 
-/** The list shows the first 100 characters of a description, then '...' (spec section 2). */
+/** The list shows the first 100 characters of a description, then '...'. */
 export function descriptionPreview(description: string | null | undefined, max: number = MATTER_LIMITS.descriptionPreview): string {
   if (!description) return '';
   const text = description.trim();

@@ -56,7 +56,7 @@ function formatModified(iso: string) {
   return Number.isNaN(d.getTime()) ? '—' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** Folders on the left, the selected folder's contents on the right (spec section 2, Matter detail dialog). */
+/** The Matter detail dialog's browser: folders on the left, the selected folder's contents on the right. */
 export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permissions, readOnlyReason, onUpload }: FileBrowserProps) {
   const [filter, setFilter] = useState('');
   const [action, setAction] = useState<Action>(null);

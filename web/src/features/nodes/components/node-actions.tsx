@@ -28,7 +28,7 @@ type NodeActionContext = {
 };
 
 /**
- * What can be done to a node (spec section 2, node context menu: Rename for folders only, Move, Delete), with
+ * What can be done to a node (its context menu: Rename for folders only, Move, Delete), with
  * Open or Download first. One list for the row's Actions dropdown and its right-click menu, so both always
  * offer the same items with the same permissions and disabled states.
  */

@@ -2,7 +2,7 @@ export type Crumb = { id: string | null; name: string };
 export type ShortenedCrumbs = { items: (Crumb | 'ellipsis')[]; fullPath: string };
 
 /**
- * More than four entries shorten to the first, an ellipsis and the last two (spec section 7); the full path
+ * More than four entries shorten to the first, an ellipsis and the last two; the full path
  * goes in a tooltip.
  */
 export function shortenBreadcrumbs(crumbs: readonly Crumb[], max = 4): ShortenedCrumbs {

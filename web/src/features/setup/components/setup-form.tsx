@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { toast } from '@/lib/toast';
 import { CheckCircle2, Landmark } from 'lucide-react';
-import { MSG, setupRequest, type SetupRequest } from '@strongroom/contracts';
+import { MSG, readErrorDetails, setupRequest, type SetupRequest } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ErrorState } from '@/components/ui/error-state';
@@ -15,10 +15,17 @@ import { errorMessage, isApiError } from '@/lib/api-error';
 import { useSetupStatus } from '../api/get-setup-status';
 import { useRunSetup } from '../api/run-setup';
 
-/** Web-local text: the spec names no message for a finished setup. */
-export const SETUP_COMPLETE_MESSAGE = 'Strongroom is ready. Sign in with the administrator account you just created.';
+/** Setup was done already: the 409 says so by its reason (an answer without one by its status alone). */
+function isAlreadySetUp(error: unknown): boolean {
+  if (!isApiError(error) || error.status !== 409) return false;
+  const { reason } = readErrorDetails(error.details);
+  return reason === 'ALREADY_SET_UP' || reason === undefined;
+}
 
-/** /setup: the first-run form while no organization exists (design.md, readings decided). */
+/** The toast of a finished setup. */
+export const SETUP_COMPLETE_MESSAGE = MSG.setupComplete;
+
+/** /setup: the first-run form while no organization exists; afterwards the page only points to sign-in. */
 export function SetupScreen({ onDone }: { onDone: () => void }) {
   const status = useSetupStatus();
   const [alreadyDone, setAlreadyDone] = useState(false);
@@ -71,13 +78,13 @@ function SetupForm({ onDone, onAlreadyDone }: { onDone: () => void; onAlreadyDon
         onDone();
       },
       onError: (err) => {
-        if (isApiError(err) && err.status === 409) onAlreadyDone();
+        if (isAlreadySetUp(err)) onAlreadyDone();
         else if (isApiError(err) && err.status === 403) form.setError('setupToken', { type: 'server', message: err.message || MSG.setupTokenInvalid });
       },
     });
   });
 
-  const showFormError = setup.isError && !(isApiError(setup.error) && (setup.error.status === 403 || setup.error.status === 409));
+  const showFormError = setup.isError && !isAlreadySetUp(setup.error) && !(isApiError(setup.error) && setup.error.status === 403);
 
   return (
     <div className="grid gap-6">
