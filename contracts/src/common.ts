@@ -67,10 +67,13 @@ export function jsonObjectField(field: string, limits: { maxBytes: number; maxDe
   });
 }
 
-/** A failed answer: the user-facing text, a stable code, and optional details. */
+/**
+ * A failed answer: the user-facing text, a stable code (always present: clients decide on it and on
+ * `details.reason`, never on the text), and optional details.
+ */
 export const errorResponse = z.object({
   error: z.string(),
-  code: z.enum(ERROR_CODES).optional(),
+  code: z.enum(ERROR_CODES),
   details: z.unknown().optional(),
   mfaRequired: z.boolean().optional(),
 });
