@@ -20,7 +20,7 @@ export function codeIn(mail: Pick<SinkMessage, 'subject' | 'text'>): string | un
 const linkPattern = (pathname: string) => new RegExp(`https?://\\S+${pathname.replace(/[/?]/g, '\\$&')}\\?token=[A-Za-z0-9_%-]+`);
 
 /** The token link to `pathname` (e.g. /accept-invitation) in a mail, if it holds one. */
-export function linkIn(mail: Pick<SinkMessage, 'text'>, pathname: string): string | undefined {
+function linkIn(mail: Pick<SinkMessage, 'text'>, pathname: string): string | undefined {
   return linkPattern(pathname).exec(mail.text)?.[0];
 }
 
