@@ -35,7 +35,7 @@ export function toMatterDto(m: MatterRow): MatterDto {
   };
 }
 
-/** Vaulted matters are shown only to holders of canViewVaulted (spec section 6). */
+/** Vaulted matters are shown only to holders of canViewVaulted; to anyone else they answer 403. */
 export function requireVisible<M extends Pick<MatterRow, 'isVaulted'>>(user: Pick<UserRow, 'permissions'>, matter: M): M {
   if (matter.isVaulted && !user.permissions.canViewVaulted) throw forbidden(MATTER_MSG.vaultedHidden);
   return matter;
@@ -58,7 +58,7 @@ export async function lockVisibleMatter(trx: Executor, user: Pick<UserRow, 'orga
 export type ReadOnlyMessages = { legalHold: string; vaulted: string };
 
 /**
- * Refuses a change to a vaulted matter or one under legal hold (spec section 4, Restrictions): 409 with the
+ * Refuses a change to a vaulted matter or one under legal hold (reading stays allowed): 409 with the
  * restriction's text and details.reason 'VAULTED' or 'LEGAL_HOLD'. Vaulted wins: vaulting applies a hold too.
  */
 export function requireMatterWritable(
@@ -79,7 +79,7 @@ export function requireMatterWritable(
 export function requireMatterWriter(user: Pick<UserRow, 'role' | 'permissions'>, permission: PermissionKey | 'editor'): void {
   requireMemberRole(user);
   if (!canChangeMatters(user)) throw new AppError(403, MSG.readOnlyMatter, 'PERMISSION_ERROR', { reason: 'READ_ONLY' });
-  // Matter details are edited by admins and holders of canUpload (decisions.md).
+  // Matter details are edited by admins and holders of canUpload, the same people who create matters.
   if (permission === 'editor') {
     if (user.role !== 'admin' && !user.permissions.canUpload) throw forbidden();
     return;

@@ -11,7 +11,7 @@ import type {
   UpdateMatterRequest,
 } from '@strongroom/contracts';
 import { MATTER_LIMITS, MATTER_MSG } from '@strongroom/contracts';
-import { appendAudit } from '../../shared/audit.js';
+import { auditFor } from '../../shared/audit.js';
 import { requireMemberRole, requirePermission } from '../../shared/access.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import type { Executor } from '../../platform/db/database.js';
@@ -20,7 +20,7 @@ import { formatMatterNumber } from '../../shared/matter-number.js';
 import { isUniqueViolation } from '../../shared/unique-violation.js';
 import type { AuthContext } from '../sessions/index.js';
 import { recordUndo, undoUnavailable, type UndoEntry, type UndoOffer } from '../undo/undo.service.js';
-import { auditActor, type UserRow } from '../users/users.service.js';
+import type { UserRow } from '../users/users.service.js';
 import { lockVisibleMatter, requireMatterWritable, requireMatterWriter, toMatterDto } from './matter-access.js';
 import {
   countMatters,
@@ -81,7 +81,7 @@ export async function nextMatterNumber(ctx: AppContext, auth: AuthContext): Prom
   return { matterNumber: formatMatterNumber(year, counter) };
 }
 
-/** Admins and holders of canUpload create matters (the New Matter button needs canUpload, spec section 6). */
+/** Admins and holders of canUpload create matters (the New Matter button is offered to the same people). */
 export async function createMatter(ctx: AppContext, auth: AuthContext, input: CreateMatterRequest, meta: RequestMeta): Promise<MatterResponse> {
   const { user } = auth;
   requirePermission(user, 'canUpload');
@@ -90,7 +90,7 @@ export async function createMatter(ctx: AppContext, auth: AuthContext, input: Cr
     const matter = await ctx.db.transaction().execute(async (trx) => {
       let matterNumber: string;
       if (givenNumber) {
-        if (await matterNumberTaken(trx, user.organizationId, givenNumber)) throw conflict(MATTER_MSG.matterNumberExists, { field: 'matterNumber' });
+        if (await matterNumberTaken(trx, user.organizationId, givenNumber)) throw conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' });
         matterNumber = givenNumber;
       } else {
         const year = new Date().getUTCFullYear();
@@ -100,7 +100,7 @@ export async function createMatter(ctx: AppContext, auth: AuthContext, input: Cr
         for (let attempt = 1; ; attempt++) {
           matterNumber = formatMatterNumber(year, await nextMatterCounter(trx, user.organizationId, year));
           if (!(await matterNumberTaken(trx, user.organizationId, matterNumber))) break;
-          if (attempt >= 3) throw conflict(MATTER_MSG.concurrentCreation);
+          if (attempt >= 3) throw conflict(MATTER_MSG.concurrentCreation, { reason: 'RACE' });
         }
       }
       const row = await insertMatter(trx, {
@@ -112,14 +112,12 @@ export async function createMatter(ctx: AppContext, auth: AuthContext, input: Cr
         responsibleLawyer: input.responsibleAttorney,
         createdBy: user.id,
       });
-      await appendAudit(trx, {
-        organizationId: user.organizationId,
-        actor: auditActor(user),
-        action: 'CREATE_MATTER',
-        targetTable: 'matters',
-        targetId: row.id,
-        details: { matterName: row.matterName, matterNumber: row.matterNumber, clientName: row.clientName, responsibleLawyer: row.responsibleLawyer, numberGenerated: !givenNumber },
-        ipAddress: meta.ip,
+      await auditFor(user, meta)(trx, 'CREATE_MATTER', { table: 'matters', id: row.id }, {
+        matterName: row.matterName,
+        matterNumber: row.matterNumber,
+        clientName: row.clientName,
+        responsibleLawyer: row.responsibleLawyer,
+        numberGenerated: !givenNumber,
       });
       return row;
     });
@@ -127,13 +125,13 @@ export async function createMatter(ctx: AppContext, auth: AuthContext, input: Cr
   } catch (err) {
     // Two creations with the same number at once: the unique index decides.
     if (isUniqueViolation(err, 'matters_org_number_unique')) {
-      throw givenNumber ? conflict(MATTER_MSG.matterNumberExists, { field: 'matterNumber' }) : conflict(MATTER_MSG.concurrentCreation);
+      throw givenNumber ? conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' }) : conflict(MATTER_MSG.concurrentCreation, { reason: 'RACE' });
     }
     throw err;
   }
 }
 
-/** Admins and holders of canUpload edit matters (decisions.md); a person who changes nothing sees them read-only. */
+/** Admins and holders of canUpload edit matters; a person who may change nothing sees them read-only. */
 function requireMatterEditor(user: UserRow): void {
   requireMatterWriter(user, 'editor');
 }
@@ -149,7 +147,8 @@ export async function updateMatter(ctx: AppContext, auth: AuthContext, input: Up
       const current = await lockVisibleMatter(trx, user, input.matterId);
       requireMatterWritable(current);
       if (current.version !== input.expectedVersion) {
-        const details: MatterConflictDetails = {
+        const details: MatterConflictDetails & { reason: 'VERSION_MISMATCH' } = {
+          reason: 'VERSION_MISMATCH',
           currentVersion: current.version,
           updatedAt: current.updatedAt.toISOString(),
           updatedBy: await userName(trx, current.updatedBy),
@@ -173,25 +172,17 @@ export async function updateMatter(ctx: AppContext, auth: AuthContext, input: Up
       }
       if (Object.keys(changes).length === 0) return current;
       if (changes.matterNumber && (await matterNumberTaken(trx, user.organizationId, changes.matterNumber, current.id))) {
-        throw conflict(MATTER_MSG.matterNumberExists, { field: 'matterNumber' });
+        throw conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' });
       }
       const updated = await updateMatterRow(trx, current, changes, user.id);
-      await appendAudit(trx, {
-        organizationId: user.organizationId,
-        actor: auditActor(user),
-        action: 'UPDATE_MATTER',
-        targetTable: 'matters',
-        targetId: current.id,
-        details: { matterName: updated.matterName, changes: audited, version: updated.version },
-        ipAddress: meta.ip,
-      });
+      await auditFor(user, meta)(trx, 'UPDATE_MATTER', { table: 'matters', id: current.id }, { matterName: updated.matterName, changes: audited, version: updated.version });
       const before = Object.fromEntries(Object.keys(changes).map((field) => [field, current[field as keyof MatterChanges]]));
       offer = await recordUndo(trx, auth, { kind: 'matter.update', targetId: current.id, version: updated.version, before });
       return updated;
     });
     return { matter: toMatterDto(matter), ...offer };
   } catch (err) {
-    if (isUniqueViolation(err, 'matters_org_number_unique')) throw conflict(MATTER_MSG.matterNumberExists, { field: 'matterNumber' });
+    if (isUniqueViolation(err, 'matters_org_number_unique')) throw conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' });
     throw err;
   }
 }
@@ -218,20 +209,17 @@ export async function undoMatterUpdate(trx: Executor, auth: AuthContext, entry: 
     audited[field] = { from: current[field], to: before[field] };
   }
   if (changes.matterNumber && (await matterNumberTaken(trx, user.organizationId, changes.matterNumber, current.id))) {
-    throw conflict(MATTER_MSG.matterNumberExists, { field: 'matterNumber' });
+    throw conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' });
   }
   const updated = await updateMatterRow(trx, current, changes, user.id).catch((err: unknown) => {
     // The former number was taken by a matter created in the same instant: the unique index decides.
-    throw isUniqueViolation(err, 'matters_org_number_unique') ? conflict(MATTER_MSG.matterNumberExists, { field: 'matterNumber' }) : err;
+    throw isUniqueViolation(err, 'matters_org_number_unique') ? conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' }) : err;
   });
-  await appendAudit(trx, {
-    organizationId: user.organizationId,
-    actor: auditActor(user),
-    action: 'UNDO_UPDATE_MATTER',
-    targetTable: 'matters',
-    targetId: current.id,
-    details: { matterName: updated.matterName, undoId: entry.id, changes: audited, version: updated.version },
-    ipAddress: meta.ip,
+  await auditFor(user, meta)(trx, 'UNDO_UPDATE_MATTER', { table: 'matters', id: current.id }, {
+    matterName: updated.matterName,
+    undoId: entry.id,
+    changes: audited,
+    version: updated.version,
   });
   return { targetId: current.id, matterId: current.id };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MATTER_MSG, MSG } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
@@ -51,7 +52,7 @@ describe('POST /_api/matters/create', () => {
     await createMatter(admin.client, { matterNumber: 'MAT-2025-100' });
     const dup = await admin.client.post('/_api/matters/create', { matterName: 'X', clientName: 'Y', responsibleAttorney: 'Z', matterNumber: 'MAT-2025-100' });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json()).toMatchObject({ error: MATTER_MSG.matterNumberExists, code: 'CONFLICT_ERROR' });
+    expect(dup.json()).toMatchObject({ error: MATTER_MSG.matterNumberExists, code: 'CONFLICT_ERROR', details: { reason: 'NUMBER_TAKEN', field: 'matterNumber' } });
     expect(dup.json().error).toContain('already exists');
     // The same number in another organization is fine.
     expect((await createMatter(other.client, { matterNumber: 'MAT-2025-100' })).matterNumber).toBe('MAT-2025-100');
@@ -64,7 +65,48 @@ describe('POST /_api/matters/create', () => {
     for (const n of numbers) expect(n).toMatch(new RegExp(`^MAT-${year}-\\d{3}$`));
   });
 
-  it('validates with the spec messages and rejects unknown fields', async () => {
+  it('lets one of many concurrent creations with the same typed number through; the others are told the number is taken', async () => {
+    const number = `MAT-${year}-950`;
+    const tries = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => admin.client.post('/_api/matters/create', { matterName: `Same number ${i}`, clientName: 'Y', responsibleAttorney: 'Z', matterNumber: number })),
+    );
+    expect(tries.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    for (const r of tries.filter((r) => r.statusCode !== 200)) {
+      expect(r.statusCode).toBe(409);
+      expect(r.json()).toEqual({ error: MATTER_MSG.matterNumberExists, code: 'CONFLICT_ERROR', details: { reason: 'NUMBER_TAKEN', field: 'matterNumber' } });
+    }
+    const stored = await t.ctx.db.selectFrom('matters').select('matterName').where('organizationId', '=', admin.organizationId).where('matterNumber', '=', number).execute();
+    expect(stored).toHaveLength(1);
+  });
+
+  it('answers a generated number that another creation committed first as a race to send again, and a typed one as taken', async () => {
+    // Another creation committing the same number between this one's check and its insert: a trigger inserts that
+    // row just before the probe's own, so the unique index refuses the probe as it would in that instant.
+    await sql`create function strongroom_test_commit_twin() returns trigger language plpgsql as $$
+      begin
+        insert into matters (organization_id, matter_name, matter_number, client_name, responsible_lawyer)
+          values (new.organization_id, 'Twin', new.matter_number, new.client_name, new.responsible_lawyer);
+        return new;
+      end $$`.execute(t.ctx.db);
+    await sql`create trigger strongroom_test_commit_twin before insert on matters
+      for each row when (new.matter_name = 'Race probe') execute function strongroom_test_commit_twin()`.execute(t.ctx.db);
+    try {
+      const generated = await admin.client.post('/_api/matters/create', { matterName: 'Race probe', clientName: 'Y', responsibleAttorney: 'Z' });
+      expect(generated.statusCode).toBe(409);
+      expect(generated.json()).toEqual({ error: MATTER_MSG.concurrentCreation, code: 'CONFLICT_ERROR', details: { reason: 'RACE' } });
+      const typed = await admin.client.post('/_api/matters/create', { matterName: 'Race probe', clientName: 'Y', responsibleAttorney: 'Z', matterNumber: `MAT-${year}-960` });
+      expect(typed.statusCode).toBe(409);
+      expect(typed.json()).toEqual({ error: MATTER_MSG.matterNumberExists, code: 'CONFLICT_ERROR', details: { reason: 'NUMBER_TAKEN', field: 'matterNumber' } });
+    } finally {
+      await sql`drop trigger strongroom_test_commit_twin on matters`.execute(t.ctx.db);
+      await sql`drop function strongroom_test_commit_twin()`.execute(t.ctx.db);
+    }
+    // Both refusals rolled back whole: neither the probe nor its twin was kept.
+    const kept = await t.ctx.db.selectFrom('matters').select('id').where('organizationId', '=', admin.organizationId).where('matterName', 'in', ['Race probe', 'Twin']).execute();
+    expect(kept).toEqual([]);
+  });
+
+  it('validates with the published messages and rejects unknown fields', async () => {
     const v = async (body: object) => {
       const r = await admin.client.post('/_api/matters/create', body);
       expect(r.statusCode).toBe(400);
@@ -233,7 +275,7 @@ describe('POST /_api/matters/update', () => {
     expect(codes).toEqual([200, 409]);
     const lost = a.statusCode === 409 ? a : b;
     const won = a.statusCode === 200 ? a : b;
-    expect(lost.json()).toMatchObject({ code: 'CONFLICT_ERROR', details: { currentVersion: 2, updatedBy: 'Ada Admin' } });
+    expect(lost.json()).toMatchObject({ code: 'CONFLICT_ERROR', details: { reason: 'VERSION_MISMATCH', currentVersion: 2, updatedBy: 'Ada Admin' } });
     expect(lost.json().error.toLowerCase()).toContain('version mismatch');
     expect(lost.json().details.updatedAt).toBe(won.json().matter.updatedAt);
     const detail = ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`));
@@ -245,11 +287,11 @@ describe('POST /_api/matters/update', () => {
     const b = await createMatter(admin.client);
     const r = await admin.client.post('/_api/matters/update', { matterId: b.id, matterNumber: a.matterNumber.toLowerCase().replace('mat', 'MAT'), expectedVersion: 1 });
     expect(r.statusCode).toBe(409);
-    expect(r.json().error).toBe(MATTER_MSG.matterNumberExists);
+    expect(r.json()).toMatchObject({ error: MATTER_MSG.matterNumberExists, details: { reason: 'NUMBER_TAKEN', field: 'matterNumber' } });
     expect(ok(await admin.client.post('/_api/matters/update', { matterId: b.id, matterNumber: b.matterNumber, expectedVersion: 1 })).matter.version).toBe(1);
   });
 
-  it('validates with the spec messages', async () => {
+  it('validates with the published messages', async () => {
     const m = await createMatter(admin.client);
     const v = async (body: object) => {
       const r = await admin.client.post('/_api/matters/update', body);
@@ -306,7 +348,7 @@ describe('GET /_api/matters/detail', () => {
     expect(r.nodes[0].createdBy).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('answers 404 for another organization, and the spec messages for bad ids', async () => {
+  it('answers 404 for another organization, and the published messages for bad ids', async () => {
     const m = await createMatter(admin.client);
     const r = await other.client.get(`/_api/matters/detail?matterId=${m.id}`);
     expect(r.statusCode).toBe(404);

@@ -3,14 +3,13 @@ import { NODE_MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { MAX_PRESIGN_SECONDS } from '../../platform/storage/blob-store.js';
 import { requireMemberRole, requirePermission } from '../../shared/access.js';
-import { appendAudit } from '../../shared/audit.js';
+import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest, conflict, notFound } from '../../shared/errors.js';
 import { isUniqueViolation } from '../../shared/unique-violation.js';
 import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, requireMatterWriter, toMatterDto, type MatterRow } from '../matters/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { recordUndo, undoUnavailable, type UndoEntry, type UndoOffer } from '../undo/undo.service.js';
-import { auditActor } from '../users/users.service.js';
 import { enqueueObjectDeletion } from './nodes.jobs.js';
 import {
   deleteSubtree,
@@ -101,7 +100,7 @@ export async function resolveParentFolder(trx: Executor, matter: MatterRow, pare
 
 /** 409 when the folder already has an item of that name (case-insensitive). */
 export async function requireNameFree(trx: Executor, matterId: string, parentId: string | null, name: string, exceptNodeId?: string): Promise<void> {
-  if (await nameTaken(trx, matterId, parentId, name, exceptNodeId)) throw conflict(NODE_MSG.nameExists(name), { field: 'name' });
+  if (await nameTaken(trx, matterId, parentId, name, exceptNodeId)) throw conflict(NODE_MSG.nameExists(name), { reason: 'NAME_TAKEN', field: 'name' });
 }
 
 /** Runs a tree change; a name clash that slipped past the check (a race) still answers 409. */
@@ -109,7 +108,7 @@ async function withNameGuard<T>(name: () => string, run: () => Promise<T>): Prom
   try {
     return await run();
   } catch (err) {
-    if (isUniqueViolation(err, 'nodes_name_unique')) throw conflict(NODE_MSG.nameExists(name()), { field: 'name' });
+    if (isUniqueViolation(err, 'nodes_name_unique')) throw conflict(NODE_MSG.nameExists(name()), { reason: 'NAME_TAKEN', field: 'name' });
     throw err;
   }
 }
@@ -146,15 +145,7 @@ export async function createFolder(ctx: AppContext, auth: AuthContext, input: Cr
           uploadProgress: null,
           createdBy: user.id,
         });
-        await appendAudit(trx, {
-          organizationId: user.organizationId,
-          actor: auditActor(user),
-          action: 'CREATE_FOLDER',
-          targetTable: 'nodes',
-          targetId: row.id,
-          details: { matterId: matter.id, matterName: matter.matterName, name, parentId },
-          ipAddress: meta.ip,
-        });
+        await auditFor(user, meta)(trx, 'CREATE_FOLDER', { table: 'nodes', id: row.id }, { matterId: matter.id, matterName: matter.matterName, name, parentId });
         return row;
       }),
   );
@@ -176,7 +167,7 @@ async function lockNodeForChange(trx: Executor, auth: AuthContext, nodeId: strin
   return { matter, node };
 }
 
-/** Folders only, as in the detail dialog's menu: a file's name is part of its record (decisions.md). */
+/** Folders only, as in the detail dialog's menu: a file keeps the name it was filed under, part of its record. */
 export async function renameNode(ctx: AppContext, auth: AuthContext, input: RenameNodeRequest, meta: RequestMeta): Promise<NodeChangeResponse> {
   const { user } = auth;
   requireMatterWriter(user, 'canRename');
@@ -191,15 +182,7 @@ export async function renameNode(ctx: AppContext, auth: AuthContext, input: Rena
         if (node.name === newName) return node;
         await requireNameFree(trx, node.matterId, node.parentId, newName, node.id);
         const updated = await updateNode(trx, node, { name: newName });
-        await appendAudit(trx, {
-          organizationId: user.organizationId,
-          actor: auditActor(user),
-          action: 'RENAME_NODE',
-          targetTable: 'nodes',
-          targetId: node.id,
-          details: { matterId: matter.id, nodeType: node.nodeType, from: node.name, to: newName },
-          ipAddress: meta.ip,
-        });
+        await auditFor(user, meta)(trx, 'RENAME_NODE', { table: 'nodes', id: node.id }, { matterId: matter.id, nodeType: node.nodeType, from: node.name, to: newName });
         offer = await recordUndo(trx, auth, { kind: 'node.rename', targetId: node.id, version: updated.version, before: { name: node.name } });
         return updated;
       }),
@@ -227,15 +210,7 @@ export async function moveNode(ctx: AppContext, auth: AuthContext, input: MoveNo
         if (parentId && node.nodeType === 'folder' && (await isSelfOrDescendant(trx, node.id, parentId))) throw badRequest(NODE_MSG.moveIntoItself);
         await requireNameFree(trx, matter.id, parentId, node.name, node.id);
         const updated = await updateNode(trx, node, { parentId });
-        await appendAudit(trx, {
-          organizationId: user.organizationId,
-          actor: auditActor(user),
-          action: 'MOVE_NODE',
-          targetTable: 'nodes',
-          targetId: node.id,
-          details: { matterId: matter.id, name: node.name, nodeType: node.nodeType, fromParentId: node.parentId, toParentId: parentId },
-          ipAddress: meta.ip,
-        });
+        await auditFor(user, meta)(trx, 'MOVE_NODE', { table: 'nodes', id: node.id }, { matterId: matter.id, name: node.name, nodeType: node.nodeType, fromParentId: node.parentId, toParentId: parentId });
         offer = await recordUndo(trx, auth, { kind: 'node.move', targetId: node.id, version: updated.version, before: { parentId: node.parentId } });
         return updated;
       }),
@@ -267,15 +242,7 @@ export async function undoRenameNode(trx: Executor, auth: AuthContext, entry: Un
       await updateNode(trx, node, { name });
     },
   );
-  await appendAudit(trx, {
-    organizationId: user.organizationId,
-    actor: auditActor(user),
-    action: 'UNDO_RENAME_NODE',
-    targetTable: 'nodes',
-    targetId: node.id,
-    details: { matterId: matter.id, undoId: entry.id, nodeType: node.nodeType, from: node.name, to: name },
-    ipAddress: meta.ip,
-  });
+  await auditFor(user, meta)(trx, 'UNDO_RENAME_NODE', { table: 'nodes', id: node.id }, { matterId: matter.id, undoId: entry.id, nodeType: node.nodeType, from: node.name, to: name });
   return { targetId: node.id, matterId: matter.id };
 }
 
@@ -301,15 +268,7 @@ export async function undoMoveNode(trx: Executor, auth: AuthContext, entry: Undo
       await updateNode(trx, node, { parentId });
     },
   );
-  await appendAudit(trx, {
-    organizationId: user.organizationId,
-    actor: auditActor(user),
-    action: 'UNDO_MOVE_NODE',
-    targetTable: 'nodes',
-    targetId: node.id,
-    details: { matterId: matter.id, undoId: entry.id, name: node.name, nodeType: node.nodeType, fromParentId: node.parentId, toParentId: parentId },
-    ipAddress: meta.ip,
-  });
+  await auditFor(user, meta)(trx, 'UNDO_MOVE_NODE', { table: 'nodes', id: node.id }, { matterId: matter.id, undoId: entry.id, name: node.name, nodeType: node.nodeType, fromParentId: node.parentId, toParentId: parentId });
   return { targetId: node.id, matterId: matter.id };
 }
 
@@ -328,23 +287,15 @@ export async function deleteNode(ctx: AppContext, auth: AuthContext, nodeId: str
     const rows = await deleteSubtree(trx, user.organizationId, node.id);
     const keys = rows.flatMap((r) => (r.storagePath ? [r.storagePath] : []));
     if (keys.length > 0) await enqueueObjectDeletion(ctx, trx, user.organizationId, keys, 'node-deleted');
-    await appendAudit(trx, {
-      organizationId: user.organizationId,
-      actor: auditActor(user),
-      action: 'DELETE_NODE',
-      targetTable: 'nodes',
-      targetId: node.id,
-      details: {
-        matterId: matter.id,
-        name: node.name,
-        nodeType: node.nodeType,
-        path,
-        deletedNodes: rows.length,
-        deletedFiles: rows.filter((r) => r.nodeType === 'file').length,
-        deletedBytes: rows.reduce((sum, r) => sum + Number(r.fileSize ?? 0), 0),
-        fileIds: rows.filter((r) => r.nodeType === 'file').map((r) => r.id).slice(0, 1000),
-      },
-      ipAddress: meta.ip,
+    await auditFor(user, meta)(trx, 'DELETE_NODE', { table: 'nodes', id: node.id }, {
+      matterId: matter.id,
+      name: node.name,
+      nodeType: node.nodeType,
+      path,
+      deletedNodes: rows.length,
+      deletedFiles: rows.filter((r) => r.nodeType === 'file').length,
+      deletedBytes: rows.reduce((sum, r) => sum + Number(r.fileSize ?? 0), 0),
+      fileIds: rows.filter((r) => r.nodeType === 'file').map((r) => r.id).slice(0, 1000),
     });
     return rows.length;
   });
@@ -366,15 +317,7 @@ export async function downloadUrl(ctx: AppContext, auth: AuthContext, nodeId: st
     contentType: node.mimeType ?? undefined,
   });
   await ctx.db.transaction().execute((trx) =>
-    appendAudit(trx, {
-      organizationId: user.organizationId,
-      actor: auditActor(user),
-      action: 'DOWNLOAD_FILE',
-      targetTable: 'nodes',
-      targetId: node.id,
-      details: { matterId: matter.id, matterName: matter.matterName, fileName: node.name, fileSize: Number(node.fileSize), sha256Hash: node.sha256Hash },
-      ipAddress: meta.ip,
-    }),
+    auditFor(user, meta)(trx, 'DOWNLOAD_FILE', { table: 'nodes', id: node.id }, { matterId: matter.id, matterName: matter.matterName, fileName: node.name, fileSize: Number(node.fileSize), sha256Hash: node.sha256Hash }),
   );
   return { url: signed.url, expiresAt: signed.expiresAt.toISOString() };
 }

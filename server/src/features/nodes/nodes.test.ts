@@ -37,7 +37,7 @@ describe('POST /_api/nodes/create', () => {
     const a = await createFolder(admin.client, m.id, 'Evidence');
     const dup = await admin.client.post('/_api/nodes/create', { matterId: m.id, parentId: null, folderName: 'EVIDENCE' });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json()).toMatchObject({ error: 'An item named "EVIDENCE" already exists in this folder.', code: 'CONFLICT_ERROR' });
+    expect(dup.json()).toEqual({ error: 'An item named "EVIDENCE" already exists in this folder.', code: 'CONFLICT_ERROR', details: { reason: 'NAME_TAKEN', field: 'name' } });
     // The same name in another folder is fine.
     await createFolder(admin.client, m.id, 'Evidence', a.id);
     // Two at once: one wins.
@@ -46,9 +46,11 @@ describe('POST /_api/nodes/create', () => {
       admin.client.post('/_api/nodes/create', { matterId: m.id, parentId: null, folderName: 'race' }),
     ]);
     expect([x.statusCode, y.statusCode].sort()).toEqual([200, 409]);
+    const lost = x.statusCode === 409 ? x : y;
+    expect(lost.json().details).toEqual({ reason: 'NAME_TAKEN', field: 'name' });
   });
 
-  it('validates with the spec messages', async () => {
+  it('validates with the published messages', async () => {
     const m = await createMatter(admin.client);
     const v = async (body: object) => {
       const r = await admin.client.post('/_api/nodes/create', body);
@@ -84,7 +86,7 @@ describe('POST /_api/nodes/create', () => {
     expect(r2.json().error).toBe(NODE_MSG.targetNotFolder);
   });
 
-  it('refuses under legal hold and in a vaulted matter with the spec texts', async () => {
+  it('refuses under legal hold and in a vaulted matter with their own texts', async () => {
     const m = await createMatter(admin.client);
     await setMatterFlags(t, m.id, { legalHold: true });
     const r = await admin.client.post('/_api/nodes/create', { matterId: m.id, parentId: null, folderName: 'X' });
@@ -132,7 +134,7 @@ describe('POST /_api/nodes/rename', () => {
     await createFolder(admin.client, m.id, 'Two');
     const clash = await admin.client.post('/_api/nodes/rename', { nodeId: a.id, newName: 'two' });
     expect(clash.statusCode).toBe(409);
-    expect(clash.json().error).toBe('An item named "two" already exists in this folder.');
+    expect(clash.json()).toEqual({ error: 'An item named "two" already exists in this folder.', code: 'CONFLICT_ERROR', details: { reason: 'NAME_TAKEN', field: 'name' } });
     const file = await uploadFile(t, admin.client, m.id, 'memo.pdf', Buffer.from('memo'));
     const r = await admin.client.post('/_api/nodes/rename', { nodeId: file.id, newName: 'other.pdf' });
     expect(r.statusCode).toBe(400);
@@ -203,7 +205,7 @@ describe('POST /_api/nodes/move', () => {
     const notes = await createFolder(admin.client, m.id, 'notes');
     const r = await admin.client.post('/_api/nodes/move', { nodeId: notes.id, newParentId: a.id });
     expect(r.statusCode).toBe(409);
-    expect(r.json().error).toBe('An item named "notes" already exists in this folder.');
+    expect(r.json()).toEqual({ error: 'An item named "notes" already exists in this folder.', code: 'CONFLICT_ERROR', details: { reason: 'NAME_TAKEN', field: 'name' } });
     const m2 = await createMatter(admin.client);
     const far = await createFolder(admin.client, m2.id, 'Far');
     expect((await admin.client.post('/_api/nodes/move', { nodeId: notes.id, newParentId: far.id })).statusCode).toBe(404);

@@ -1,11 +1,10 @@
 import { MSG } from '@strongroom/contracts';
 import { requireMemberRole } from '../../shared/access.js';
-import { appendAudit } from '../../shared/audit.js';
+import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { tooManyRequests } from '../../shared/errors.js';
 import type { Executor } from '../../platform/db/database.js';
 import type { AuthContext } from '../sessions/index.js';
-import { auditActor } from '../users/users.service.js';
 import { countReport } from './security.repository.js';
 
 /** Reports one user may file per window: enough for a client's own events, too few to flood the audit log. */
@@ -32,14 +31,10 @@ export async function logClientEvent(ctx: AppContext, auth: AuthContext, kind: '
   await reserveReport(ctx.db, auth.user.id);
   const action = kind === 'forensic_log' ? input.action.trim().toUpperCase().replace(/[^A-Z0-9_]+/g, '_').slice(0, 100) : input.action;
   const entry = await ctx.db.transaction().execute((trx) =>
-    appendAudit(trx, {
-      organizationId: auth.user.organizationId,
-      actor: auditActor(auth.user),
-      action: kind === 'forensic_log' ? `FORENSIC_${action}` : action,
-      targetTable: kind,
-      targetId: input.targetId ?? null,
-      details: { ...(input.details ?? {}), reportedBy: 'client', ...(meta.userAgent ? { userAgent: meta.userAgent } : {}) },
-      ipAddress: meta.ip,
+    auditFor(auth.user, meta)(trx, kind === 'forensic_log' ? `FORENSIC_${action}` : action, { table: kind, id: input.targetId ?? null }, {
+      ...(input.details ?? {}),
+      reportedBy: 'client',
+      ...(meta.userAgent ? { userAgent: meta.userAgent } : {}),
     }),
   );
   return { success: true as const, id: entry.id };

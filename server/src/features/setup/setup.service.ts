@@ -1,23 +1,23 @@
 import { DEFAULT_PERMISSIONS, MSG } from '@strongroom/contracts';
 import type { Database, Executor } from '../../platform/db/database.js';
-import { appendAudit } from '../../shared/audit.js';
+import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, conflict } from '../../shared/errors.js';
 import { hashToken, newToken, safeEqualHex } from '../../shared/tokens.js';
 import { insertDefaultFlags } from '../feature-flags/feature-flags.service.js';
-import { auditActor, countOrganizations, findUserByEmail, hashPassword, insertUser } from '../users/users.service.js';
+import { countOrganizations, findUserByEmail, hashPassword, insertUser } from '../users/users.service.js';
 import { deleteSetupTokenHash, findSetupTokenHash, insertOrganization, lockOrganizationSetup, saveSetupTokenHash } from './setup.repository.js';
 
 export type NewOrganization = { name: string; adminName: string; adminEmail: string; adminPassword: string };
 
 /** Creates an organization with its first administrator (CLI and /setup). */
 export async function createOrganization(trx: Executor, input: NewOrganization, meta: RequestMeta | null, via: 'cli' | 'setup') {
-  if (await findUserByEmail(trx, input.adminEmail)) throw conflict('An account with this email already exists.');
+  if (await findUserByEmail(trx, input.adminEmail)) throw conflict(MSG.invitationAccountExists, { reason: 'ACCOUNT_EXISTS', field: 'adminEmail' });
   const passwordHash = await hashPassword(input.adminPassword);
   const org = await insertOrganization(trx, { name: input.name.trim(), primaryContactName: input.adminName.trim(), primaryContactEmail: input.adminEmail.trim().toLowerCase() });
   await insertDefaultFlags(trx, org.id);
   const admin = await insertUser(trx, { organizationId: org.id, email: input.adminEmail.trim().toLowerCase(), fullName: input.adminName.trim(), passwordHash, role: 'admin', permissions: DEFAULT_PERMISSIONS.admin });
-  await appendAudit(trx, { organizationId: org.id, actor: auditActor(admin), action: 'ORGANIZATION_CREATED', targetTable: 'organizations', targetId: org.id, details: { name: org.name, via }, ipAddress: meta?.ip ?? null });
+  await auditFor(admin, meta)(trx, 'ORGANIZATION_CREATED', { table: 'organizations', id: org.id }, { name: org.name, via });
   return { organizationId: org.id, userId: admin.id };
 }
 
@@ -47,7 +47,7 @@ export async function runSetup(ctx: AppContext, input: { setupToken: string } & 
   return ctx.db.transaction().execute(async (trx) => {
     // Two setup requests at once must not make two organizations.
     await lockOrganizationSetup(trx);
-    if (!(await needsSetup(trx))) throw conflict(MSG.setupDone);
+    if (!(await needsSetup(trx))) throw conflict(MSG.setupDone, { reason: 'ALREADY_SET_UP' });
     if (!(await setupTokenValid(ctx, trx, input.setupToken))) throw new AppError(403, MSG.setupTokenInvalid, 'PERMISSION_ERROR');
     const result = await createOrganization(trx, input, meta, 'setup');
     await deleteSetupTokenHash(trx);

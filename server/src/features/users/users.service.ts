@@ -44,5 +44,3 @@ export function toSessionUser(user: UserRow, org: OrganizationRow): SessionUser 
     mfaPrimaryMethod: user.mfaPrimaryMethod,
   };
 }
-
-export const auditActor = (user: Pick<UserRow, 'id' | 'fullName' | 'email'>) => ({ id: user.id, name: user.fullName, email: user.email });
