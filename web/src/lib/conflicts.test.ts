@@ -14,6 +14,8 @@ import {
 } from './conflicts';
 
 const e409 = (message: string, details?: unknown) => new ApiError({ status: 409, code: 'CONFLICT_ERROR', message, details });
+/** A 409 from something in front of the server (a proxy, a gateway): no code, no details. */
+const bare409 = (message: string) => new ApiError({ status: 409, message });
 
 describe('concurrency errors', () => {
   it('reads the kind from the reason a 409 answer names, whatever its words', () => {
@@ -36,25 +38,35 @@ describe('concurrency errors', () => {
     expect(shouldRetryMutation(0, named)).toBe(false);
   });
 
-  it('names the field at fault from the details, and from the words only for an answer naming neither', () => {
+  it('names the field at fault from the details, and from the words only for a bare answer', () => {
     expect(conflictField(e409('Taken.', { reason: 'NUMBER_TAKEN', field: 'matterNumber' }), 'matterNumber')).toBe('matterNumber');
     expect(conflictField(e409('Taken.', { reason: 'NUMBER_TAKEN' }))).toBe('matterNumber');
     expect(conflictField(e409('Taken.', { field: 'name' }))).toBe('name');
-    expect(conflictField(e409('A matter with this number already exists.'), 'matterNumber')).toBe('matterNumber');
+    expect(conflictField(bare409('A matter with this number already exists.'), 'matterNumber')).toBe('matterNumber');
+    // The server's own answer without a field is not read by its words.
+    expect(conflictField(e409('A matter with this number already exists.'), 'matterNumber')).toBeUndefined();
     // A reason that is not about a field: the words do not count.
     expect(conflictField(e409('An account with this email already exists.', { reason: 'ACCOUNT_EXISTS' }), 'matterNumber')).toBeUndefined();
     expect(conflictField(new ApiError({ status: 400, message: 'already exists' }), 'matterNumber')).toBeUndefined();
     expect(conflictField(new Error('already exists'), 'matterNumber')).toBeUndefined();
   });
 
-  it('reads the kind from the words of a 409 answer that names no reason (an older server)', () => {
-    expect(conflictKind(e409('Version mismatch: the matter was modified by another user.'))).toBe('optimistic-lock');
-    expect(conflictKind(e409('Optimistic lock failed'))).toBe('optimistic-lock');
-    expect(conflictKind(e409('Concurrent matter creation detected. Please try again.'))).toBe('race');
-    expect(conflictKind(e409('race condition on node'))).toBe('race');
-    expect(conflictKind(e409('Resource is currently locked by another operation. Please try again.'))).toBe('locked');
-    expect(conflictKind(e409('The folder is in use'))).toBe('locked');
-    expect(conflictKind(e409('A folder with this name already exists.'))).toBeNull();
+  it('reads the kind from the words of a bare 409 (no code, no reason: a proxy in front of the server)', () => {
+    expect(conflictKind(bare409('Version mismatch: the matter was modified by another user.'))).toBe('optimistic-lock');
+    expect(conflictKind(bare409('Optimistic lock failed'))).toBe('optimistic-lock');
+    expect(conflictKind(bare409('Concurrent matter creation detected. Please try again.'))).toBe('race');
+    expect(conflictKind(bare409('race condition on node'))).toBe('race');
+    expect(conflictKind(bare409('Resource is currently locked by another operation. Please try again.'))).toBe('locked');
+    expect(conflictKind(bare409('The folder is in use'))).toBe('locked');
+    expect(conflictKind(bare409('A folder with this name already exists.'))).toBeNull();
+  });
+
+  it('never reads the words of a server answer: with its code but no reason it is no concurrency error', () => {
+    for (const text of ['Version mismatch', 'Concurrent operation detected. Please try again.', 'The matter is locked.', 'The folder is in use']) {
+      expect(conflictKind(e409(text))).toBeNull();
+      expect(shouldRetryMutation(0, e409(text))).toBe(false);
+      expect(conflictText(e409(text), 'rename')).toBeNull();
+    }
   });
 
   it('leaves other statuses alone, whatever their words', () => {
@@ -64,23 +76,27 @@ describe('concurrency errors', () => {
   });
 
   it('gives the concurrency texts', () => {
-    expect(conflictText(e409('version mismatch'), 'update')).toBe(RESOURCE_MODIFIED);
-    expect(conflictText(e409('Concurrent operation detected. Please try again.'), 'rename')).toBe('Race condition detected during rename. Please try again.');
-    expect(conflictText(e409('locked'), 'move')).toBe(RESOURCE_LOCKED);
-    expect(conflictText(e409('Name taken'), 'move')).toBeNull();
+    expect(conflictText(e409('The resource was modified.', { reason: 'VERSION_MISMATCH' }), 'update')).toBe(RESOURCE_MODIFIED);
+    expect(conflictText(e409('Concurrent operation detected. Please try again.', { reason: 'RACE' }), 'rename')).toBe(
+      'Race condition detected during rename. Please try again.',
+    );
+    expect(conflictText(e409('Please try again.', { reason: 'LOCKED' }), 'move')).toBe(RESOURCE_LOCKED);
+    expect(conflictText(bare409('locked'), 'move')).toBe(RESOURCE_LOCKED);
+    expect(conflictText(e409('Name taken', { reason: 'NAME_TAKEN', field: 'name' }), 'move')).toBeNull();
   });
 
   it('retries races and locks up to 3 times, never optimistic-lock conflicts or other errors', () => {
-    const race = e409('Concurrent operation detected. Please try again.');
+    const race = e409('Concurrent operation detected. Please try again.', { reason: 'RACE' });
     expect([0, 1, 2, 3].map((n) => shouldRetryMutation(n, race))).toEqual([true, true, true, false]);
-    expect(shouldRetryMutation(0, e409('locked by another operation'))).toBe(true);
-    expect(shouldRetryMutation(0, e409('Version mismatch'))).toBe(false);
+    expect(shouldRetryMutation(0, e409('Resource is currently locked by another operation.', { reason: 'LOCKED' }))).toBe(true);
+    expect(shouldRetryMutation(0, bare409('locked by another operation'))).toBe(true);
+    expect(shouldRetryMutation(0, e409('Version mismatch', { reason: 'VERSION_MISMATCH' }))).toBe(false);
     expect(shouldRetryMutation(0, new ApiError({ status: 500, message: 'Something went wrong' }))).toBe(false);
   });
 
   it('waits the server-given delay, else 1 s doubling with jitter', () => {
-    expect(conflictRetryDelay(1, e409('Concurrent', { retryAfterSeconds: 2 }))).toBe(2000);
-    const race = e409('Concurrent');
+    expect(conflictRetryDelay(1, e409('Concurrent', { reason: 'RACE', retryAfterSeconds: 2 }))).toBe(2000);
+    const race = e409('Concurrent', { reason: 'RACE' });
     expect(conflictRetryDelay(1, race, () => 0.5)).toBe(1000);
     expect(conflictRetryDelay(2, race, () => 0.5)).toBe(2000);
     expect(conflictRetryDelay(3, race, () => 0.5)).toBe(4000);

@@ -9,8 +9,10 @@
  * - LOCKED: 'Resource is currently locked by another operation. Please try again.'
  *   These two are retried automatically: up to 3 times, 1 s doubling with jitter, or the server-given delay.
  * - Any other reason, or a field at fault (`details.field`: a name or number taken), is no concurrency error.
- * Only an answer naming neither (an older server, a proxy) is read by its words: 'version mismatch' or
- * 'optimistic lock', 'concurrent' or 'race condition', 'locked' or 'in use'.
+ * Strongroom's server gives every answer a code and every 409 a reason, so a 409 with a code but no reason is no
+ * concurrency error either. Only an answer with no code and no reason (a proxy or gateway in front of the server)
+ * is read by its words: 'version mismatch' or 'optimistic lock', 'concurrent' or 'race condition', 'locked' or
+ * 'in use'.
  *
  * The registry records each mutation on a resource for 30 s (or until it settles); a second one on the same
  * resource meanwhile fails with a race-condition error, and so waits for the first through the retries.
@@ -38,20 +40,29 @@ function kindFromWords(message: string): ConflictKind | null {
   return null;
 }
 
+/**
+ * A failed answer that carries no code and names no reason or field: not one of the server's own (they always
+ * carry a code) but from something in front of it, a proxy or gateway. Only such answers are read by their words
+ * or their status alone.
+ */
+export function isBareAnswer(error: ApiError): boolean {
+  const { reason, field } = readErrorDetails(error.details);
+  return reason === undefined && field === undefined && error.code === undefined;
+}
+
 /** Only 409 answers are read this way: other texts may contain the words ('Application version mismatch'). */
 export function conflictKind(error: unknown): ConflictKind | null {
   if (!isApiError(error) || error.status !== 409) return null;
-  const { reason, field } = readErrorDetails(error.details);
+  const { reason } = readErrorDetails(error.details);
   if (reason) return KIND_BY_REASON[reason] ?? null;
-  // A field at fault (the name "Locked" taken) is the user's to fix, whatever words the text holds.
-  if (field) return null;
-  return kindFromWords(error.message);
+  // A field at fault (the name "Locked" taken) is the user's to fix, and a server answer without a reason is no
+  // concurrency error, whatever words the text holds.
+  return isBareAnswer(error) ? kindFromWords(error.message) : null;
 }
 
 /**
  * The request field a refusal names as at fault (`details.field`), e.g. matterNumber when the number is taken.
- * A 409 that names neither a reason nor a field (an older server) names `fallbackField` when its text says
- * 'already exists'.
+ * A 409 read by its words (no code, reason or field) names `fallbackField` when its text says 'already exists'.
  */
 export function conflictField(error: unknown, fallbackField?: string): string | undefined {
   if (!isApiError(error)) return undefined;
@@ -59,7 +70,7 @@ export function conflictField(error: unknown, fallbackField?: string): string | 
   if (field) return field;
   if (reason === 'NUMBER_TAKEN') return 'matterNumber';
   if (reason === 'NAME_TAKEN') return 'name';
-  if (reason || error.status !== 409) return undefined;
+  if (error.status !== 409 || !isBareAnswer(error)) return undefined;
   return error.message.toLowerCase().includes('already exists') ? fallbackField : undefined;
 }
 

@@ -92,7 +92,8 @@ describe('Create New Matter', () => {
   });
 
   it('sends a number the user typed, and shows a taken one on the number field', async () => {
-    createAnswer = () => Response.json({ error: MATTER_MSG.matterNumberExists, code: 'CONFLICT_ERROR' }, { status: 409 });
+    createAnswer = () =>
+      Response.json({ error: MATTER_MSG.matterNumberExists, code: 'CONFLICT_ERROR', details: { reason: 'NUMBER_TAKEN', field: 'matterNumber' } }, { status: 409 });
     const { user, dialog, onOpenChange } = await open();
     await fillRequired(user, dialog);
     const number = within(dialog).getByLabelText('Matter Number');

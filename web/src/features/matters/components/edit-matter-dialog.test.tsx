@@ -38,7 +38,7 @@ beforeEach(() => {
       const { matterId: _id, expectedVersion, ...change } = body as Record<string, unknown>;
       if (expectedVersion !== stored.version) {
         return Response.json(
-          { error: MATTER_MSG.versionMismatch, code: 'CONFLICT_ERROR', details: { currentVersion: stored.version, updatedAt: stored.updatedAt, updatedBy: 'Mia Matters' } },
+          { error: MATTER_MSG.versionMismatch, code: 'CONFLICT_ERROR', details: { reason: 'VERSION_MISMATCH', currentVersion: stored.version, updatedAt: stored.updatedAt, updatedBy: 'Mia Matters' } },
           { status: 409 },
         );
       }

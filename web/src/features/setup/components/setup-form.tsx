@@ -12,14 +12,17 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage, isApiError } from '@/lib/api-error';
+import { isBareAnswer } from '@/lib/conflicts';
 import { useSetupStatus } from '../api/get-setup-status';
 import { useRunSetup } from '../api/run-setup';
 
-/** Setup was done already: the 409 says so by its reason (an answer without one by its status alone). */
+/**
+ * Setup was done already: the server's 409 says so by its reason (another 409, such as an address that has an
+ * account, is shown as the form's error); a bare 409 from something in front of the server, by its status alone.
+ */
 function isAlreadySetUp(error: unknown): boolean {
   if (!isApiError(error) || error.status !== 409) return false;
-  const { reason } = readErrorDetails(error.details);
-  return reason === 'ALREADY_SET_UP' || reason === undefined;
+  return readErrorDetails(error.details).reason === 'ALREADY_SET_UP' || isBareAnswer(error);
 }
 
 /** The toast of a finished setup. */
