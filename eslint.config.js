@@ -64,6 +64,11 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // Classic scripts the browser runs before the app loads (no modules, no bundler).
+    files: ['web/public/**/*.js'],
+    languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
+  },
+  {
     files: ['contracts/src/**/*.ts'],
     // Tests are not part of the package (contracts/tsconfig.json leaves them out): they may use vitest and node.
     ignores: ['contracts/src/**/*.test.ts'],

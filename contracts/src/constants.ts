@@ -149,11 +149,10 @@ export const ERROR_REASONS = [
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 
-/** Business constants: code length, token and dialog timings, password and name bounds. */
+/** Business constants: code length, token timings, password and name bounds. */
 export const LIMITS = {
   mfaCodeLength: 6,
   systemMfaTokenMinutes: 30,
-  mfaDialogResetMs: 300,
   passwordMin: 8,
   passwordMax: 100,
   fullNameMin: 2,

@@ -1,11 +1,12 @@
 import { useSyncExternalStore } from 'react';
+import type * as SonnerModule from 'sonner';
 import type { ExternalToast } from 'sonner';
 
 /**
  * Toasts through sonner, loaded on the first toast rather than with every page: it keeps ~10 KB gzipped off
  * the sign-in page. Sonner replays toasts raised before its Toaster mounted, so nothing is lost.
  */
-type Sonner = typeof import('sonner');
+type Sonner = typeof SonnerModule;
 
 let loading: Promise<Sonner> | null = null;
 const listeners = new Set<() => void>();

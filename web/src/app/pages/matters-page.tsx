@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ChevronLeft, ChevronRight, Plus } from 'lucide-react';
 import { MATTER_MSG, MATTER_SORT_FIELDS, type MatterSortField } from '@strongroom/contracts';
@@ -60,22 +60,19 @@ export function MattersPage() {
       { replace: !('matter' in change) },
     );
 
-  const params: MatterListParams = useMemo(
-    () => ({
-      search: state.filters.search || undefined,
-      status: state.filters.status === 'All' ? undefined : state.filters.status,
-      clientName: state.filters.clientName || undefined,
-      responsibleLawyer: state.filters.responsibleLawyer || undefined,
-      dateFrom: state.filters.dateFrom || undefined,
-      dateTo: state.filters.dateTo || undefined,
-      sortBy: state.sortBy,
-      sortDirection: state.sortDirection,
-      page: state.page,
-      pageSize: PAGE_SIZE,
-    }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [sp.toString()],
-  );
+  // The list's query key is compared by value, so a fresh object each render asks for nothing new.
+  const params: MatterListParams = {
+    search: state.filters.search || undefined,
+    status: state.filters.status === 'All' ? undefined : state.filters.status,
+    clientName: state.filters.clientName || undefined,
+    responsibleLawyer: state.filters.responsibleLawyer || undefined,
+    dateFrom: state.filters.dateFrom || undefined,
+    dateTo: state.filters.dateTo || undefined,
+    sortBy: state.sortBy,
+    sortDirection: state.sortDirection,
+    page: state.page,
+    pageSize: PAGE_SIZE,
+  };
   const list = useMatters(params);
   const total = list.data?.totalCount ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));

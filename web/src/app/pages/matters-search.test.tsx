@@ -6,12 +6,11 @@ import { renderWithClient } from '@/test/dom';
 import { MattersPage } from './matters-page';
 
 let listCalls: URL[];
-let location = '';
 
+/** Shows the router's current address, so the test reads it from the page. */
 function Where() {
   const l = useLocation();
-  location = l.pathname + l.search;
-  return null;
+  return <output data-testid="location">{l.pathname + l.search}</output>;
 }
 
 beforeEach(() => {
@@ -43,7 +42,7 @@ describe("the top bar's search", () => {
       </MemoryRouter>,
     );
     await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'lease{Enter}');
-    await waitFor(() => expect(location).toBe('/matters?q=lease'));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/matters?q=lease'));
     await waitFor(() => expect(listCalls.length).toBeGreaterThan(0));
     expect(listCalls.every((u) => u.searchParams.get('search') === 'lease')).toBe(true);
     expect(screen.getByLabelText('Search matters')).toHaveValue('lease');
@@ -59,7 +58,7 @@ describe("the top bar's search", () => {
       </MemoryRouter>,
     );
     await user.type(screen.getByLabelText('Search matters'), 'estate');
-    await waitFor(() => expect(location).toBe('/matters?q=estate'));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/matters?q=estate'));
     await waitFor(() => expect(listCalls.at(-1)!.searchParams.get('search')).toBe('estate'));
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Lock, Pencil } from 'lucide-react';
 import { MATTER_MSG, matterReadOnlyReason, READ_ONLY_TEXT, type MatterReadOnlyReason, type SessionUser } from '@strongroom/contracts';
@@ -70,9 +70,10 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
   const folder = found?.nodeType === 'folder' ? found : null;
   // An id that is not a folder of this matter (another matter's, deleted, mistyped) means Root, quietly.
   const staleFolder = detail.isSuccess && folderId !== null && folder === null;
+  // The address is corrected once when the id turns out stale, not again on every render that follows.
+  const dropStaleFolder = useEffectEvent(() => setFolderId(null, true));
   useEffect(() => {
-    if (staleFolder) setFolderId(null, true);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (staleFolder) dropStaleFolder();
   }, [staleFolder]);
 
   return (

@@ -1,29 +1,19 @@
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
+import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useSessionExpiry, type SessionExpiryState } from './use-session-expiry';
+import { useSessionExpiry } from './use-session-expiry';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+type Props = { expiresAt: string; onExpired: () => void; onWarningStart: () => void };
 
-type HarnessProps = { expiresAt: string; onExpired: () => void; onWarningStart: () => void; out: { current?: SessionExpiryState } };
-
-function Harness({ expiresAt, onExpired, onWarningStart, out }: HarnessProps) {
-  out.current = useSessionExpiry({ expiresAt, onExpired, onWarningStart });
-  return null;
+function renderExpiry(initialProps: Props) {
+  return renderHook((props: Props) => useSessionExpiry(props), { initialProps });
 }
 
 describe('useSessionExpiry', () => {
-  let root: Root;
-  let container: HTMLElement;
-
   beforeEach(() => {
     vi.useFakeTimers({ now: 0 });
-    container = document.createElement('div');
-    root = createRoot(container);
   });
 
   afterEach(() => {
-    act(() => root.unmount());
     vi.useRealTimers();
   });
 
@@ -36,20 +26,19 @@ describe('useSessionExpiry', () => {
   it('shows the notice 120 s before the end, announces on schedule and signs out at zero', async () => {
     const onExpired = vi.fn();
     const onWarningStart = vi.fn();
-    const out: { current?: SessionExpiryState } = {};
     const announcements: string[] = [];
-    act(() => root.render(<Harness expiresAt={new Date(150_000).toISOString()} onExpired={onExpired} onWarningStart={onWarningStart} out={out} />));
+    const { result: out } = renderExpiry({ expiresAt: new Date(150_000).toISOString(), onExpired, onWarningStart });
 
-    expect(out.current!.visible).toBe(false);
+    expect(out.current.visible).toBe(false);
     await advance(29_000); // 121 s left
-    expect(out.current!.visible).toBe(false);
+    expect(out.current.visible).toBe(false);
     expect(onWarningStart).not.toHaveBeenCalled();
 
     for (let i = 0; i < 150; i++) {
       await advance(1_000);
-      const a = out.current!.announcement;
+      const a = out.current.announcement;
       if (a && a !== announcements[announcements.length - 1]) announcements.push(a);
-      if (out.current!.secondsLeft === 60) expect(out.current!.visible).toBe(true);
+      if (out.current.secondsLeft === 60) expect(out.current.visible).toBe(true);
     }
 
     expect(onWarningStart).toHaveBeenCalledTimes(1);
@@ -61,30 +50,42 @@ describe('useSessionExpiry', () => {
       ...[10, 9, 8, 7, 6, 5, 4, 3, 2, 1].map((s) => `Automatic logout in 0 minutes and ${s} seconds`),
     ]);
     expect(onExpired).toHaveBeenCalledTimes(1);
-    expect(out.current!.visible).toBe(false);
+    expect(out.current.visible).toBe(false);
   });
 
   it('hides when dismissed but still signs out at zero', async () => {
     const onExpired = vi.fn();
-    const out: { current?: SessionExpiryState } = {};
-    act(() => root.render(<Harness expiresAt={new Date(100_000).toISOString()} onExpired={onExpired} onWarningStart={() => {}} out={out} />));
-    expect(out.current!.visible).toBe(true);
-    expect(out.current!.announcement).toBe('Automatic logout in 1 minutes and 40 seconds');
+    const { result: out } = renderExpiry({ expiresAt: new Date(100_000).toISOString(), onExpired, onWarningStart: () => {} });
+    expect(out.current.visible).toBe(true);
+    expect(out.current.announcement).toBe('Automatic logout in 1 minutes and 40 seconds');
 
-    act(() => out.current!.dismiss());
-    expect(out.current!.visible).toBe(false);
+    act(() => out.current.dismiss());
+    expect(out.current.visible).toBe(false);
     await advance(100_000);
     expect(onExpired).toHaveBeenCalledTimes(1);
   });
 
   it('starts over when the session is extended', async () => {
-    const out: { current?: SessionExpiryState } = {};
     const onExpired = vi.fn();
-    act(() => root.render(<Harness expiresAt={new Date(60_000).toISOString()} onExpired={onExpired} onWarningStart={() => {}} out={out} />));
-    expect(out.current!.visible).toBe(true);
-    act(() => root.render(<Harness expiresAt={new Date(3_600_000).toISOString()} onExpired={onExpired} onWarningStart={() => {}} out={out} />));
-    expect(out.current!.visible).toBe(false);
+    const { result: out, rerender } = renderExpiry({ expiresAt: new Date(60_000).toISOString(), onExpired, onWarningStart: () => {} });
+    expect(out.current.visible).toBe(true);
+    rerender({ expiresAt: new Date(3_600_000).toISOString(), onExpired, onWarningStart: () => {} });
+    expect(out.current.visible).toBe(false);
+    expect(out.current.announcement).toBe('');
     await advance(120_000);
     expect(onExpired).not.toHaveBeenCalled();
+  });
+
+  it('signs out through the callback of the latest render, without restarting the countdown', async () => {
+    const first = vi.fn();
+    const latest = vi.fn();
+    const expiresAt = new Date(30_000).toISOString();
+    const { result: out, rerender } = renderExpiry({ expiresAt, onExpired: first, onWarningStart: () => {} });
+    await advance(10_000);
+    rerender({ expiresAt, onExpired: latest, onWarningStart: () => {} });
+    expect(out.current.secondsLeft).toBe(20);
+    await advance(20_000);
+    expect(first).not.toHaveBeenCalled();
+    expect(latest).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { formatAnnouncement, isInWarningWindow, secondsUntil, shouldAnnounce } from './session-countdown';
 
 type SessionExpiryOptions = {
@@ -19,53 +19,56 @@ export type SessionExpiryState = {
   dismiss: () => void;
 };
 
+/** A value together with the session end it was computed for, so a new end never shows an old value. */
+type ForTarget<T> = { target: number; value: T };
+
 /** Drives the session-expiring notice: a one-second tick, the announcement schedule and the sign-out at 0. */
 export function useSessionExpiry({ expiresAt, onExpired, onWarningStart }: SessionExpiryOptions): SessionExpiryState {
   const target = expiresAt ? Date.parse(expiresAt) : Number.NaN;
-  const [secondsLeft, setSecondsLeft] = useState(() => (Number.isFinite(target) ? secondsUntil(target, Date.now()) : Infinity));
-  const [announcement, setAnnouncement] = useState('');
+  const [left, setLeft] = useState<ForTarget<number>>(() => ({
+    target,
+    value: Number.isFinite(target) ? secondsUntil(target, Date.now()) : Infinity,
+  }));
+  const [announced, setAnnounced] = useState<ForTarget<string>>({ target, value: '' });
   const [dismissedFor, setDismissedFor] = useState<number | null>(null);
 
-  const callbacks = useRef({ onExpired, onWarningStart });
-  callbacks.current = { onExpired, onWarningStart };
-  const progress = useRef<{ target: number; started: boolean; lastAnnounced: number | null; expired: boolean }>({
-    target: Number.NaN,
-    started: false,
-    lastAnnounced: null,
-    expired: false,
-  });
-  const dismissedRef = useRef<number | null>(null);
-  dismissedRef.current = dismissedFor;
+  // Until the first tick for a new session end, nothing is known about it: no notice, no announcement.
+  const secondsLeft = Number.isFinite(target) && left.target === target ? left.value : Infinity;
+  const announcement = Number.isFinite(target) && announced.target === target ? announced.value : '';
+
+  // The tick always calls the latest callbacks and sees the latest dismissal, without restarting the timer.
+  const expired = useEffectEvent(() => onExpired());
+  const warningStarted = useEffectEvent(() => onWarningStart?.());
+  const isDismissed = useEffectEvent((t: number) => dismissedFor === t);
+
+  // Once-per-session-end bookkeeping of the running countdown; only the timer reads and writes it.
+  const progress = useRef({ started: false, lastAnnounced: null as number | null, expired: false });
 
   useEffect(() => {
-    if (!Number.isFinite(target)) {
-      setSecondsLeft(Infinity);
-      return;
-    }
-    progress.current = { target, started: false, lastAnnounced: null, expired: false };
-    setAnnouncement('');
+    if (!Number.isFinite(target)) return;
+    progress.current = { started: false, lastAnnounced: null, expired: false };
 
     const tick = () => {
       const p = progress.current;
-      const left = secondsUntil(target, Date.now());
-      setSecondsLeft(left);
-      if (left <= 0) {
+      const now = secondsUntil(target, Date.now());
+      setLeft({ target, value: now });
+      if (now <= 0) {
         if (!p.expired) {
           p.expired = true;
-          callbacks.current.onExpired();
+          expired();
         }
         return;
       }
-      if (!isInWarningWindow(left)) return;
+      if (!isInWarningWindow(now)) return;
       const isStart = !p.started;
       if (isStart) {
         p.started = true;
-        callbacks.current.onWarningStart?.();
+        warningStarted();
       }
-      if (dismissedRef.current === target) return;
-      if (p.lastAnnounced !== left && shouldAnnounce(left, isStart)) {
-        p.lastAnnounced = left;
-        setAnnouncement(formatAnnouncement(left));
+      if (isDismissed(target)) return;
+      if (p.lastAnnounced !== now && shouldAnnounce(now, isStart)) {
+        p.lastAnnounced = now;
+        setAnnounced({ target, value: formatAnnouncement(now) });
       }
     };
     tick();
@@ -75,7 +78,7 @@ export function useSessionExpiry({ expiresAt, onExpired, onWarningStart }: Sessi
 
   const dismiss = useCallback(() => {
     setDismissedFor(target);
-    setAnnouncement('');
+    setAnnounced({ target, value: '' });
   }, [target]);
 
   return {

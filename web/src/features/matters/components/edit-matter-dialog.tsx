@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
@@ -41,10 +41,11 @@ export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialo
       setConflict(null);
     }
   }
+  // The fields are filled only when the dialog opens: a refetch after a conflict (a new `matter`) must not wipe
+  // what the user typed, so the matter is read at that moment without being a reason to fill them again.
+  const fillFields = useEffectEvent(() => form.reset(matterFormValues(matter)));
   useEffect(() => {
-    if (open) form.reset(matterFormValues(matter));
-    // Only when the dialog opens: a refetch after a conflict must not wipe what the user typed.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (open) fillFields();
   }, [open]);
 
   const onSubmit = form.handleSubmit((v) => {

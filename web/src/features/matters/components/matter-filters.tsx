@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { Search, X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -30,11 +30,15 @@ export function MatterFilters({ value, onChange }: MatterFiltersProps) {
   const debouncedClient = useDebouncedValue(client, SEARCH_DEBOUNCE_MS);
   const debouncedLawyer = useDebouncedValue(lawyer, SEARCH_DEBOUNCE_MS);
 
-  useEffect(() => {
-    if (debouncedSearch !== value.search || debouncedClient !== value.clientName || debouncedLawyer !== value.responsibleLawyer) {
-      onChange({ ...value, search: debouncedSearch, clientName: debouncedClient, responsibleLawyer: debouncedLawyer });
+  // Typing is reported once it settles, and only then: a change from outside (Clear All, Back) must not send the
+  // settled text of before straight back, so the current filters are read without being a reason to report.
+  const reportSettled = useEffectEvent((search: string, clientName: string, responsibleLawyer: string) => {
+    if (search !== value.search || clientName !== value.clientName || responsibleLawyer !== value.responsibleLawyer) {
+      onChange({ ...value, search, clientName, responsibleLawyer });
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+  });
+  useEffect(() => {
+    reportSettled(debouncedSearch, debouncedClient, debouncedLawyer);
   }, [debouncedSearch, debouncedClient, debouncedLawyer]);
 
   // The URL changed from outside (Clear All, back button): follow it.

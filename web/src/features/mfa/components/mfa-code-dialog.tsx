@@ -1,6 +1,6 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { Mail, ShieldCheck } from 'lucide-react';
-import { LIMITS, MSG } from '@strongroom/contracts';
+import { MSG } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { CodeInput } from '@/components/ui/code-input';
@@ -23,38 +23,34 @@ export type MfaCodeDialogProps = {
   emailUserId?: number;
 };
 
-/** The 6-digit code dialog shared by the sensitive-action MFA dialog and the system MFA prompt. */
-export function MfaCodeDialog({ open, requestKey, title, description, onSubmitCode, onCancel, emailUserId }: MfaCodeDialogProps) {
+/**
+ * The 6-digit code dialog shared by the sensitive-action MFA dialog and the system MFA prompt. What was typed,
+ * the error and the email notice live in the form inside, which closing unmounts and a new request replaces
+ * (keyed by requestKey): a dialog opened again, or opened for another request, always starts empty.
+ */
+export function MfaCodeDialog({ open, requestKey, onCancel, ...form }: MfaCodeDialogProps) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? undefined : onCancel())}>
+      <DialogContent className="max-w-md" onOpenAutoFocus={(e) => {
+        e.preventDefault();
+        inputRef.current?.focus();
+      }}>
+        <MfaCodeForm key={requestKey ?? ''} {...form} onCancel={onCancel} inputRef={inputRef} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+type MfaCodeFormProps = Omit<MfaCodeDialogProps, 'open' | 'requestKey'> & { inputRef: RefObject<HTMLInputElement | null> };
+
+function MfaCodeForm({ title, description, onSubmitCode, onCancel, emailUserId, inputRef }: MfaCodeFormProps) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [emailNotice, setEmailNotice] = useState<string | null>(null);
   const sendEmail = useSendMfaEmail();
   const inputId = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
-
-  const reset = () => {
-    setCode('');
-    setError(null);
-    setSubmitting(false);
-    setEmailNotice(null);
-    sendEmail.reset();
-  };
-  const resetRef = useRef(reset);
-  resetRef.current = reset;
-
-  // After closing, the state resets once the closing animation is over (LIMITS.mfaDialogResetMs).
-  useEffect(() => {
-    if (open) return;
-    const t = window.setTimeout(() => resetRef.current(), LIMITS.mfaDialogResetMs);
-    return () => window.clearTimeout(t);
-  }, [open]);
-
-  const lastKey = useRef(requestKey);
-  useEffect(() => {
-    if (open && requestKey !== lastKey.current) resetRef.current();
-    lastKey.current = requestKey;
-  }, [open, requestKey]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -88,41 +84,34 @@ export function MfaCodeDialog({ open, requestKey, title, description, onSubmitCo
   };
 
   return (
-    <Dialog open={open} onOpenChange={(next) => (next ? undefined : onCancel())}>
-      <DialogContent className="max-w-md" onOpenAutoFocus={(e) => {
-        e.preventDefault();
-        inputRef.current?.focus();
-      }}>
-        <form onSubmit={(e) => void submit(e)} noValidate className="grid gap-5">
-          <DialogHeader>
-            <div className="mb-1 flex size-10 items-center justify-center rounded-full bg-primary-soft text-primary-soft-foreground">
-              <ShieldCheck aria-hidden="true" className="size-5" />
-            </div>
-            <DialogTitle>{title}</DialogTitle>
-            <DialogDescription>{description}</DialogDescription>
-          </DialogHeader>
-          {error ? <Alert tone="danger">{error}</Alert> : null}
-          {emailNotice ? <Alert tone="success">{emailNotice}</Alert> : null}
-          <div className="grid gap-2">
-            <Label htmlFor={inputId}>Verification Code</Label>
-            <CodeInput id={inputId} ref={inputRef} value={code} onValueChange={setCode} aria-invalid={error ? true : undefined} />
-          </div>
-          {emailUserId !== undefined ? (
-            <Button variant="ghost" size="sm" onClick={requestEmail} loading={sendEmail.isPending} loadingText="Sending..." className="justify-self-start">
-              <Mail aria-hidden="true" />
-              Send code by email
-            </Button>
-          ) : null}
-          <DialogFooter>
-            <Button variant="outline" onClick={onCancel}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={!isCompleteCode(code)} loading={submitting} loadingText="Verifying...">
-              Verify
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <form onSubmit={(e) => void submit(e)} noValidate className="grid gap-5">
+      <DialogHeader>
+        <div className="mb-1 flex size-10 items-center justify-center rounded-full bg-primary-soft text-primary-soft-foreground">
+          <ShieldCheck aria-hidden="true" className="size-5" />
+        </div>
+        <DialogTitle>{title}</DialogTitle>
+        <DialogDescription>{description}</DialogDescription>
+      </DialogHeader>
+      {error ? <Alert tone="danger">{error}</Alert> : null}
+      {emailNotice ? <Alert tone="success">{emailNotice}</Alert> : null}
+      <div className="grid gap-2">
+        <Label htmlFor={inputId}>Verification Code</Label>
+        <CodeInput id={inputId} ref={inputRef} value={code} onValueChange={setCode} aria-invalid={error ? true : undefined} />
+      </div>
+      {emailUserId !== undefined ? (
+        <Button variant="ghost" size="sm" onClick={requestEmail} loading={sendEmail.isPending} loadingText="Sending..." className="justify-self-start">
+          <Mail aria-hidden="true" />
+          Send code by email
+        </Button>
+      ) : null}
+      <DialogFooter>
+        <Button variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={!isCompleteCode(code)} loading={submitting} loadingText="Verifying...">
+          Verify
+        </Button>
+      </DialogFooter>
+    </form>
   );
 }

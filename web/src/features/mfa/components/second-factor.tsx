@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ArrowLeft, KeyRound, Mail, ShieldCheck } from 'lucide-react';
 import { toast } from '@/lib/toast';
-import { MSG, type MfaMethod, type SessionUser } from '@strongroom/contracts';
+import { MSG, type MfaChallengeResponse, type MfaMethod, type SessionUser } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { CodeInput } from '@/components/ui/code-input';
@@ -28,14 +28,9 @@ type SecondFactorProps = {
 /** The second-factor screen that replaces the sign-in form. */
 export function SecondFactor({ userId, email, onVerified, onBack }: SecondFactorProps) {
   const challenge = useMfaChallenge(userId);
-  const [method, setMethod] = useState<MfaMethod | null>(null);
-
-  useEffect(() => {
-    if (challenge.data && method === null) {
-      const { availableMethods, preferredMethod } = challenge.data;
-      setMethod(availableMethods.includes('totp') ? 'totp' : (availableMethods[0] ?? preferredMethod));
-    }
-  }, [challenge.data, method]);
+  // The method the user switched to; until they do, the authenticator app when they have one.
+  const [chosen, setMethod] = useState<MfaMethod | null>(null);
+  const method = chosen ?? (challenge.data ? defaultMethod(challenge.data) : null);
 
   let body;
   if (challenge.isPending || (challenge.isSuccess && method === null)) {
@@ -90,6 +85,10 @@ export function SecondFactor({ userId, email, onVerified, onBack }: SecondFactor
       </Button>
     </div>
   );
+}
+
+function defaultMethod({ availableMethods, preferredMethod }: MfaChallengeResponse): MfaMethod {
+  return availableMethods.includes('totp') ? 'totp' : (availableMethods[0] ?? preferredMethod);
 }
 
 type CodeStepProps = {

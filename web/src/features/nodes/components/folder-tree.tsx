@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ChevronRight, Folder, FolderOpen, HardDrive } from 'lucide-react';
 import type { NodeTreeDto } from '@strongroom/contracts';
 import { ContextMenu, ContextMenuContent, ContextMenuTrigger } from '@/components/ui/context-menu';
@@ -24,12 +24,13 @@ const rowBase =
 export function FolderPicker({ nodes, selectedId, onSelect, isDisabled, label, menuFor }: FolderTreeProps) {
   const folders = folderTree(nodes);
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set(ancestorsOf(nodes, selectedId ?? null).map((n) => n.id)));
-  // Opening a folder from the list unfolds the tree down to it.
-  useEffect(() => {
+  // Opening a folder from the list (or a new tree with it) unfolds the tree down to it, during the same render.
+  const [unfoldedFor, setUnfoldedFor] = useState({ nodes, selectedId });
+  if (unfoldedFor.nodes !== nodes || unfoldedFor.selectedId !== selectedId) {
+    setUnfoldedFor({ nodes, selectedId });
     const path = ancestorsOf(nodes, selectedId ?? null).slice(0, -1);
-    if (path.length === 0) return;
-    setExpanded((prev) => (path.every((n) => prev.has(n.id)) ? prev : new Set([...prev, ...path.map((n) => n.id)])));
-  }, [nodes, selectedId]);
+    if (path.length > 0) setExpanded((prev) => (path.every((n) => prev.has(n.id)) ? prev : new Set([...prev, ...path.map((n) => n.id)])));
+  }
   const toggle = (id: string) =>
     setExpanded((prev) => {
       const next = new Set(prev);

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { nameRuleMessages, nodeNameSchema, NODE_MSG, type NodeTreeDto } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -22,16 +22,26 @@ const renameRule = nodeNameSchema(nameRuleMessages('Name', NODE_MSG.nameEmpty, N
 
 type BaseProps = { open: boolean; onOpenChange: (open: boolean) => void };
 
-export function CreateFolderDialog({ open, onOpenChange, matterId, parentId, parentName }: BaseProps & { matterId: string; parentId: string | null; parentName: string }) {
+// Each dialog's fields live in a form inside the dialog's content, which closing unmounts: every opening starts
+// from the node as it is now. The mutation stays with the dialog, so its outcome is reported even when the
+// dialog was closed while it ran.
+
+type CreateFolderProps = { matterId: string; parentId: string | null; parentName: string };
+
+export function CreateFolderDialog({ open, onOpenChange, ...props }: BaseProps & CreateFolderProps) {
   const create = useCreateFolder();
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-md">
+        <CreateFolderForm {...props} create={create} onOpenChange={onOpenChange} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function CreateFolderForm({ matterId, parentId, parentName, create, onOpenChange }: CreateFolderProps & Pick<BaseProps, 'onOpenChange'> & { create: ReturnType<typeof useCreateFolder> }) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | undefined>();
-  useEffect(() => {
-    if (open) {
-      setName('');
-      setError(undefined);
-    }
-  }, [open]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const parsed = folderNameRule.safeParse(name);
@@ -50,27 +60,23 @@ export function CreateFolderDialog({ open, onOpenChange, matterId, parentId, par
     );
   };
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-md">
-        <form onSubmit={submit} noValidate className="grid gap-5">
-          <DialogHeader>
-            <DialogTitle>Create New Folder</DialogTitle>
-            <DialogDescription>In {parentName}.</DialogDescription>
-          </DialogHeader>
-          <FormField label="Folder name" error={error}>
-            {(c) => <Input {...c} autoFocus placeholder="Enter folder name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />}
-          </FormField>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending} loadingText="Creating...">
-              Create Folder
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <form onSubmit={submit} noValidate className="grid gap-5">
+      <DialogHeader>
+        <DialogTitle>Create New Folder</DialogTitle>
+        <DialogDescription>In {parentName}.</DialogDescription>
+      </DialogHeader>
+      <FormField label="Folder name" error={error}>
+        {(c) => <Input {...c} autoFocus placeholder="Enter folder name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />}
+      </FormField>
+      <DialogFooter>
+        <Button variant="outline" onClick={() => onOpenChange(false)}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={create.isPending} loadingText="Creating...">
+          Create Folder
+        </Button>
+      </DialogFooter>
+    </form>
   );
 }
 
@@ -83,14 +89,21 @@ function useRefreshTree(matterId: string) {
 export function RenameNodeDialog({ open, onOpenChange, node }: BaseProps & { node: NodeTreeDto }) {
   const rename = useRenameNode();
   const refreshTree = useRefreshTree(node.matterId);
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-md">
+        {/* A name changed elsewhere while the dialog is open starts the field over from the new name. */}
+        <RenameNodeForm key={node.name} node={node} rename={rename} refreshTree={refreshTree} onOpenChange={onOpenChange} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+type RenameNodeFormProps = Pick<BaseProps, 'onOpenChange'> & { node: NodeTreeDto; rename: ReturnType<typeof useRenameNode>; refreshTree: () => Promise<void> };
+
+function RenameNodeForm({ node, rename, refreshTree, onOpenChange }: RenameNodeFormProps) {
   const [name, setName] = useState(node.name);
   const [error, setError] = useState<string | undefined>();
-  useEffect(() => {
-    if (open) {
-      setName(node.name);
-      setError(undefined);
-    }
-  }, [open, node.name]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const parsed = renameRule.safeParse(name);
@@ -110,37 +123,47 @@ export function RenameNodeDialog({ open, onOpenChange, node }: BaseProps & { nod
     );
   };
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-md">
-        <form onSubmit={submit} noValidate className="grid gap-5">
-          <DialogHeader>
-            <DialogTitle>Rename Folder</DialogTitle>
-            <DialogDescription>Choose a new name for "{node.name}".</DialogDescription>
-          </DialogHeader>
-          <FormField label="New name" error={error}>
-            {(c) => <Input {...c} autoFocus value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" onFocus={(e) => e.target.select()} />}
-          </FormField>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={rename.isPending} loadingText="Renaming...">
-              Rename
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <form onSubmit={submit} noValidate className="grid gap-5">
+      <DialogHeader>
+        <DialogTitle>Rename Folder</DialogTitle>
+        <DialogDescription>Choose a new name for "{node.name}".</DialogDescription>
+      </DialogHeader>
+      <FormField label="New name" error={error}>
+        {(c) => <Input {...c} autoFocus value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" onFocus={(e) => e.target.select()} />}
+      </FormField>
+      <DialogFooter>
+        <Button variant="outline" onClick={() => onOpenChange(false)}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={rename.isPending} loadingText="Renaming...">
+          Rename
+        </Button>
+      </DialogFooter>
+    </form>
   );
 }
 
 export function MoveNodeDialog({ open, onOpenChange, node, nodes }: BaseProps & { node: NodeTreeDto; nodes: NodeTreeDto[] }) {
   const move = useMoveNode();
   const refreshTree = useRefreshTree(node.matterId);
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-md">
+        <MoveNodeForm node={node} nodes={nodes} move={move} refreshTree={refreshTree} onOpenChange={onOpenChange} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+type MoveNodeFormProps = Pick<BaseProps, 'onOpenChange'> & {
+  node: NodeTreeDto;
+  nodes: NodeTreeDto[];
+  move: ReturnType<typeof useMoveNode>;
+  refreshTree: () => Promise<void>;
+};
+
+function MoveNodeForm({ node, nodes, move, refreshTree, onOpenChange }: MoveNodeFormProps) {
   const [target, setTarget] = useState<string | null | undefined>(undefined);
-  useEffect(() => {
-    if (open) setTarget(undefined);
-  }, [open]);
   const valid = target !== undefined && isValidMoveTarget(nodes, node, target);
   const submit = () => {
     if (target === undefined || !valid) return;
@@ -158,25 +181,23 @@ export function MoveNodeDialog({ open, onOpenChange, node, nodes }: BaseProps & 
     );
   };
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-md">
-        <DialogHeader>
-          <DialogTitle>Move "{node.name}"</DialogTitle>
-          <DialogDescription>Choose the folder to move it to.</DialogDescription>
-        </DialogHeader>
-        <div className="max-h-80 overflow-y-auto rounded-md border border-border p-2">
-          <FolderPicker nodes={nodes} selectedId={target} onSelect={setTarget} isDisabled={(id) => !isValidMoveTarget(nodes, node, id)} label="Destination folder" />
-        </div>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button onClick={submit} disabled={!valid} loading={move.isPending} loadingText="Moving...">
-            Move Here
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <>
+      <DialogHeader>
+        <DialogTitle>Move "{node.name}"</DialogTitle>
+        <DialogDescription>Choose the folder to move it to.</DialogDescription>
+      </DialogHeader>
+      <div className="max-h-80 overflow-y-auto rounded-md border border-border p-2">
+        <FolderPicker nodes={nodes} selectedId={target} onSelect={setTarget} isDisabled={(id) => !isValidMoveTarget(nodes, node, id)} label="Destination folder" />
+      </div>
+      <DialogFooter>
+        <Button variant="outline" onClick={() => onOpenChange(false)}>
+          Cancel
+        </Button>
+        <Button onClick={submit} disabled={!valid} loading={move.isPending} loadingText="Moving...">
+          Move Here
+        </Button>
+      </DialogFooter>
+    </>
   );
 }
 
