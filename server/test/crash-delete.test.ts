@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { DownloadUrlResponse, ErrorResponse, MatterDetailResponse } from '@strongroom/contracts';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createFolder, createMatter, freePort, newOrganization, sha256, uploadFile } from './factories.js';
@@ -81,25 +82,25 @@ describe('a server killed while it deletes the objects of a deleted folder', () 
       await expect.poll(stillStored, { timeout: Math.max(1000, killedAt + 30_000 - Date.now()), interval: 200 }).toEqual([]);
 
       // The rows are gone, the other files are there and download with their bytes.
-      const detail = await request(base, cookie, 'GET', `/_api/matters/detail?matterId=${m.id}`);
+      const detail = await request<MatterDetailResponse>(base, cookie, 'GET', `/_api/matters/detail?matterId=${m.id}`);
       expect(detail.status).toBe(200);
       const ids: string[] = [];
-      const walk = (nodes: Array<{ id: string; children?: unknown[] }>) => {
+      const walk = (nodes: MatterDetailResponse['nodes']) => {
         for (const n of nodes) {
           ids.push(n.id);
-          walk((n.children ?? []) as never);
+          walk(n.children);
         }
       };
       walk(detail.json.nodes);
       expect(ids.sort()).toEqual([other.id, ...kept.map((f) => f.id)].sort());
       for (const f of kept) {
-        const link = await request(base, cookie, 'GET', `/_api/nodes/download-url?nodeId=${f.id}`);
+        const link = await request<DownloadUrlResponse>(base, cookie, 'GET', `/_api/nodes/download-url?nodeId=${f.id}`);
         expect(link.status).toBe(200);
         const res = await fetch(new URL(link.json.url, base));
         expect(res.status).toBe(200);
         expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(sha256(f.bytes));
       }
-      const gone = await request(base, cookie, 'GET', `/_api/nodes/download-url?nodeId=${doomed[0]!.id}`);
+      const gone = await request<ErrorResponse>(base, cookie, 'GET', `/_api/nodes/download-url?nodeId=${doomed[0]!.id}`);
       expect(gone.status).toBe(404);
       expect(gone.json.error).toBe('Item not found.');
 

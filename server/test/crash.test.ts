@@ -13,6 +13,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { MultipartCompleteResponse } from '@strongroom/contracts';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createMatter, freePort, newOrganization, ok } from './factories.js';
@@ -72,7 +73,7 @@ describe('a server killed mid-completion', () => {
       // Until the dead completion's lease runs out the upload is still held (409); then the retry completes it.
       const answer = await vi.waitFor(
         async () => {
-          const res = await post(base, cookie, '/_api/upload/multipart-complete', complete);
+          const res = await post<MultipartCompleteResponse>(base, cookie, '/_api/upload/multipart-complete', complete);
           if (res.status === 409) throw new Error('the dead completion still holds the upload');
           return res;
         },
@@ -82,7 +83,7 @@ describe('a server killed mid-completion', () => {
       const expectedSha = createHash('sha256').update(whole).digest('hex');
       expect(answer.json.file).toMatchObject({ name: 'Evidence.zip', fileSize: whole.length, sha256Hash: expectedSha });
       // Once more: the same file, nothing new.
-      const again = await post(base, cookie, '/_api/upload/multipart-complete', complete);
+      const again = await post<MultipartCompleteResponse>(base, cookie, '/_api/upload/multipart-complete', complete);
       expect(again.json.file.id).toBe(answer.json.file.id);
       second.child.kill('SIGTERM');
       await second.exited;

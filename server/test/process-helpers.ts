@@ -104,17 +104,20 @@ export async function cleanUp(): Promise<void> {
 /** The Cookie header of a signed-in test client, for real HTTP requests to a server process. */
 export const cookieHeader = (client: Client) => [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
 
-/** A real HTTP request with the given cookies; answers the status and the JSON body (null if none). */
-export async function request(base: string, cookie: string, method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; json: any }> {
+/**
+ * A real HTTP request with the given cookies; answers the status and the JSON body (null if none), typed as the
+ * caller expects it (the caller checks the status before trusting the shape).
+ */
+export async function request<T = unknown>(base: string, cookie: string, method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; json: T }> {
   const res = await fetch(base + url, {
     method,
     headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: res.status, json: await res.json().catch(() => null) };
+  return { status: res.status, json: (await res.json().catch(() => null)) as T };
 }
 
-export const post = (base: string, cookie: string, url: string, body: unknown) => request(base, cookie, 'POST', url, body);
+export const post = <T = unknown>(base: string, cookie: string, url: string, body: unknown) => request<T>(base, cookie, 'POST', url, body);
 
 /** Every stored object (key) under DATA_DIR/objects, leaving out the store's own folders. */
 export function storedKeys(dataDir: string): string[] {

@@ -37,20 +37,26 @@ export type Operation = {
   bodyRequired: boolean;
 };
 
+/** The parts of an OpenAPI operation object the suites read. */
+type OpenApiOperation = {
+  parameters?: Array<Omit<Parameter, 'required'> & { required?: boolean }>;
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> };
+};
+
 export async function loadOperations(t: TestApp): Promise<Operation[]> {
   const res = await t.app.inject({ method: 'GET', url: '/_api/openapi.json' });
   if (res.statusCode !== 200) throw new Error(`openapi.json answered ${res.statusCode}`);
-  const doc = res.json() as { paths: Record<string, Record<string, any>> };
+  const doc = res.json() as { paths: Record<string, Record<string, OpenApiOperation>> };
   const ops: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
-      const json = op.requestBody?.content?.['application/json']?.schema as JsonSchema | undefined;
+      const json = op.requestBody?.content?.['application/json']?.schema;
       ops.push({
         key: `${method.toUpperCase()} ${path}`,
         method: method.toUpperCase(),
         path,
-        parameters: ((op.parameters ?? []) as Parameter[]).map((p) => ({ ...p, required: !!p.required })),
+        parameters: (op.parameters ?? []).map((p) => ({ ...p, required: !!p.required })),
         body: json,
         bodyRequired: !!op.requestBody?.required,
       });

@@ -5,6 +5,7 @@
  * operations whose valid request uses something up (delete, complete, accept, reset, logout ...).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
 import type { Role } from '@strongroom/contracts';
 import { DEFAULT_PERMISSIONS } from '@strongroom/contracts';
 import { createSession, SESSION_COOKIE } from '../../src/features/sessions/index.js';
@@ -42,7 +43,7 @@ export type OrgWorld = {
   undo: { id: string };
 };
 
-function ok(res: { statusCode: number; body: string; json(): any }, what: string) {
+function ok(res: LightMyRequestResponse, what: string) {
   if (res.statusCode < 200 || res.statusCode > 299) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
   return res.json();
 }
