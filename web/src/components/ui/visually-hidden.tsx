@@ -1,1 +1,0 @@
-export { Root as VisuallyHidden } from '@radix-ui/react-visually-hidden';
