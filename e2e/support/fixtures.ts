@@ -7,7 +7,7 @@ import * as OTPAuth from 'otpauth';
 import { waitForCodeIn as waitForCode, waitForLinkIn as waitForLink } from '../../server/test/smtp-sink.js';
 
 export const mailDir = () => process.env.E2E_MAIL_DIR!;
-export const shotsDir = path.resolve(import.meta.dirname, '../artifacts/screenshots');
+const shotsDir = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 
 const themeOf = async (page: Page) => ((await page.evaluate(() => document.documentElement.classList.contains('dark'))) ? 'dark' : 'light');
 
@@ -33,7 +33,7 @@ export async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** Resolves once the browser has painted the current styles (two animation frames). */
-export async function painted(page: Page): Promise<void> {
+async function painted(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }
 
@@ -117,12 +117,6 @@ export async function signInWithEmail(page: Page, email: string, password: strin
   await page.getByRole('button', { name: 'Send Code' }).click();
   const code = await waitForCode(mailDir(), email, since);
   await fillCode(page, code);
-  await page.getByRole('button', { name: 'Verify', exact: true }).click();
-}
-
-export async function signInWithTotp(page: Page, email: string, password: string, auth: Authenticator): Promise<void> {
-  await passwordStep(page, email, password);
-  await fillCode(page, await auth.code());
   await page.getByRole('button', { name: 'Verify', exact: true }).click();
 }
 

@@ -2,7 +2,7 @@ import { MSG } from '@strongroom/contracts';
 import { ApiError, isMfaRequiredError, readMfaDemand } from './api-error';
 import { requestMfaCode } from './mfa-bridge';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type ApiRequestOptions = {
   /** Defaults to POST when a body is given, else GET. */
@@ -27,9 +27,9 @@ export type ApiRequestOptions = {
   fallbackMessage?: string;
 };
 
-export const REQUEST_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 15_000;
 /** The timeout text of every call but the session call, which has its own (MSG.authTimeout). */
-export const REQUEST_TIMEOUT_MESSAGE = MSG.requestTimeout;
+const REQUEST_TIMEOUT_MESSAGE = MSG.requestTimeout;
 
 type ErrorBody = {
   error?: unknown;
@@ -136,7 +136,7 @@ function transportError(error: unknown, options: ApiRequestOptions, timeoutSigna
 }
 
 /** The same call with a fresh MFA code: `mfaToken` in the JSON body and the `x-mfa-token` header. */
-export function withMfaToken(options: ApiRequestOptions, code: string): ApiRequestOptions {
+function withMfaToken(options: ApiRequestOptions, code: string): ApiRequestOptions {
   const body = options.body === undefined ? undefined : isPlainObject(options.body) ? { ...options.body, mfaToken: code } : options.body;
   return { ...options, body, headers: { ...options.headers, 'x-mfa-token': code } };
 }

@@ -1,8 +1,5 @@
 import { MSG, type MfaMethod } from '@strongroom/contracts';
 
-/** Codes the client adds to the server's own (ERROR_CODES in contracts). */
-export type ClientErrorCode = 'NETWORK_ERROR' | 'TIMEOUT' | 'HTTP_ERROR' | 'MFA_CANCELLED';
-
 export type ApiErrorInit = {
   status: number;
   message: string;

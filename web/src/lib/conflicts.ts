@@ -24,10 +24,10 @@ export type ConflictKind = 'optimistic-lock' | 'race' | 'locked';
 
 export const RESOURCE_MODIFIED = MSG.resourceModified;
 export const RESOURCE_LOCKED = MSG.resourceLocked;
-export const raceConditionText = MSG.raceCondition;
+const raceConditionText = MSG.raceCondition;
 
-export const MAX_CONFLICT_RETRIES = 3;
-export const CONFLICT_RETRY_BASE_MS = 1000;
+const MAX_CONFLICT_RETRIES = 3;
+const CONFLICT_RETRY_BASE_MS = 1000;
 export const IN_FLIGHT_TTL_MS = 30_000;
 
 const KIND_BY_REASON: Partial<Record<ErrorReason, ConflictKind>> = { VERSION_MISMATCH: 'optimistic-lock', RACE: 'race', LOCKED: 'locked' };

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 
-export const PRODUCT_NAME = 'Strongroom';
+const PRODUCT_NAME = 'Strongroom';
 
 /** Sets document.title to '{title} · Strongroom' while the page is shown. */
 export function useDocumentTitle(title: string): void {

@@ -31,7 +31,7 @@ function remove(id: number): void {
 }
 
 /** What a closed dialog rejects the original call with: MFA_CANCELLED, never toasted. */
-export function mfaCancelledError(): ApiError {
+function mfaCancelledError(): ApiError {
   return new ApiError({ status: 401, code: 'MFA_CANCELLED', message: MSG.mfaRequired, mfaRequired: true });
 }
 

@@ -28,9 +28,9 @@ export const CACHE_TIMES = {
 } as const;
 
 /** Queries never retry on 401 or 403 (asking again changes nothing) and otherwise at most twice. */
-export const MAX_QUERY_RETRIES = 2;
+const MAX_QUERY_RETRIES = 2;
 
-export function isAuthStatus(error: unknown): boolean {
+function isAuthStatus(error: unknown): boolean {
   return isApiError(error) && (error.status === 401 || error.status === 403);
 }
 

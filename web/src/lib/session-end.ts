@@ -14,7 +14,7 @@ export function onSessionEnd(handler: Handler): () => void {
 }
 
 /** Runs every clean-up; one failing does not stop the others, and none makes the logout fail. */
-export async function runSessionEnd(owner: SessionOwner): Promise<void> {
+async function runSessionEnd(owner: SessionOwner): Promise<void> {
   await Promise.allSettled([...handlers].map(async (h) => h(owner)));
 }
 

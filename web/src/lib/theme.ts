@@ -1,12 +1,12 @@
 import { useSyncExternalStore } from 'react';
 
 export type Theme = 'light' | 'dark';
-export const THEME_STORAGE_KEY = 'strongroom.theme';
-export const DEFAULT_THEME: Theme = 'dark';
+const THEME_STORAGE_KEY = 'strongroom.theme';
+const DEFAULT_THEME: Theme = 'dark';
 
 const listeners = new Set<() => void>();
 
-export function readTheme(): Theme {
+function readTheme(): Theme {
   try {
     const saved = window.localStorage.getItem(THEME_STORAGE_KEY);
     if (saved === 'light' || saved === 'dark') return saved;

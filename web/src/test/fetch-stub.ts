@@ -22,14 +22,3 @@ export function stubFetch(handler: FetchHandler): FetchCall[] {
   );
   return calls;
 }
-
-/** A promise with its resolve at hand, to hold an answer until the test lets it go. */
-export function deferred<T = void>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}

@@ -3,7 +3,7 @@ import type { MultipartCompleteRequest, NodeDto, PresignedUrlRequest, UploadPart
 import { UploadAbortedError } from '@/features/uploads/lib/put-with-progress';
 import type { UploadTransport } from '@/features/uploads/lib/run-upload';
 
-export type HeldPut = {
+type HeldPut = {
   fileName: string;
   /** 0 for a single PUT. */
   partNumber: number;
@@ -59,4 +59,3 @@ export function stubTransport({ autoEtag = false, ignoreAbort = false, listed = 
   const putOf = (fileName: string) => puts.findLast((p) => p.fileName === fileName);
   return { net, puts, started, part, putOf };
 }
-

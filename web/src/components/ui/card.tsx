@@ -1,4 +1,4 @@
-import type { ComponentProps, ElementType } from 'react';
+import type { ComponentProps } from 'react';
 import { cn } from '@/lib/class-names';
 
 export function Card({ className, ...props }: ComponentProps<'div'>) {
@@ -14,21 +14,10 @@ export function CardHeader({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cn('flex flex-col gap-1.5 p-6 pb-4', className)} {...props} />;
 }
 
-type CardTitleProps = ComponentProps<'h2'> & { as?: ElementType };
-
-/** A heading; an <h2> unless `as` says otherwise, so pages keep a real heading outline. */
-export function CardTitle({ className, as: Tag = 'h2', ...props }: CardTitleProps) {
-  return <Tag className={cn('text-lg font-semibold leading-tight tracking-tight', className)} {...props} />;
-}
-
 export function CardDescription({ className, ...props }: ComponentProps<'p'>) {
   return <p className={cn('text-sm text-muted-foreground', className)} {...props} />;
 }
 
 export function CardContent({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cn('p-6 pt-0', className)} {...props} />;
-}
-
-export function CardFooter({ className, ...props }: ComponentProps<'div'>) {
-  return <div className={cn('flex items-center gap-2 border-t border-border px-6 py-4', className)} {...props} />;
 }

@@ -11,7 +11,6 @@ const itemClass = cn(
 );
 
 export const ContextMenu = Menu.Root;
-export const ContextMenuGroup = Menu.Group;
 
 /**
  * Radix focuses the first item only when no pointer moved since the last key press, and Chromium sends a
@@ -65,10 +64,6 @@ export function ContextMenuContent({ className, ...props }: ComponentProps<typeo
 
 export function ContextMenuItem({ className, destructive, ...props }: ComponentProps<typeof Menu.Item> & { destructive?: boolean }) {
   return <Menu.Item className={cn(itemClass, destructive && 'text-danger [&_svg]:text-danger', className)} {...props} />;
-}
-
-export function ContextMenuLabel({ className, ...props }: ComponentProps<typeof Menu.Label>) {
-  return <Menu.Label className={cn('px-2.5 py-2 text-sm', className)} {...props} />;
 }
 
 export function ContextMenuSeparator({ className, ...props }: ComponentProps<typeof Menu.Separator>) {

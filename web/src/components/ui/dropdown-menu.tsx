@@ -4,7 +4,6 @@ import { cn } from '@/lib/class-names';
 
 export const DropdownMenu = Menu.Root;
 export const DropdownMenuTrigger = Menu.Trigger;
-export const DropdownMenuGroup = Menu.Group;
 
 type DropdownMenuContentProps = ComponentProps<typeof Menu.Content> & {
   /** Render in place instead of in a portal (keeps the menu inside its landmark, e.g. the top bar). */

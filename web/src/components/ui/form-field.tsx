@@ -2,7 +2,7 @@ import { useId, type ReactNode } from 'react';
 import { cn } from '@/lib/class-names';
 import { Label } from './label';
 
-export type FieldControlProps = {
+type FieldControlProps = {
   id: string;
   'aria-describedby'?: string;
   'aria-invalid'?: boolean;

@@ -6,8 +6,6 @@ import { DialogOverlay } from './dialog';
 
 /** A drawer from the left or right edge, built on the Radix dialog (focus trap, Escape, labelled). */
 export const Sheet = DialogPrimitive.Root;
-export const SheetTrigger = DialogPrimitive.Trigger;
-export const SheetClose = DialogPrimitive.Close;
 
 type SheetContentProps = ComponentProps<typeof DialogPrimitive.Content> & {
   side?: 'left' | 'right';

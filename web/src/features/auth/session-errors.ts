@@ -27,11 +27,11 @@ export function sessionErrorMessage(error: unknown): string {
   }
 }
 
-export const VERSION_CRITICAL_TOAST_ID = 'version-critical';
+const VERSION_CRITICAL_TOAST_ID = 'version-critical';
 export const SESSION_EXPIRED_TOAST_ID = 'session-expired';
 
 /** Removes every cached answer except the session's own (its state drives the redirect to /login). */
-export function clearCachedData(queryClient: QueryClient): void {
+function clearCachedData(queryClient: QueryClient): void {
   queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionQueryKey[0] });
 }
 
@@ -41,7 +41,7 @@ export function clearSession(queryClient: QueryClient): void {
   setSessionData(queryClient, null);
 }
 
-export function showVersionCritical(): void {
+function showVersionCritical(): void {
   toast.error(MSG.versionCritical, {
     id: VERSION_CRITICAL_TOAST_ID,
     duration: Number.POSITIVE_INFINITY,

@@ -16,7 +16,7 @@ export type SessionData = {
 } | null;
 
 /** Session errors that retrying cannot fix (a 401, an invalid profile, a missing organization, another API version). */
-export const NON_RETRYABLE_SESSION_CODES = [
+const NON_RETRYABLE_SESSION_CODES = [
   'SESSION_NOT_FOUND',
   'UNAUTHENTICATED',
   'INVALID_PROFILE',
@@ -24,7 +24,7 @@ export const NON_RETRYABLE_SESSION_CODES = [
   'API_VERSION_MISMATCH',
 ] as const;
 
-export const MAX_SESSION_RETRIES = 2;
+const MAX_SESSION_RETRIES = 2;
 
 export function shouldRetrySession(failureCount: number, error: unknown): boolean {
   if (isApiError(error)) {
@@ -35,7 +35,7 @@ export function shouldRetrySession(failureCount: number, error: unknown): boolea
 }
 
 /** GET /_api/auth/session with the API version header. No cookie at all (UNAUTHENTICATED) answers null. */
-export async function getSession(signal?: AbortSignal): Promise<SessionData> {
+async function getSession(signal?: AbortSignal): Promise<SessionData> {
   try {
     return await apiRequest<SessionResponse>('/_api/auth/session', {
       headers: { 'X-API-Version': API_VERSION },

@@ -10,7 +10,7 @@ import { sessionErrorMessage } from '../session-errors';
  * - version-mismatch: this client is too old or too new for the server (refresh needed);
  * - unavailable: the session could not be checked (network, timeout, server error): retry.
  */
-export type UnauthenticatedReason = 'signed-out' | 'invalid-account' | 'version-mismatch' | 'unavailable';
+type UnauthenticatedReason = 'signed-out' | 'invalid-account' | 'version-mismatch' | 'unavailable';
 
 export type AuthState =
   | { status: 'loading' }

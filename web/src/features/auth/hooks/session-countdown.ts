@@ -5,8 +5,8 @@ import { LIMITS } from '@strongroom/contracts';
  * session ends, counts down in mm:ss, and makes screen-reader announcements at the start, on each half
  * minute and in each of the last 10 seconds.
  */
-export const SESSION_WARNING_SECONDS = LIMITS.sessionWarningSeconds;
-export const FINAL_ANNOUNCED_SECONDS = 10;
+const SESSION_WARNING_SECONDS = LIMITS.sessionWarningSeconds;
+const FINAL_ANNOUNCED_SECONDS = 10;
 
 /** Whole seconds left until `expiresAt` (rounded up, never negative). */
 export function secondsUntil(expiresAt: number, now: number): number {

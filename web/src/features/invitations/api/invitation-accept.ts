@@ -3,7 +3,7 @@ import { MSG, type InvitationAcceptRequest, type MessageResponse } from '@strong
 import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/invitation-accept: creates the account and joins the organization. */
-export function acceptInvitation(body: InvitationAcceptRequest): Promise<MessageResponse> {
+function acceptInvitation(body: InvitationAcceptRequest): Promise<MessageResponse> {
   return apiRequest<MessageResponse>('/_api/auth/invitation-accept', { body, mfaRetry: false, fallbackMessage: MSG.invitationAcceptFailed });
 }
 

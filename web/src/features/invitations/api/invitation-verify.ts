@@ -3,12 +3,12 @@ import { LIMITS, MSG, type InvitationVerifyRequest, type InvitationVerifyRespons
 import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/invitation-verify: who invited whom, for the acceptance screen. */
-export function verifyInvitation(token: string, signal?: AbortSignal): Promise<InvitationVerifyResponse> {
+function verifyInvitation(token: string, signal?: AbortSignal): Promise<InvitationVerifyResponse> {
   return apiRequest<InvitationVerifyResponse>('/_api/auth/invitation-verify', { body: { token } satisfies InvitationVerifyRequest, signal, mfaRetry: false, fallbackMessage: MSG.invitationVerifyFailed });
 }
 
 /** Retried once, fresh forever, kept 30 minutes: an invitation link does not change while the page is open. */
-export function invitationQueryOptions(token: string) {
+function invitationQueryOptions(token: string) {
   return queryOptions({
     queryKey: ['invitation', token],
     queryFn: ({ signal }) => verifyInvitation(token, signal),

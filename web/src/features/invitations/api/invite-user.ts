@@ -6,7 +6,7 @@ import { apiRequest } from '@/lib/api-client';
  * POST /_api/settings/users/invite. Usually demands a fresh MFA code (MFA_USER_MANAGEMENT): the api client
  * opens the MFA dialog and sends the same request again with it.
  */
-export function inviteUser(body: InviteUserRequest): Promise<InviteUserResponse> {
+function inviteUser(body: InviteUserRequest): Promise<InviteUserResponse> {
   return apiRequest<InviteUserResponse>('/_api/settings/users/invite', { body });
 }
 

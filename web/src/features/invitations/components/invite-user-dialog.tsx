@@ -113,5 +113,3 @@ export function InviteUserDialog({ open, onOpenChange, isAdmin }: InviteUserDial
     </Dialog>
   );
 }
-
-export default InviteUserDialog;

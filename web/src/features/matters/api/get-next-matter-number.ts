@@ -4,7 +4,7 @@ import { apiRequest } from '@/lib/api-client';
 import { mattersQueryKey } from '@/lib/query-keys';
 
 /** GET /_api/matters/next-number: the number a new matter would take now (shown, editable, not reserved). */
-export function getNextMatterNumber(signal?: AbortSignal): Promise<NextMatterNumberResponse> {
+function getNextMatterNumber(signal?: AbortSignal): Promise<NextMatterNumberResponse> {
   return apiRequest<NextMatterNumberResponse>('/_api/matters/next-number', { signal });
 }
 

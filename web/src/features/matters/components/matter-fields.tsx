@@ -6,8 +6,6 @@ import { PartyAutocomplete } from './party-autocomplete';
 
 import type { MatterFormValues } from './matter-form';
 
-export type { MatterFormValues };
-
 type MatterFieldsProps = {
   control: Control<MatterFormValues>;
   register: UseFormRegister<MatterFormValues>;

@@ -22,11 +22,11 @@ export type MatterFormValues = {
   responsibleLawyer: string;
 };
 
-export type MatterField = keyof MatterFormValues;
+type MatterField = keyof MatterFormValues;
 
 export const EMPTY_MATTER_FORM: MatterFormValues = { matterName: '', matterNumber: '', clientName: '', description: '', responsibleLawyer: '' };
 
-export const MATTER_FIELD_LABELS: Record<MatterField, string> = {
+const MATTER_FIELD_LABELS: Record<MatterField, string> = {
   matterName: 'Matter Name',
   matterNumber: 'Matter Number',
   clientName: 'Client Name',

@@ -22,7 +22,7 @@ type PartyAutocompleteProps = {
 };
 
 /** The suggestion's count reads '{n} matters', whatever n is. */
-export function matterCountLabel(n: number): string {
+function matterCountLabel(n: number): string {
   return `${n} matters`;
 }
 

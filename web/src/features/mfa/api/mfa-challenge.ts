@@ -3,7 +3,7 @@ import { MSG, type MfaChallengeRequest, type MfaChallengeResponse } from '@stron
 import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/mfa-challenge: starts the second factor for the user who just passed the password step. */
-export function startMfaChallenge(userId: number): Promise<MfaChallengeResponse> {
+function startMfaChallenge(userId: number): Promise<MfaChallengeResponse> {
   return apiRequest<MfaChallengeResponse>('/_api/auth/mfa-challenge', { body: { userId } satisfies MfaChallengeRequest, mfaRetry: false, fallbackMessage: MSG.challengeFailed });
 }
 
@@ -12,7 +12,7 @@ export function startMfaChallenge(userId: number): Promise<MfaChallengeResponse>
  * signal: an unmount must not cancel a challenge the server has already started (React's strict mode would
  * then start a second one).
  */
-export function mfaChallengeQueryOptions(userId: number) {
+function mfaChallengeQueryOptions(userId: number) {
   return queryOptions({
     queryKey: ['mfa-challenge', userId],
     queryFn: () => startMfaChallenge(userId),

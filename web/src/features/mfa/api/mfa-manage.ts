@@ -3,7 +3,7 @@ import type { MfaManageRequest, MfaManageResponse } from '@strongroom/contracts'
 import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/settings/mfa-manage: generate a TOTP secret, switch to TOTP, or switch to email. */
-export function mfaManage(body: MfaManageRequest): Promise<MfaManageResponse> {
+function mfaManage(body: MfaManageRequest): Promise<MfaManageResponse> {
   return apiRequest<MfaManageResponse>('/_api/settings/mfa-manage', { body });
 }
 

@@ -3,7 +3,7 @@ import { MSG, type MfaVerifyEmailRequest, type MfaVerifyResponse } from '@strong
 import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/mfa-verify-email: an emailed code; success signs the user in. */
-export function verifyEmailCode(body: MfaVerifyEmailRequest): Promise<MfaVerifyResponse> {
+function verifyEmailCode(body: MfaVerifyEmailRequest): Promise<MfaVerifyResponse> {
   return apiRequest<MfaVerifyResponse>('/_api/auth/mfa-verify-email', { body, mfaRetry: false, fallbackMessage: MSG.verificationFailed });
 }
 

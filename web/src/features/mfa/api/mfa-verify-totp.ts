@@ -3,7 +3,7 @@ import { MSG, type MfaVerifyResponse, type MfaVerifyTotpRequest } from '@strongr
 import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/mfa-verify-totp: an authenticator code; success signs the user in. */
-export function verifyTotp(body: MfaVerifyTotpRequest): Promise<MfaVerifyResponse> {
+function verifyTotp(body: MfaVerifyTotpRequest): Promise<MfaVerifyResponse> {
   return apiRequest<MfaVerifyResponse>('/_api/auth/mfa-verify-totp', { body, mfaRetry: false, fallbackMessage: MSG.totpVerifyFailed });
 }
 

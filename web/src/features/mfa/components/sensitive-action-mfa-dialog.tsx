@@ -14,7 +14,7 @@ type SensitiveActionMfaDialogProps = {
  * Opens when the server demands MFA for an action (401 MFA_REQUIRED): the same request is sent again
  * with the code. A wrong code keeps the dialog open with the error; closing it cancels the action.
  */
-export function SensitiveActionMfaDialog({ request, userId, userMethod }: SensitiveActionMfaDialogProps) {
+function SensitiveActionMfaDialog({ request, userId, userMethod }: SensitiveActionMfaDialogProps) {
   const method = request?.demand.method ?? 'totp';
   const offerEmail = userId !== undefined && (method === 'email' || userMethod === 'email');
   return (

@@ -22,7 +22,7 @@ const OPERATION_LABELS: Record<string, string> = {
 type SystemMfaPromptProps = { prompt: Prompt | null; userId?: number; userMethod?: MfaMethod | null };
 
 /** The system-level MFA prompt: one at a time; a verified code unlocks the operation for 30 minutes. */
-export function SystemMfaPromptDialog({ prompt, userId, userMethod }: SystemMfaPromptProps) {
+function SystemMfaPromptDialog({ prompt, userId, userMethod }: SystemMfaPromptProps) {
   const what = prompt ? (OPERATION_LABELS[prompt.operation] ?? 'continue') : '';
   return (
     <MfaCodeDialog

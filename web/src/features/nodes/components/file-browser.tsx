@@ -21,8 +21,6 @@ import { FolderPicker } from './folder-tree';
 import { nodeActions, NodeActionItems, type NodePermissions } from './node-actions';
 import { CreateFolderDialog, DeleteNodeDialog, MoveNodeDialog, RenameNodeDialog } from './node-dialogs';
 
-export type { NodePermissions };
-
 type FileBrowserProps = {
   matterId: string;
   nodes: NodeTreeDto[];

@@ -1,7 +1,7 @@
 import type { NodeTreeDto } from '@strongroom/contracts';
 
 /** Every node of the tree, depth first. */
-export function flattenTree(nodes: readonly NodeTreeDto[]): NodeTreeDto[] {
+function flattenTree(nodes: readonly NodeTreeDto[]): NodeTreeDto[] {
   const out: NodeTreeDto[] = [];
   const walk = (list: readonly NodeTreeDto[]) => {
     for (const n of list) {

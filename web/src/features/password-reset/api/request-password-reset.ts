@@ -3,7 +3,7 @@ import { MSG, type MessageResponse, type PasswordResetRequest } from '@strongroo
 import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/password-reset: emails a reset link if the address has an account (same answer either way). */
-export function requestPasswordReset(email: string): Promise<MessageResponse> {
+function requestPasswordReset(email: string): Promise<MessageResponse> {
   return apiRequest<MessageResponse>('/_api/auth/password-reset', { body: { email } satisfies PasswordResetRequest, mfaRetry: false, fallbackMessage: MSG.resetRequestFailed });
 }
 

@@ -3,7 +3,7 @@ import { MSG, type MessageResponse, type PasswordResetVerifyRequest } from '@str
 import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/password-reset-verify: sets the new password with the emailed token. */
-export function verifyPasswordReset(body: PasswordResetVerifyRequest): Promise<MessageResponse> {
+function verifyPasswordReset(body: PasswordResetVerifyRequest): Promise<MessageResponse> {
   return apiRequest<MessageResponse>('/_api/auth/password-reset-verify', { body, mfaRetry: false, fallbackMessage: MSG.resetFailed });
 }
 

@@ -3,7 +3,7 @@ import type { SetupStatusResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 
 /** GET /_api/setup/status: needsSetup is true while no organization exists (first run). */
-export function getSetupStatus(signal?: AbortSignal): Promise<SetupStatusResponse> {
+function getSetupStatus(signal?: AbortSignal): Promise<SetupStatusResponse> {
   return apiRequest<SetupStatusResponse>('/_api/setup/status', { signal, mfaRetry: false });
 }
 

@@ -4,7 +4,7 @@ import { apiRequest } from '@/lib/api-client';
 import { setupStatusQueryOptions } from './get-setup-status';
 
 /** POST /_api/setup: creates the firm and its first administrator with the token printed by the server. */
-export function runSetup(body: SetupRequest): Promise<SetupResponse> {
+function runSetup(body: SetupRequest): Promise<SetupResponse> {
   return apiRequest<SetupResponse>('/_api/setup', { body, mfaRetry: false });
 }
 

@@ -26,7 +26,7 @@ function isAlreadySetUp(error: unknown): boolean {
 }
 
 /** The toast of a finished setup. */
-export const SETUP_COMPLETE_MESSAGE = MSG.setupComplete;
+const SETUP_COMPLETE_MESSAGE = MSG.setupComplete;
 
 /** /setup: the first-run form while no organization exists; afterwards the page only points to sign-in. */
 export function SetupScreen({ onDone }: { onDone: () => void }) {

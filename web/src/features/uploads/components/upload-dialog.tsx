@@ -13,8 +13,6 @@ import type { UploadTransport } from '../lib/run-upload';
 import { canRemove, canRetry, percentOf, STATE_LABEL, type UploadState } from '../lib/upload-queue';
 import { useUploadQueue } from '../lib/use-upload-queue';
 
-export type { UploadState };
-
 type UploadDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;

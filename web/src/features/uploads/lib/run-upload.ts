@@ -94,7 +94,7 @@ function writeSaved(key: string, saved: SavedUpload): void {
   }
 }
 
-export function clearSavedUpload(organizationId: string, file: File): void {
+function clearSavedUpload(organizationId: string, file: File): void {
   try {
     localStorage.removeItem(uploadStorageKey(organizationId, file));
   } catch {

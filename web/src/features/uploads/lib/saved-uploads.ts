@@ -11,7 +11,7 @@ export function trackActiveUpload(organizationId: string, stop: () => Promise<un
 }
 
 /** Removes every saved (resumable) upload state of the organization from this browser; answers the keys removed. */
-export function clearSavedUploads(organizationId: string): string[] {
+function clearSavedUploads(organizationId: string): string[] {
   const prefix = `${UPLOAD_STATE_PREFIX}:${organizationId}:`;
   const removed: string[] = [];
   try {

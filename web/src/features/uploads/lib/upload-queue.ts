@@ -78,7 +78,7 @@ export function queueReducer(rows: UploadRow[], action: QueueAction): UploadRow[
   }
 }
 
-export function isActive(row: UploadRow): boolean {
+function isActive(row: UploadRow): boolean {
   return row.state === 'uploading' || row.state === 'cancelling';
 }
 
