@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const serverProject = (name: string, env: Record<string, string>) => ({
@@ -6,7 +7,8 @@ const serverProject = (name: string, env: Record<string, string>) => ({
     root: './server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
-    globalSetup: ['./test/global-setup.ts'],
+    // An absolute path: the same file whichever directory a tool resolves it from (vitest takes the project's root).
+    globalSetup: [fileURLToPath(new URL('./server/test/global-setup.ts', import.meta.url))],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks' as const,

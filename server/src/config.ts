@@ -48,7 +48,7 @@ const envSchema = z.object({
   JOB_RUNNER: z.enum(['embedded', 'off']).default('embedded'),
 });
 
-export type Env = z.infer<typeof envSchema>;
+type Env = z.infer<typeof envSchema>;
 
 /**
  * TRUST_PROXY: 'false' (no proxy: the socket's address is the client) or a comma list of the reverse proxies'

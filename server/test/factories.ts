@@ -83,16 +83,6 @@ export async function invitationToken(t: TestApp, email: string, sentBefore: num
   );
 }
 
-/**
- * A person invited by the TOTP administrator with a role, through the real invite call (fresh MFA by a system
- * token); answers the invitation and the token read from the mail, for the test to accept or refuse it.
- */
-export async function invitePerson(t: TestApp, admin: TotpMember, role: Role, email = uniqueEmail('invited')) {
-  const before = t.sink.messages.length;
-  const answer = ok(await admin.client.post('/_api/settings/users/invite', { email, role, mfaToken: await systemMfaToken(admin) }));
-  return { id: answer.invitation.id as string, email, token: await invitationToken(t, email, before) };
-}
-
 let seq = 0;
 export async function createMatter(c: Client, fields: Record<string, unknown> = {}) {
   seq += 1;

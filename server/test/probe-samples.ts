@@ -34,7 +34,7 @@ import {
   type OrgWorld,
 } from './probe/world.js';
 
-export type Access =
+type Access =
   /** No session needed (signing in, first run, invitation and reset links, signed object URLs). */
   | 'public'
   /** Any signed-in user, guests included (their own session, MFA and password, client security logs). */
@@ -44,7 +44,7 @@ export type Access =
   /** Administrators, or holders of the one permission that grants it; plain users and guests are refused. */
   | 'admin';
 
-export type ProbeEnv = { t: TestApp; me: OrgWorld; role?: Role };
+type ProbeEnv = { t: TestApp; me: OrgWorld; role?: Role };
 
 /** Kinds of row an id input can name; `idValue` gives an organization's value of each. */
 export type IdKind =

@@ -1,10 +1,9 @@
-import { sql } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
 import { canonicalJson, sha256Hex } from './tokens.js';
 
-export type AuditActor = { id: number; name: string; email: string } | null;
+type AuditActor = { id: number; name: string; email: string } | null;
 
-export type AuditEntry = {
+type AuditEntry = {
   organizationId: string | null;
   actor: AuditActor;
   action: string;
@@ -16,9 +15,9 @@ export type AuditEntry = {
 
 /** Events that belong to no organization (a failed sign-in for an unknown address) share one chain. */
 export const SYSTEM_CHAIN = 'system';
-export const GENESIS_HASH = '0'.repeat(64);
+const GENESIS_HASH = '0'.repeat(64);
 
-export type ChainedFields = {
+type ChainedFields = {
   chainKey: string;
   seq: string;
   organizationId: string | null;
@@ -34,7 +33,7 @@ export type ChainedFields = {
 };
 
 /** The hash of one entry: sha256 over the previous hash and a canonical form of every recorded field. */
-export function entryHash(prevHash: string, f: ChainedFields): string {
+function entryHash(prevHash: string, f: ChainedFields): string {
   return sha256Hex(
     prevHash +
       canonicalJson([
@@ -59,7 +58,7 @@ export function entryHash(prevHash: string, f: ChainedFields): string {
  * The chain head row is locked for the rest of the transaction, which keeps each organization's chain a
  * single line even under concurrent writers.
  */
-export async function appendAudit(trx: Executor, entry: AuditEntry): Promise<{ id: string; hash: string }> {
+async function appendAudit(trx: Executor, entry: AuditEntry): Promise<{ id: string; hash: string }> {
   const chainKey = entry.organizationId ?? SYSTEM_CHAIN;
   await trx
     .insertInto('auditChainHeads')
@@ -104,7 +103,7 @@ export type AuditUser = { id: number; fullName: string; email: string; organizat
 /** Who an entry is by when it is not a known person: the organization's chain and no actor (a background job). */
 export type AuditOrigin = { organizationId: string | null; actor: AuditActor };
 /** What an entry is about: a row of a table (its id null while unknown), or nothing. */
-export type AuditTarget = { table: string; id: string | number | null } | null;
+type AuditTarget = { table: string; id: string | number | null } | null;
 /** Appends one entry by the bound actor from the bound address, in the caller's transaction. */
 export type Audit = (trx: Executor, action: string, target: AuditTarget, details?: Record<string, unknown>) => Promise<{ id: string; hash: string }>;
 
@@ -142,6 +141,3 @@ export async function verifyChain(db: Executor, chainKey: string): Promise<Chain
   }
   return { ok: true, entries: rows.length };
 }
-
-/** Counts are compared as numbers; used by tests and the dashboard later. */
-export const countSql = sql<number>`count(*)::int`;

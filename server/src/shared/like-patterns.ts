@@ -2,7 +2,7 @@
  * LIKE and ILIKE patterns built from what a user typed. The pattern characters (`\`, `%`, `_`) in the text are
  * escaped, so that a search for "10%" or "a_b" finds those characters rather than matching anything.
  */
-export function escapeLike(text: string): string {
+function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 

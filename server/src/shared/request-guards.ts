@@ -6,7 +6,7 @@ import { API_VERSION, MAX_REQUEST_DEPTH, MSG, jsonProblem } from '@strongroom/co
  * decoded path), never by the raw URL: `/%5Fapi/...` reaches the same routes as `/_api/...` and must meet the
  * same checks.
  */
-export function isApiRequest(request: FastifyRequest): boolean {
+function isApiRequest(request: FastifyRequest): boolean {
   const routed = request.routeOptions?.url;
   if (routed && routed.startsWith('/_api/')) return true;
   const raw = request.url.split('?')[0] ?? '';

@@ -76,19 +76,6 @@ export async function assertNotLocked(db: Executor, key: string, message: string
   }
 }
 
-/**
- * Counts one failure after the fact; returns true when it used up the budget (and locked the key). Prefer
- * reserveAttempt before checking a secret: this one cannot stop concurrent checks.
- */
-export async function recordHit(db: Executor, key: string, rule: ThrottleRule): Promise<boolean> {
-  try {
-    await reserveAttempt(db, key, rule);
-  } catch {
-    return false;
-  }
-  return confirmFailure(db, key, rule);
-}
-
 /** Counts one use and refuses uses past `limit` in the window (for plain rate limits). */
 export async function consume(db: Executor, key: string, rule: ThrottleRule): Promise<void> {
   await reserveAttempt(db, key, rule);

@@ -25,7 +25,7 @@ export type JsonSchema = {
   $ref?: string;
 };
 
-export type Parameter = { name: string; in: 'query' | 'path' | 'header' | 'cookie'; required: boolean; schema: JsonSchema };
+type Parameter = { name: string; in: 'query' | 'path' | 'header' | 'cookie'; required: boolean; schema: JsonSchema };
 
 export type Operation = {
   /** "METHOD /path" exactly as the samples table keys it. */
@@ -89,7 +89,7 @@ export function nonNull(s: JsonSchema): JsonSchema {
 }
 
 /** Names that read as a reference to a stored row: *Id, *Ids, id, s3Key, or a uuid-formatted value. */
-export function looksLikeId(name: string, schema: JsonSchema | undefined): boolean {
+function looksLikeId(name: string, schema: JsonSchema | undefined): boolean {
   return /(^id$|Id$|Ids$|^s3Key$|^uploadId$)/.test(name) || isUuid(schema);
 }
 

@@ -27,7 +27,7 @@ export function encodeQuery(query: Record<string, QueryValue> | undefined): stri
   return sp.toString();
 }
 
-export function urlOf(path: string, req: ProbeRequest): string {
+function urlOf(path: string, req: ProbeRequest): string {
   if (req.url) return req.url;
   const qs = [encodeQuery(req.query), req.rawQuery ?? ''].filter(Boolean).join('&');
   const p = req.pathOverride ?? path;

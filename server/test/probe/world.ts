@@ -25,7 +25,7 @@ export function freshIp(): string {
 }
 
 export type Person = { client: Client; userId: number; publicId: string; email: string; organizationId: string; totpSecret?: string };
-export type Admin = Person & { totpSecret: string; systemMfaToken: string };
+type Admin = Person & { totpSecret: string; systemMfaToken: string };
 
 export type OrgWorld = {
   name: string;
@@ -67,7 +67,7 @@ export async function addPerson(t: TestApp, organizationId: string, role: Role, 
 }
 
 /** Puts a live session for the user in the client's cookie jar (the sign-in flow itself is probed elsewhere). */
-export async function signInDirectly(t: TestApp, client: Client, userId: number): Promise<void> {
+async function signInDirectly(t: TestApp, client: Client, userId: number): Promise<void> {
   const user = await t.ctx.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
   const { token } = await t.ctx.db.transaction().execute((trx) => createSession(t.ctx, trx, user, { ip: client.ip, userAgent: 'probe' }));
   client.cookies.set(SESSION_COOKIE, token);
@@ -89,7 +89,7 @@ export async function emailedLoginCode(t: TestApp, c: Client, person: Person): P
 }
 
 /** A live system MFA token for the admin's session, from a TOTP code one step ahead of the last one used. */
-export function systemToken(admin: Person & { totpSecret: string }, steps = 1): Promise<string> {
+function systemToken(admin: Person & { totpSecret: string }, steps = 1): Promise<string> {
   return systemMfaToken(admin, 'MFA_USER_MANAGEMENT', steps);
 }
 
@@ -101,7 +101,7 @@ async function setUpAdmin(t: TestApp, name: string): Promise<Admin> {
   return { ...admin, systemMfaToken: await systemToken(admin) };
 }
 
-export async function createMatterVia(c: Client) {
+async function createMatterVia(c: Client) {
   const name = uniqueName('Matter');
   const m = ok(await c.post('/_api/matters/create', { matterName: name, clientName: 'Client Co', responsibleAttorney: 'Jane Counsel' }), 'create matter').matter;
   return { id: m.id as string, name };
@@ -120,7 +120,7 @@ export async function undoEntryVia(c: Client, matterId: string): Promise<string>
 }
 
 /** PUT to a presigned local-store URL through the app itself. */
-export async function putTo(t: TestApp, url: string, bytes: Buffer, headers: Record<string, string> = {}) {
+async function putTo(t: TestApp, url: string, bytes: Buffer, headers: Record<string, string> = {}) {
   const u = new URL(url);
   return t.app.inject({ method: 'PUT', url: u.pathname + u.search, payload: bytes, headers: { ...headers, 'content-length': String(bytes.length) } });
 }
@@ -155,7 +155,7 @@ export async function openMultipart(t: TestApp, c: Client, matterId: string, par
   return { s3Key: init.s3Key as string, uploadId: init.uploadId as string, fileName, etag: String(put.headers.etag ?? '') };
 }
 
-export async function storedFile(t: TestApp, c: Client, matterId: string, parentId: string | null) {
+async function storedFile(t: TestApp, c: Client, matterId: string, parentId: string | null) {
   const up = await pendingStandardUpload(t, c, matterId, parentId, 300);
   const done = ok(
     await c.post('/_api/upload/multipart-complete', { s3Key: up.s3Key, fileName: up.fileName, fileType: 'application/pdf', matterId, parentId, fileSize: up.fileSize }),

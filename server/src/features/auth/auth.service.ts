@@ -15,8 +15,8 @@ export const PENDING_LOGIN_MINUTES = 10;
 const MAX_CODE_FAILURES = 5;
 
 /** Ten failed passwords for one address lock it for 15 minutes; fifty from one IP address do the same. */
-export const ACCOUNT_RULE: ThrottleRule = { limit: 10, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
-export const IP_RULE: ThrottleRule = { limit: 50, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
+const ACCOUNT_RULE: ThrottleRule = { limit: 10, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
+const IP_RULE: ThrottleRule = { limit: 50, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
 
 /** The throttle key of an address's password failures (a password reset clears it). */
 export const accountKey = (email: string) => `login:acct:${email.trim().toLowerCase()}`;
@@ -71,7 +71,7 @@ export async function requirePending(ctx: AppContext, token: string | undefined,
   return { id: row.id, user, failedAttempts: row.failedAttempts };
 }
 
-export function challengeMethods(user: UserRow) {
+function challengeMethods(user: UserRow) {
   const totp = user.mfaEnabled && user.mfaPrimaryMethod === 'totp' && !!user.totpSecret;
   return { availableMethods: totp ? (['totp'] as const).slice() : (['email'] as const).slice(), preferredMethod: totp ? ('totp' as const) : ('email' as const) };
 }

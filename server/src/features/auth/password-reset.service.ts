@@ -9,7 +9,7 @@ import { findUserByEmail, hashPassword, updateUser } from '../users/users.servic
 import { endUserPendingLogins, insertResetToken, lockLiveResetToken, markResetTokenUsed, spendUserResetTokens } from './auth.repository.js';
 import { accountKey } from './auth.service.js';
 
-export const RESET_TOKEN_MINUTES = 60;
+const RESET_TOKEN_MINUTES = 60;
 const RESET_IP_RULE: ThrottleRule = { limit: 20, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyRequests };
 
 export const PASSWORD_RESET_MAIL_JOB = 'password-reset-mail';
@@ -36,7 +36,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string, meta:
  * The job behind a reset request: for an active account, a new one-time link (earlier ones stop working)
  * and its mail; for any other address, nothing. Run again after a failed send, it makes a new link.
  */
-export async function sendPasswordResetMail(ctx: AppContext, job: PasswordResetMailJob): Promise<void> {
+async function sendPasswordResetMail(ctx: AppContext, job: PasswordResetMailJob): Promise<void> {
   const mail = await ctx.db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, job.email);
     if (!user || !user.isActive) return null;

@@ -4,7 +4,7 @@ import type { Executor } from '../../platform/db/database.js';
 import { findFlag, insertFlags } from './feature-flags.repository.js';
 
 /** A new organization asks for a fresh second factor on every critical operation. */
-export const DEFAULT_FLAGS: Record<FeatureFlagName, boolean> = {
+const DEFAULT_FLAGS: Record<FeatureFlagName, boolean> = {
   MFA_USER_MANAGEMENT: true,
   MFA_ORGANIZATION_SETTINGS: true,
   MFA_VAULT_OPERATIONS: true,

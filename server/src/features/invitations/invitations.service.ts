@@ -11,7 +11,7 @@ import type { AuthContext } from '../sessions/sessions.service.js';
 import { findUserByEmail, hashPassword, insertUser } from '../users/users.service.js';
 import { findOpenInvitation, insertInvitation, lockOpenInvitation, markInvitationAccepted, revokeOpenInvitations } from './invitations.repository.js';
 
-export const INVITATION_DAYS = 7;
+const INVITATION_DAYS = 7;
 
 /**
  * Admins, and users holding canInviteUsers, invite; only admins may invite an admin.

@@ -8,5 +8,4 @@ export {
   requireVisible,
   toMatterDto,
   type MatterRow,
-  type ReadOnlyMessages,
 } from './matter-access.js';

@@ -1,5 +1,5 @@
 // What other features use of MFA: the gate of sensitive actions, the second step of signing in, emailed codes
-// for signed-in users, and the authenticator code generator for tests and the CLI.
+// for signed-in users, and the authenticator's current code.
 export {
   confirmCodeFailure,
   consumeEmailCode,
@@ -9,7 +9,6 @@ export {
   reserveCodeAttempt,
   tellLockout,
   withFreshMfa,
-  type FreshMfaResult,
 } from './mfa.service.js';
 export { sendActionEmailCode } from './mfa-manage.service.js';
-export { currentTotp, newTotpSecret } from './totp.js';
+export { currentTotp } from './totp.js';

@@ -21,13 +21,13 @@ import {
 import { decryptTotpSecret, encryptTotpSecret, isEncryptedSecret } from './secret-box.js';
 import { matchTotpStep } from './totp.js';
 
-export const EMAIL_CODE_MINUTES = 10;
+const EMAIL_CODE_MINUTES = 10;
 const RESEND_SECONDS = 30;
-export const SYSTEM_TOKEN_MINUTES = 30;
+const SYSTEM_TOKEN_MINUTES = 30;
 
 const codeHash = (userId: number, code: string) => hashToken(`${userId}:${code}`);
 
-export function emailCodeMessage(to: string, code: string, purpose: 'login' | 'setup' | 'action'): MailMessage {
+function emailCodeMessage(to: string, code: string, purpose: 'login' | 'setup' | 'action'): MailMessage {
   const why = purpose === 'login' ? 'to finish signing in' : purpose === 'setup' ? 'to turn on email verification' : 'to confirm a protected action';
   return {
     to,
@@ -93,7 +93,7 @@ export async function consumeUserCode(ctx: AppContext, trx: Executor, user: User
   return consumeEmailCode(trx, user.id, 'action', code);
 }
 
-export function availableMethods(user: UserRow): [method: 'totp' | 'email'] {
+function availableMethods(user: UserRow): [method: 'totp' | 'email'] {
   return user.mfaEnabled && user.mfaPrimaryMethod === 'totp' ? ['totp'] : ['email'];
 }
 
@@ -117,7 +117,7 @@ const RISK_CLASSES: Record<string, string> = {
   MFA_SYSTEM_OPERATIONS: 'organization',
 };
 
-export function riskClassOf(operation: string): string {
+function riskClassOf(operation: string): string {
   return RISK_CLASSES[operation] ?? `operation:${operation}`;
 }
 
@@ -147,10 +147,10 @@ export class InvalidMfaCode extends AppError {
  *   lock code checks for 15 minutes.
  * The failure that sets a lock is audited (MFA_VERIFICATION_LOCKED) and the user is told by email.
  */
-export const LOGIN_CODE_RULE: ThrottleRule = { limit: 10, windowSeconds: 900, lockSeconds: 900, message: MSG.mfaLocked };
-export const ACTION_CODE_RULE: ThrottleRule = { limit: 5, windowSeconds: 900, lockSeconds: 900, message: MSG.mfaLocked };
+const LOGIN_CODE_RULE: ThrottleRule = { limit: 10, windowSeconds: 900, lockSeconds: 900, message: MSG.mfaLocked };
+const ACTION_CODE_RULE: ThrottleRule = { limit: 5, windowSeconds: 900, lockSeconds: 900, message: MSG.mfaLocked };
 export type CodeScope = 'login' | 'action';
-export const codeThrottleKey = (scope: CodeScope, userId: number) => (scope === 'login' ? `mfa:login:${userId}` : `mfa:${userId}`);
+const codeThrottleKey = (scope: CodeScope, userId: number) => (scope === 'login' ? `mfa:login:${userId}` : `mfa:${userId}`);
 const ruleOf = (scope: CodeScope) => (scope === 'login' ? LOGIN_CODE_RULE : ACTION_CODE_RULE);
 
 /** Reserves one code check for the user (429 while locked or when the window's budget is spent). */
@@ -247,7 +247,7 @@ export async function withFreshMfa<T>(
 }
 
 /** Counts a wrong code of a signed-in user and writes its audit entry, outside the rolled-back action. */
-export async function recordMfaFailure(ctx: AppContext, user: UserRow, operation: string, ip: string | null): Promise<void> {
+async function recordMfaFailure(ctx: AppContext, user: UserRow, operation: string, ip: string | null): Promise<void> {
   const locked = await ctx.db.transaction().execute(async (trx) => {
     const tripped = await confirmCodeFailure(trx, user, 'action', operation, ip);
     await auditFor(user, { ip })(trx, 'MFA_VERIFICATION_FAILED', { table: 'users', id: user.id }, { operation, locked: tripped });

@@ -13,7 +13,7 @@ import type { AppContext } from '../../shared/context.js';
 import { referencedKeys } from './nodes.repository.js';
 
 export const DELETE_OBJECTS_JOB = 'delete-objects';
-export type DeleteObjectsJob = { organizationId: string; keys: string[]; reason: string };
+type DeleteObjectsJob = { organizationId: string; keys: string[]; reason: string };
 
 /** Keys per job: a folder with many thousands of files becomes several small jobs. */
 const KEYS_PER_JOB = 200;
@@ -24,7 +24,7 @@ export async function enqueueObjectDeletion(ctx: AppContext, trx: Executor, orga
   }
 }
 
-export async function deleteObjects(ctx: AppContext, job: DeleteObjectsJob): Promise<void> {
+async function deleteObjects(ctx: AppContext, job: DeleteObjectsJob): Promise<void> {
   const stillUsed = await referencedKeys(ctx.db, job.keys);
   for (const key of job.keys) {
     if (stillUsed.has(key)) {

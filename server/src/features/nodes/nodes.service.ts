@@ -30,10 +30,10 @@ import {
  * Download links live 5 minutes with the local store, which refuses a link at once when its file is deleted.
  * An S3 link cannot be revoked: it lives 60 seconds, enough to start a download (a started download goes on).
  */
-export const DOWNLOAD_URL_SECONDS = Math.min(5 * 60, MAX_PRESIGN_SECONDS);
-export const S3_DOWNLOAD_URL_SECONDS = 60;
+const DOWNLOAD_URL_SECONDS = Math.min(5 * 60, MAX_PRESIGN_SECONDS);
+const S3_DOWNLOAD_URL_SECONDS = 60;
 
-export function toNodeDto(n: NodeRow, path: string, creatorId: string | null): NodeDto {
+function toNodeDto(n: NodeRow, path: string, creatorId: string | null): NodeDto {
   return {
     id: n.id,
     matterId: n.matterId,
@@ -66,7 +66,7 @@ const byFolderThenName = (a: NodeRow, b: NodeRow) =>
   a.nodeType === b.nodeType ? a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }) : a.nodeType === 'folder' ? -1 : 1;
 
 /** The matter's nodes as a tree: root entries with their children, folders first, then files, by name. */
-export async function matterTree(db: Executor, matter: MatterRow): Promise<NodeTreeDto[]> {
+async function matterTree(db: Executor, matter: MatterRow): Promise<NodeTreeDto[]> {
   const rows = await listMatterNodes(db, matter.organizationId, matter.id);
   const byParent = new Map<string | null, NodeWithCreator[]>();
   for (const row of rows) {

@@ -1,6 +1,6 @@
-// What other features use of sessions: the service (create, revoke, expiry) and the guard's HTTP side (cookies,
-// `authOf`, route auth needs).
-export { createSession, revokeSession, revokeUserSessions, sessionExpiresAt, type AuthContext, type SessionRow } from './sessions.service.js';
+// What other features use of sessions: creating one, the signed-in context, and the guard's HTTP side (cookies,
+// `authOf`).
+export { createSession, type AuthContext } from './sessions.service.js';
 export {
   authOf,
   clearSessionCookie,
@@ -9,5 +9,4 @@ export {
   registerSessionGuard,
   SESSION_COOKIE,
   setSessionCookie,
-  type RouteAuth,
 } from './session-guard.js';

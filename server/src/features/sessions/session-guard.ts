@@ -19,7 +19,7 @@ import { hashToken } from '../../shared/tokens.js';
 import { mfaSetupRequired } from '../users/users.service.js';
 import { extendSessionIdle, findLiveSession, type AuthContext } from './sessions.repository.js';
 
-export type RouteAuth = 'signed-in' | 'setup-wall-ok' | 'session-status' | 'optional';
+type RouteAuth = 'signed-in' | 'setup-wall-ok' | 'session-status' | 'optional';
 
 declare module 'fastify' {
   interface FastifyRequest {

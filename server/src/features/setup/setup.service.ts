@@ -11,7 +11,7 @@ import { deleteSetupTokenHash, findSetupTokenHash, insertOrganization, lockOrgan
 export type NewOrganization = { name: string; adminName: string; adminEmail: string; adminPassword: string };
 
 /** Creates an organization with its first administrator (CLI and /setup). */
-export async function createOrganization(trx: Executor, input: NewOrganization, meta: RequestMeta | null, via: 'cli' | 'setup') {
+async function createOrganization(trx: Executor, input: NewOrganization, meta: RequestMeta | null, via: 'cli' | 'setup') {
   if (await findUserByEmail(trx, input.adminEmail)) throw conflict(MSG.invitationAccountExists, { reason: 'ACCOUNT_EXISTS', field: 'adminEmail' });
   const passwordHash = await hashPassword(input.adminPassword);
   const org = await insertOrganization(trx, { name: input.name.trim(), primaryContactName: input.adminName.trim(), primaryContactEmail: input.adminEmail.trim().toLowerCase() });

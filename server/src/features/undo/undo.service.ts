@@ -24,7 +24,7 @@ export type UndoEntry = Pick<UndoEntryRow, 'id' | 'kind' | 'targetId' | 'version
  * it locks what the original change locked, re-checks permission and the object's state, refuses with
  * `undoUnavailable` when the object is no longer at entry.version, and appends its audit entry.
  */
-export type UndoHandler = (trx: Executor, auth: AuthContext, entry: UndoEntry, meta: RequestMeta) => Promise<{ targetId: string; matterId: string | null }>;
+type UndoHandler = (trx: Executor, auth: AuthContext, entry: UndoEntry, meta: RequestMeta) => Promise<{ targetId: string; matterId: string | null }>;
 export type UndoHandlers = Record<UndoKind, UndoHandler>;
 
 /** The answer when the object changed since, or the entry expired or was used: 'Undo failed' in the browser. */

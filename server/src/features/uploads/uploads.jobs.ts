@@ -18,13 +18,13 @@ import type { AppContext } from '../../shared/context.js';
 import { enqueueObjectDeletion, referencedKeys } from '../nodes/index.js';
 import { deadUploadsSince, expiredPendingUploads, expireUploadSession, purgeFinishedUploads, type UploadSessionRow } from './uploads.repository.js';
 
-export const CLEANUP_UPLOADS_JOB = 'cleanup-incomplete-uploads';
+const CLEANUP_UPLOADS_JOB = 'cleanup-incomplete-uploads';
 const DAY_MS = 86_400_000;
 const BATCH = 100;
 /** How far back the sweep looks: two daily runs, so a run that failed is covered by the next. */
 const SWEEP_WINDOW_MS = 2 * DAY_MS;
 
-export type CleanupResult = { expired: number; storeRemoved: number; swept: number; purged: number };
+type CleanupResult = { expired: number; storeRemoved: number; swept: number; purged: number };
 
 async function expire(ctx: AppContext, session: UploadSessionRow): Promise<boolean> {
   const done = await ctx.db.transaction().execute(async (trx) => {
@@ -73,7 +73,7 @@ async function sweepDeadUploads(ctx: AppContext, now: Date): Promise<number> {
   return swept;
 }
 
-export async function cleanupIncompleteUploads(ctx: AppContext, now = new Date()): Promise<CleanupResult> {
+async function cleanupIncompleteUploads(ctx: AppContext, now = new Date()): Promise<CleanupResult> {
   const result: CleanupResult = { expired: 0, storeRemoved: 0, swept: 0, purged: 0 };
   const seen = new Set<string>();
   const leaseMs = ctx.config.uploadCompletionLeaseSeconds * 1000;

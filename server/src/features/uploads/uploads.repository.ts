@@ -56,18 +56,6 @@ export function lockUploadSession(db: Executor, id: string) {
   return db.selectFrom('uploadSessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-export function finishUploadSession(
-  db: Executor,
-  id: string,
-  status: 'completed' | 'aborted' | 'failed' | 'expired',
-  nodeId: string | null = null,
-  onlyIfPending = true,
-) {
-  let q = db.updateTable('uploadSessions').set({ status, nodeId, finishedAt: new Date(), claimId: null, claimedAt: null }).where('id', '=', id);
-  if (onlyIfPending) q = q.where('status', '=', 'pending');
-  return q.returningAll().executeTakeFirst();
-}
-
 /**
  * Takes the upload for one completion: pending, or held by a completion whose lease ran out (its process died).
  * One statement, so of any number of concurrent callers exactly one gets the row back.

@@ -63,7 +63,7 @@ import {
 const UPLOAD_URL_SECONDS = MAX_PRESIGN_SECONDS;
 /** How long a single PUT may take to be registered, and a multipart upload to be finished. */
 const STANDARD_SESSION_MS = 24 * 3600_000;
-export const MULTIPART_SESSION_MS = UPLOAD_LIMITS.incompleteUploadDays * 24 * 3600_000;
+const MULTIPART_SESSION_MS = UPLOAD_LIMITS.incompleteUploadDays * 24 * 3600_000;
 
 const UPLOAD_READ_ONLY = { legalHold: UPLOAD_MSG.legalHold, vaulted: UPLOAD_MSG.vaulted };
 

@@ -40,7 +40,7 @@ export interface UsersTable {
   updatedAt: Timestamp;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   id: Generated<string>;
   tokenHash: string;
   userId: number;
@@ -55,7 +55,7 @@ export interface SessionsTable {
   userAgent: string | null;
 }
 
-export interface PendingLoginsTable {
+interface PendingLoginsTable {
   id: Generated<string>;
   tokenHash: string;
   userId: number;
@@ -65,7 +65,7 @@ export interface PendingLoginsTable {
   endedAt: TimestampNull;
 }
 
-export interface MfaEmailCodesTable {
+interface MfaEmailCodesTable {
   id: Generated<string>;
   userId: number;
   purpose: 'login' | 'setup' | 'action';
@@ -77,7 +77,7 @@ export interface MfaEmailCodesTable {
   createdAt: Timestamp;
 }
 
-export interface SystemMfaTokensTable {
+interface SystemMfaTokensTable {
   id: Generated<string>;
   tokenHash: string;
   userId: number;
@@ -87,7 +87,7 @@ export interface SystemMfaTokensTable {
   createdAt: Timestamp;
 }
 
-export interface PasswordResetTokensTable {
+interface PasswordResetTokensTable {
   id: Generated<string>;
   tokenHash: string;
   userId: number;
@@ -109,14 +109,14 @@ export interface InvitationsTable {
   createdAt: Timestamp;
 }
 
-export interface FeatureFlagsTable {
+interface FeatureFlagsTable {
   organizationId: string;
   flagName: string;
   enabled: boolean;
   updatedAt: Timestamp;
 }
 
-export interface AuditLogsTable {
+interface AuditLogsTable {
   id: Generated<string>;
   organizationId: string | null;
   chainKey: string;
@@ -135,20 +135,20 @@ export interface AuditLogsTable {
   hash: string;
 }
 
-export interface AuditChainHeadsTable {
+interface AuditChainHeadsTable {
   chainKey: string;
   lastSeq: ColumnType<string, string | number, string | number>;
   lastHash: string;
 }
 
-export interface AuthThrottleTable {
+interface AuthThrottleTable {
   key: string;
   failures: number;
   windowStartedAt: Timestamp;
   lockedUntil: TimestampNull;
 }
 
-export interface SystemSettingsTable {
+interface SystemSettingsTable {
   key: string;
   value: string;
   updatedAt: Timestamp;
@@ -175,7 +175,7 @@ export interface MattersTable {
   updatedAt: Timestamp;
 }
 
-export interface MatterNumberCountersTable {
+interface MatterNumberCountersTable {
   organizationId: string;
   year: number;
   lastValue: number;

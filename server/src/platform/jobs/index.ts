@@ -1,2 +1,1 @@
 export { JobQueue } from './job-queue.js';
-export type { JobDefinition, JobMeta, JobQueueOptions, JobRunnerMode, RunResult } from './job-queue.js';

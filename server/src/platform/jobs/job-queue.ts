@@ -33,7 +33,7 @@ type BossDatabase = { executeSql(text: string, values?: unknown[]): Promise<{ ro
 
 export type JobRunnerMode = 'embedded' | 'off';
 
-export type JobMeta = { id: string; retryCount: number };
+type JobMeta = { id: string; retryCount: number };
 
 export type JobDefinition<T extends object = object> = {
   name: string;
@@ -67,9 +67,9 @@ export type RunResult = { completed: number; failed: number };
 
 const DAY = 86_400;
 /** How often pg-boss's supervisor checks running jobs' heartbeats and expiry (seconds). */
-export const SUPERVISE_SECONDS = 10;
+const SUPERVISE_SECONDS = 10;
 /** Why a job left active by a dead process was failed into its retry (kept in the job's output). */
-export const ABANDONED_MESSAGE = 'the process running this job stopped before it finished';
+const ABANDONED_MESSAGE = 'the process running this job stopped before it finished';
 
 /**
  * pg-boss's own statements, on a connection of the app's pool. Raw node-postgres, not Kysely: pg-boss runs

@@ -18,7 +18,7 @@ export interface Mailer {
  * Embedded default: each message is written as JSON to DATA_DIR/outbox and announced in the log (without
  * its body, which may hold a code or a link). An operator without SMTP reads the outbox.
  */
-export class OutboxMailer implements Mailer {
+class OutboxMailer implements Mailer {
   readonly kind = 'console' as const;
   constructor(
     private readonly dir: string,
@@ -43,7 +43,7 @@ export class OutboxMailer implements Mailer {
 }
 
 /** Production: any SMTP server (SMTP_URL), through nodemailer. */
-export class SmtpMailer implements Mailer {
+class SmtpMailer implements Mailer {
   readonly kind = 'smtp' as const;
   private readonly transport: Transporter;
   constructor(url: string, private readonly from: string) {

@@ -24,7 +24,7 @@ export const MIN_PART_SIZE = 5 * 1024 * 1024;
 /** S3's largest part and largest single PUT. */
 export const MAX_PART_SIZE = 5 * 1024 * 1024 * 1024;
 export const MAX_SINGLE_PUT_SIZE = 5 * 1024 * 1024 * 1024;
-export const MAX_PART_NUMBER = 10_000;
+const MAX_PART_NUMBER = 10_000;
 
 /** A request the browser makes straight to the store. */
 export type PresignedRequest = {

@@ -3,10 +3,10 @@
  *
  * Bucket set-up the operator does once (the README and docs/operations.md carry it):
  * - CORS (browsers PUT parts straight to the bucket and must read each part's ETag):
- *   BUCKET_CORS_RULES below: AllowedMethods PUT, GET, HEAD; AllowedHeaders *; ExposeHeaders ETag;
+ *   bucketCorsRules below: AllowedMethods PUT, GET, HEAD; AllowedHeaders *; ExposeHeaders ETag;
  *   AllowedOrigins the app's origin.
- * - Lifecycle: BUCKET_LIFECYCLE_RULE below, AbortIncompleteMultipartUpload after 7 days; this is how incomplete
- *   uploads are cleaned up on S3 (cleanupIncompleteMultipart returns 0 here).
+ * - Lifecycle: a rule with AbortIncompleteMultipartUpload after 7 days (its JSON is in docs/api-part2.md); this
+ *   is how incomplete uploads are cleaned up on S3 (cleanupIncompleteMultipart returns 0 here).
  * - Object Lock enabled at bucket creation (for the vault, a later issue).
  *
  * Checksums: requestChecksumCalculation and responseChecksumValidation are 'WHEN_REQUIRED'; otherwise the SDK
@@ -28,7 +28,7 @@ import {
   S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import type { CORSRule, LifecycleRule } from '@aws-sdk/client-s3';
+import type { CORSRule } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   assertExpiry,
@@ -92,14 +92,6 @@ export function bucketCorsRules(allowedOrigins: string[]): CORSRule[] {
     },
   ];
 }
-
-/** Lifecycle rule that aborts multipart uploads left incomplete for 7 days. */
-export const BUCKET_LIFECYCLE_RULE: LifecycleRule = {
-  ID: 'strongroom-abort-incomplete-multipart-7d',
-  Status: 'Enabled',
-  Filter: { Prefix: '' },
-  AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 },
-};
 
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3' as const;
