@@ -8,7 +8,13 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 
-const dirs = (p) => (fs.existsSync(p) ? fs.readdirSync(p, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : []);
+const dirs = (p) =>
+  fs.existsSync(p)
+    ? fs
+        .readdirSync(p, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+    : [];
 const webFeatures = dirs('web/src/features');
 const serverFeatures = dirs('server/src/features');
 
@@ -29,7 +35,10 @@ const boundaryZones = [
   ...serverFeatures.map((f) => ({
     target: `./server/src/features/${f}`,
     from: './server/src/features',
-    except: serverFeatures.filter((g) => g !== f).flatMap((g) => [`./${g}/${g}.service.ts`, `./${g}/index.ts`]).concat([`./${f}`]),
+    except: serverFeatures
+      .filter((g) => g !== f)
+      .flatMap((g) => [`./${g}/${g}.service.ts`, `./${g}/index.ts`])
+      .concat([`./${f}`]),
     message: "Call the other feature's service, not its repository or internals.",
   })),
   { target: './server/src/shared', from: './server/src/features', message: 'shared/ never imports features.' },
@@ -47,7 +56,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/resolver': { typescript: { project: ['contracts/tsconfig.json', 'server/tsconfig.json', 'web/tsconfig.json'] }, node: true },
+      'import-x/resolver': {
+        typescript: { project: ['contracts/tsconfig.json', 'server/tsconfig.json', 'web/tsconfig.json'], noWarnOnMultipleProjects: true },
+        node: true,
+      },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],

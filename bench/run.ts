@@ -46,7 +46,8 @@ async function main(): Promise<number> {
     const t0 = performance.now();
     const started = new Date();
     const loadBefore = os.loadavg()[0];
-    if (loadBefore > machine.cores / 2) console.log(`  note: load average ${loadBefore.toFixed(2)} on ${machine.cores} cores: other work is running, figures will be noisy`);
+    if (loadBefore > machine.cores / 2)
+      console.log(`  note: load average ${loadBefore.toFixed(2)} on ${machine.cores} cores: other work is running, figures will be noisy`);
     try {
       const result = await s.run({ root, machine, log: (m) => console.log(`  ${m}`) });
       const seconds = (performance.now() - t0) / 1000;

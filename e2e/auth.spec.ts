@@ -1,6 +1,17 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN } from './global-setup.js';
-import { Authenticator, checkA11y, fillCode, mailDir, passwordStep, shot, shotBothThemes, signInWithEmail, waitForCode, waitForLink } from './support/fixtures.js';
+import {
+  Authenticator,
+  checkA11y,
+  fillCode,
+  mailDir,
+  passwordStep,
+  shot,
+  shotBothThemes,
+  signInWithEmail,
+  waitForCode,
+  waitForLink,
+} from './support/fixtures.js';
 
 // One story, in order: the first administrator signs in, sets up an authenticator, invites colleagues, and
 // they join; then a forgotten password is reset.
@@ -18,7 +29,8 @@ test.afterAll(async () => {
 const colleague = { email: 'cole@acme.test', name: 'Cole Colleague', password: 'colleague passphrase' };
 const guest = { email: 'gus@acme.test', name: 'Gus Guest', password: 'guest passphrase' };
 
-const shellReady = (page: Page) => () => expect(page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Matters' })).toBeVisible();
+const shellReady = (page: Page) => () =>
+  expect(page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Matters' })).toBeVisible();
 
 test('first sign-in goes through the MFA setup wall to the shell', async () => {
   const page = adminPage;
@@ -92,7 +104,6 @@ test('the shell: theme toggle, avatar menu, navigation, not found', async () => 
   await page.goto('/no/such/page');
   await expect(page.getByText('The page you are looking for does not exist.')).toBeVisible();
   await shotBothThemes(page, 'not-found', () => expect(page.getByText('The page you are looking for does not exist.')).toBeVisible());
-
 });
 
 test('an admin invites a colleague through the MFA dialog; the colleague joins and signs in', async ({ browser }) => {

@@ -15,8 +15,17 @@ export default async function globalSetup() {
   const mailDir = path.join(root, 'mail');
   const sink = await startSmtpSink({ dir: mailDir });
   const port = process.env.E2E_PORT!;
-  const env = { DATA_DIR: path.join(root, 'data'), PORT: port, APP_URL: `http://127.0.0.1:${port}`, SMTP_URL: sink.url, MAIL_FROM: 'Strongroom <archive@acme.test>' };
-  adminCli(['create-org', '--name', ADMIN.firm, '--admin-email', ADMIN.email, '--admin-name', ADMIN.name, '--admin-password', ADMIN.password], env);
+  const env = {
+    DATA_DIR: path.join(root, 'data'),
+    PORT: port,
+    APP_URL: `http://127.0.0.1:${port}`,
+    SMTP_URL: sink.url,
+    MAIL_FROM: 'Strongroom <archive@acme.test>',
+  };
+  adminCli(
+    ['create-org', '--name', ADMIN.firm, '--admin-email', ADMIN.email, '--admin-name', ADMIN.name, '--admin-password', ADMIN.password],
+    env,
+  );
   const server = await startServer(env);
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_MAIL_DIR = mailDir;

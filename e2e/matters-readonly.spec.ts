@@ -56,7 +56,11 @@ test('three matters with a folder each, then one is put under legal hold and one
     ['vaulted', 'Closed Estate of A. Vale'],
     ['open', 'Open Advisory Work'],
   ] as const) {
-    const created = await call(page, '/_api/matters/create', { matterName: name, clientName: 'Vale Holdings', responsibleAttorney: ADMIN.name });
+    const created = await call(page, '/_api/matters/create', {
+      matterName: name,
+      clientName: 'Vale Holdings',
+      responsibleAttorney: ADMIN.name,
+    });
     expect(created.status(), await created.text()).toBeLessThan(300);
     ids[key] = (await created.json()).matter.id;
     const folder = await call(page, '/_api/nodes/create', { matterId: ids[key], parentId: null, folderName: 'Pleadings' });
@@ -68,7 +72,9 @@ test('three matters with a folder each, then one is put under legal hold and one
   // Where and how the server keeps it (server/src/platform/db/database.ts): DATA_DIR/pg/data, with its extensions.
   const db = await PGlite.create(path.join(dataDir, 'pg', 'data'), { extensions: { pg_trgm, pgcrypto } });
   await db.query('update matters set legal_hold = true, hold_reason = $1 where id = $2', [HOLD_REASON, ids.held]);
-  await db.query("update matters set legal_hold = true, is_vaulted = true, status = 'Vaulted', vaulted_at = now() where id = $1", [ids.vaulted]);
+  await db.query("update matters set legal_hold = true, is_vaulted = true, status = 'Vaulted', vaulted_at = now() where id = $1", [
+    ids.vaulted,
+  ]);
   await db.close();
   server = await startServer(env);
 });
@@ -78,7 +84,9 @@ test('a held matter: the notice with its reason, no way to change it in the UI, 
   await page.goto(`/matters?matter=${ids.held}`);
   await expect(detail().getByRole('heading', { name: 'Harbour Lease Litigation' })).toBeVisible();
   await expect(detail().getByText('Legal Hold', { exact: true })).toBeVisible();
-  await expect(detail().getByRole('status').filter({ hasText: 'Under legal hold' })).toContainText(`Actions are disabled due to legal hold: ${HOLD_REASON}`);
+  await expect(detail().getByRole('status').filter({ hasText: 'Under legal hold' })).toContainText(
+    `Actions are disabled due to legal hold: ${HOLD_REASON}`,
+  );
   await expect(detail().getByRole('button', { name: 'Upload' })).toBeDisabled();
   await expect(detail().getByRole('button', { name: 'Create folder' })).toBeDisabled();
   await expect(detail().getByRole('button', { name: 'Edit', exact: true })).toBeDisabled();
@@ -88,7 +96,9 @@ test('a held matter: the notice with its reason, no way to change it in the UI, 
   await expect(page.getByRole('menuitem', { name: 'Open' })).toBeEnabled();
   for (const item of ['Rename', 'Move', 'Delete']) await expect(page.getByRole('menuitem', { name: item })).toBeDisabled();
   await page.keyboard.press('Escape');
-  await contents().getByRole('row', { name: /Pleadings/ }).click({ button: 'right' });
+  await contents()
+    .getByRole('row', { name: /Pleadings/ })
+    .click({ button: 'right' });
   for (const item of ['Rename', 'Move', 'Delete']) await expect(page.getByRole('menuitem', { name: item })).toBeDisabled();
   await page.keyboard.press('Escape');
   await shotThemes(page, 'matters-legal-hold');
@@ -111,14 +121,20 @@ test('a vaulted matter says so (the vault wins over its hold), and an open matte
   await expect(detail().getByRole('heading', { name: 'Closed Estate of A. Vale' })).toBeVisible();
   await expect(detail().getByRole('status').filter({ hasText: 'Vaulted' })).toContainText('Actions are disabled for vaulted matters.');
   await expect(detail().getByRole('button', { name: 'Upload' })).toBeDisabled();
-  const removal = await call(page, '/_api/nodes/delete', { nodeId: (await (await page.request.get(`/_api/matters/detail?matterId=${ids.vaulted}`)).json()).nodes[0].id });
+  const removal = await call(page, '/_api/nodes/delete', {
+    nodeId: (await (await page.request.get(`/_api/matters/detail?matterId=${ids.vaulted}`)).json()).nodes[0].id,
+  });
   expect(removal.status()).toBe(409);
   expect((await removal.json()).error).toBe('Actions are disabled for vaulted matters');
   await shotThemes(page, 'matters-vaulted');
 
   await page.goto(`/matters?matter=${ids.open}`);
   await expect(detail().getByRole('heading', { name: 'Open Advisory Work' })).toBeVisible();
-  await expect(detail().getByRole('status').filter({ hasText: /Under legal hold|Vaulted/ })).toHaveCount(0);
+  await expect(
+    detail()
+      .getByRole('status')
+      .filter({ hasText: /Under legal hold|Vaulted/ }),
+  ).toHaveCount(0);
   await expect(detail().getByRole('button', { name: 'Upload' })).toBeEnabled();
   await expect(detail().getByRole('button', { name: 'Create folder' })).toBeEnabled();
 });

@@ -38,8 +38,16 @@ test('sign in and make two matters', async () => {
   await page.goto('/login');
   await signInWithEmail(page, ADMIN.email, ADMIN.password);
   await setUpEmailMfa(page, ADMIN.email);
-  await api('post', '/_api/matters/create', { matterName: 'Pemberton Estate', clientName: 'Pemberton Family Trust', responsibleAttorney: 'Sam Search' });
-  await api('post', '/_api/matters/create', { matterName: 'Quay Wall Collapse', clientName: 'Harbour Board', responsibleAttorney: 'Sam Search' });
+  await api('post', '/_api/matters/create', {
+    matterName: 'Pemberton Estate',
+    clientName: 'Pemberton Family Trust',
+    responsibleAttorney: 'Sam Search',
+  });
+  await api('post', '/_api/matters/create', {
+    matterName: 'Quay Wall Collapse',
+    clientName: 'Harbour Board',
+    responsibleAttorney: 'Sam Search',
+  });
 });
 
 test("the top bar's search opens the Matters list filtered by what was typed", async () => {
@@ -92,7 +100,10 @@ test("logout removes the organization's saved upload state from the browser", as
   const { user } = await api('get', '/_api/auth/session');
   const org = user.organizationId as string;
   await page.evaluate((o) => {
-    localStorage.setItem(`strongroom.upload:${o}:deposition.mp4:209715200:1700000000000`, JSON.stringify({ organizationId: o, uploadId: 'u', s3Key: 'k', uploadedChunks: [] }));
+    localStorage.setItem(
+      `strongroom.upload:${o}:deposition.mp4:209715200:1700000000000`,
+      JSON.stringify({ organizationId: o, uploadId: 'u', s3Key: 'k', uploadedChunks: [] }),
+    );
     localStorage.setItem('strongroom.upload:another-org:brief.pdf:209715200:1700000000000', '{}');
   }, org);
   await page.getByRole('button', { name: 'Account menu' }).click();

@@ -37,7 +37,9 @@ async function createFolder(name: string) {
 }
 
 async function rowAction(name: string, action: string) {
-  await contents().getByRole('button', { name: `Actions for ${name}` }).click();
+  await contents()
+    .getByRole('button', { name: `Actions for ${name}` })
+    .click();
   await page.getByRole('menuitem', { name: action }).click();
 }
 
@@ -90,7 +92,9 @@ test('create a matter, find it in the list and open it', async () => {
   await checkA11y(page, 'matters-create-dialog-errors');
   await create.getByLabel('Matter Name').fill('Harbor Lease Dispute');
   await create.getByLabel('Client Name').fill('Northwind Shipping');
-  await create.getByLabel('Description').fill('Commercial lease dispute over the east pier warehouses, including correspondence, filings and expert reports.');
+  await create
+    .getByLabel('Description')
+    .fill('Commercial lease dispute over the east pier warehouses, including correspondence, filings and expert reports.');
   await create.getByLabel('Responsible Attorney').fill('Mia Matters');
   await page.keyboard.press('Escape'); // closes the suggestions, not the dialog
   await expect(create).toBeVisible();
@@ -327,7 +331,10 @@ test('right-click menus on rows and folders: the same actions as the row dropdow
   await expect(contents().getByRole('row', { name: 'File witness-statement.txt' })).toHaveCount(0);
 
   // Folders in the tree have the same menu: Move from there opens the Move dialog for that folder.
-  await detail().getByRole('navigation', { name: 'Folders' }).getByRole('button', { name: 'Client Correspondence', exact: true }).click({ button: 'right' });
+  await detail()
+    .getByRole('navigation', { name: 'Folders' })
+    .getByRole('button', { name: 'Client Correspondence', exact: true })
+    .click({ button: 'right' });
   const treeMenu = page.getByRole('menu', { name: 'Actions for Client Correspondence' });
   await expect(treeMenu.getByRole('menuitem')).toHaveText(['Open', 'Rename', 'Move', 'Delete']);
   await treeMenu.getByRole('menuitem', { name: 'Move' }).click();
@@ -389,7 +396,9 @@ test('edit matter: a change made meanwhile is reported, merged into the form, an
 
   await edit.getByRole('button', { name: 'Save Changes' }).click();
   await expect(page.getByText('The resource was modified by another user.')).toBeVisible();
-  await expect(edit.getByText('Mia Matters changed Client Name. The form now has their changes and yours: check them and save again.')).toBeVisible();
+  await expect(
+    edit.getByText('Mia Matters changed Client Name. The form now has their changes and yours: check them and save again.'),
+  ).toBeVisible();
   await expect(edit.getByLabel('Client Name')).toHaveValue('Northwind Shipping Ltd');
   await expect(edit.getByLabel('Matter Name')).toHaveValue('Harbor Lease Dispute (East Pier)');
   await shotThemes(page, 'matters-edit-conflict');
@@ -400,7 +409,11 @@ test('edit matter: a change made meanwhile is reported, merged into the form, an
   await expect(detail().getByRole('heading', { name: 'Harbor Lease Dispute (East Pier)' })).toBeVisible();
   await expect(detail().getByText('Northwind Shipping Ltd', { exact: true })).toBeVisible();
   const after = await read();
-  expect(after).toMatchObject({ matterName: 'Harbor Lease Dispute (East Pier)', clientName: 'Northwind Shipping Ltd', version: before.version + 2 });
+  expect(after).toMatchObject({
+    matterName: 'Harbor Lease Dispute (East Pier)',
+    clientName: 'Northwind Shipping Ltd',
+    version: before.version + 2,
+  });
 });
 
 test('closing Upload Files during an upload asks first: keep uploading, or cancel and close', async () => {
@@ -447,7 +460,10 @@ test('closing Upload Files during an upload asks first: keep uploading, or cance
   await confirm.getByRole('button', { name: 'Cancel Uploads' }).click();
   await expect(confirm).toBeHidden();
   await expect(upload).toBeHidden();
-  await held.shift()!.continue().catch(() => undefined); // the browser has dropped it
+  await held
+    .shift()!
+    .continue()
+    .catch(() => undefined); // the browser has dropped it
   await page.unroute(isPut);
   await page.reload();
   await expect(contents().getByRole('row', { name: 'File settlement-memo.txt' })).toBeVisible();

@@ -13,7 +13,13 @@ const SETUP_TOKEN = 'e2e-first-run-setup-token-0123456789';
 test.beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-e2e-setup-'));
   const port = String(3900 + Math.floor(Math.random() * 90));
-  server = await startServer({ DATA_DIR: root, PORT: port, APP_URL: `http://127.0.0.1:${port}`, SMTP_URL: process.env.E2E_SMTP_URL!, SETUP_TOKEN });
+  server = await startServer({
+    DATA_DIR: root,
+    PORT: port,
+    APP_URL: `http://127.0.0.1:${port}`,
+    SMTP_URL: process.env.E2E_SMTP_URL!,
+    SETUP_TOKEN,
+  });
 });
 test.afterAll(async () => {
   await server.stop();

@@ -28,7 +28,9 @@ const contents = () => detail().getByRole('table');
 const toastUndo = (text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text }).getByRole('button', { name: 'Undo' });
 
 async function renameFolder(from: string, to: string) {
-  await contents().getByRole('button', { name: `Actions for ${from}` }).click();
+  await contents()
+    .getByRole('button', { name: `Actions for ${from}` })
+    .click();
   await page.getByRole('menuitem', { name: 'Rename' }).click();
   const dialog = page.getByRole('dialog', { name: 'Rename Folder' });
   await dialog.getByLabel('New name').fill(to);
@@ -52,7 +54,13 @@ test('sign in, make a matter with a folder and open it', async () => {
   await page.goto('/login');
   await signInWithEmail(page, ADMIN.email, ADMIN.password);
   await setUpEmailMfa(page, ADMIN.email);
-  matterId = (await api('/_api/matters/create', { matterName: 'Pemberton Estate', clientName: 'Pemberton Family Trust', responsibleAttorney: 'Uma Undo' })).matter.id;
+  matterId = (
+    await api('/_api/matters/create', {
+      matterName: 'Pemberton Estate',
+      clientName: 'Pemberton Family Trust',
+      responsibleAttorney: 'Uma Undo',
+    })
+  ).matter.id;
   await api('/_api/nodes/create', { matterId, parentId: null, folderName: 'Pleadings' });
   await page.goto(`/matters?matter=${matterId}`);
   await expect(detail().getByRole('heading', { name: 'Pemberton Estate' })).toBeVisible();
@@ -73,7 +81,9 @@ test('a folder rename is undone from its toast', async () => {
 test('an undo after a later change fails and leaves the later change in place', async () => {
   await renameFolder('Pleadings', 'Filings');
   // Someone renames the folder again before the Undo is clicked.
-  const tree = await (await page.request.get(`/_api/matters/detail?matterId=${matterId}`, { headers: { 'x-api-version': 'v1.0.0' } })).json();
+  const tree = await (
+    await page.request.get(`/_api/matters/detail?matterId=${matterId}`, { headers: { 'x-api-version': 'v1.0.0' } })
+  ).json();
   const folder = (tree.nodes as Array<{ id: string; name: string }>).find((n) => n.name === 'Filings')!;
   await api('/_api/nodes/rename', { nodeId: folder.id, newName: 'Filings (final)' });
   await toastUndo('"Pleadings" was renamed.').click();

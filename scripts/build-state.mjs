@@ -30,7 +30,9 @@ export function buildIsStale() {
     newest(path.join(root, 'server/src')),
     newest(path.join(root, 'web/src')),
     newest(path.join(root, 'web/public')),
-    ...['web/index.html', 'web/vite.config.ts', 'server/build.mjs', 'package-lock.json'].map((f) => (fs.existsSync(path.join(root, f)) ? fs.statSync(path.join(root, f)).mtimeMs : 0)),
+    ...['web/index.html', 'web/vite.config.ts', 'server/build.mjs', 'package-lock.json'].map((f) =>
+      fs.existsSync(path.join(root, f)) ? fs.statSync(path.join(root, f)).mtimeMs : 0,
+    ),
   );
   const outputs = oldestOutput([
     path.join(root, 'contracts/dist/index.js'),

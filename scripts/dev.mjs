@@ -16,7 +16,10 @@ function stopAll(signal) {
 }
 
 // The server and Vite start once the first compile has written contracts/dist (the server imports it).
-const contracts = spawn('npx', ['tsc', '-p', 'contracts', '--watch', '--preserveWatchOutput'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const contracts = spawn('npx', ['tsc', '-p', 'contracts', '--watch', '--preserveWatchOutput'], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 procs.push(contracts);
 let output = '';
 let started = false;

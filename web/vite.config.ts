@@ -60,7 +60,9 @@ function precompress(): Plugin {
           continue;
         }
         jobs.push(
-          brotli(source, { params: { [BROTLI_PARAM_QUALITY]: 11, [BROTLI_PARAM_MODE]: BROTLI_MODE_TEXT, [BROTLI_PARAM_SIZE_HINT]: source.length } }).then((b) => write(`${file}.br`, b)),
+          brotli(source, {
+            params: { [BROTLI_PARAM_QUALITY]: 11, [BROTLI_PARAM_MODE]: BROTLI_MODE_TEXT, [BROTLI_PARAM_SIZE_HINT]: source.length },
+          }).then((b) => write(`${file}.br`, b)),
           gzip(source, { level: 9 }).then((b) => write(`${file}.gz`, b)),
         );
       }
@@ -78,7 +80,9 @@ function contractsFromSource(): Plugin {
   return {
     name: 'strongroom:contracts-source',
     apply: 'serve',
-    config: () => ({ resolve: { alias: { '@strongroom/contracts': fileURLToPath(new URL('../contracts/src/index.ts', import.meta.url)) } } }),
+    config: () => ({
+      resolve: { alias: { '@strongroom/contracts': fileURLToPath(new URL('../contracts/src/index.ts', import.meta.url)) } },
+    }),
   };
 }
 

@@ -6,7 +6,10 @@ export type MachineInfo = { cpuModel: string; cores: number; memoryGiB: number; 
 export function machineInfo(): MachineInfo {
   let cpuModel = os.cpus()[0]?.model ?? 'unknown';
   try {
-    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    const line = fs
+      .readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
     if (line) cpuModel = line.split(':').slice(1).join(':').trim();
   } catch {
     /* not Linux: keep os.cpus() */

@@ -7,7 +7,8 @@ import type { Scenario, ScenarioResult, Table } from './types.js';
 const START = (key: string) => `<!-- bench:${key}:start -->`;
 const END = (key: string) => `<!-- bench:${key}:end -->`;
 
-export const sectionKey = (scenario: Scenario, result: ScenarioResult) => (result.variant ? `${scenario.name}:${result.variant}` : scenario.name);
+export const sectionKey = (scenario: Scenario, result: ScenarioResult) =>
+  result.variant ? `${scenario.name}:${result.variant}` : scenario.name;
 
 /** The sections of an existing report, by key, in file order. */
 export function readSections(file: string): Map<string, string> {
@@ -79,7 +80,7 @@ export function writeReport(file: string, opts: { when: Date; machine: MachineIn
     `- Memory: ${opts.machine.memoryGiB} GiB`,
     `- Node: ${opts.machine.node}`,
     `- OS: ${opts.machine.os}`,
-    '- Shared: other sessions\' builds, tests and browsers may run on the same 2 cores; each section gives the load average around its run.',
+    "- Shared: other sessions' builds, tests and browsers may run on the same 2 cores; each section gives the load average around its run.",
     '',
   ];
   fs.writeFileSync(file, [...head, ...opts.sections.flatMap((s) => [s, ''])].join('\n'));

@@ -41,8 +41,16 @@ export async function startStrongroom(opts: { webDist?: string } = {}): Promise<
     await migrateToLatest(database.db);
     built = await buildApp({ config, database, migrate: false });
 
-    const admin = { email: `bench.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 6)}@firm.test`, password: 'correct horse battery staple' };
-    const { organizationId, userId } = await createOrganizationFromCli(database.db, { name: 'Bench LLP', adminName: 'Bench Admin', adminEmail: admin.email, adminPassword: admin.password });
+    const admin = {
+      email: `bench.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 6)}@firm.test`,
+      password: 'correct horse battery staple',
+    };
+    const { organizationId, userId } = await createOrganizationFromCli(database.db, {
+      name: 'Bench LLP',
+      adminName: 'Bench Admin',
+      adminEmail: admin.email,
+      adminPassword: admin.password,
+    });
     const ctx = built.ctx;
     const { token } = await database.db.transaction().execute(async (trx) => {
       const user = await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();

@@ -44,7 +44,11 @@ async function sink(mode: 'discard' | 'file', dir: string): Promise<http.Server>
     const job = hashPool.stream('md5', { file });
     pipeline(req, job.writable()).then(
       () => fs.rm(file, { force: true }).then(() => reply()),
-      (err) => job.abort().then(() => fs.rm(file, { force: true })).finally(() => reply(err)),
+      (err) =>
+        job
+          .abort()
+          .then(() => fs.rm(file, { force: true }))
+          .finally(() => reply(err)),
     );
   });
   server.listen(0, '127.0.0.1');

@@ -14,7 +14,16 @@ import type { RunContext, Scenario } from '../lib/types.js';
 
 const BUDGET_KB = 170;
 const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** The web build to measure: BENCH_WEB_DIST, a fresh build in a temp folder (BENCH_WEB_BUILD=1), or web/dist (built when missing). */
 async function webDist(ctx: RunContext): Promise<{ dir: string; origin: string; cleanup(): void }> {
@@ -86,7 +95,14 @@ function getRaw(url: string, acceptEncoding: string | undefined): Promise<Sent> 
     const req = http.get(url, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}, timeout: 30_000 }, (res) => {
       let bytes = 0;
       res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, encoding: String(res.headers['content-encoding'] ?? 'identity'), vary: String(res.headers.vary ?? '') }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          bytes,
+          encoding: String(res.headers['content-encoding'] ?? 'identity'),
+          vary: String(res.headers.vary ?? ''),
+        }),
+      );
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`GET ${url} timed out`)));
@@ -141,7 +157,8 @@ export const scenario: Scenario = {
       ctx.log('contracts/dist is missing: building contracts...');
       await run('npm', ['run', 'build', '-w', 'contracts'], { cwd: ctx.root, timeoutMs: 180_000 });
     }
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get update && apt-get install -y chromium (or set BENCH_CHROMIUM)`);
+    if (!fs.existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} not found: apt-get update && apt-get install -y chromium (or set BENCH_CHROMIUM)`);
     const dist = await webDist(ctx);
     try {
       const builtAt = fs.statSync(path.join(dist.dir, 'index.html')).mtime;
@@ -171,7 +188,11 @@ export const scenario: Scenario = {
                 const res = await req.response();
                 if (!res || res.status() !== 200) return void failures.push(`${u.pathname}: ${res?.status() ?? 'no answer'}`);
                 const [body, sizes, headers] = await Promise.all([res.body(), req.sizes(), res.allHeaders()]);
-                loaded.set(u.pathname, { body, browserBytes: sizes.responseBodySize, browserEncoding: headers['content-encoding'] ?? 'identity' });
+                loaded.set(u.pathname, {
+                  body,
+                  browserBytes: sizes.responseBodySize,
+                  browserEncoding: headers['content-encoding'] ?? 'identity',
+                });
               })(),
             );
           });
@@ -180,7 +201,10 @@ export const scenario: Scenario = {
             .locator('input[type="password"]')
             .first()
             .waitFor({ state: 'visible', timeout: 15_000 })
-            .then(() => true, () => false);
+            .then(
+              () => true,
+              () => false,
+            );
           await page.waitForLoadState('networkidle', { timeout: 30_000 });
           await Promise.all(bodies);
           if (failures.length) throw new Error(`JavaScript the page asked for did not load: ${failures.join(', ')}`);
@@ -191,8 +215,12 @@ export const scenario: Scenario = {
         }
         // The same files again over plain HTTP: as a browser asks for them, and without Accept-Encoding.
         for (const file of loaded.keys()) {
-          const [asBrowser, identity] = await Promise.all([getRaw(`${sr.url}${file}`, BROWSER_ACCEPT_ENCODING), getRaw(`${sr.url}${file}`, undefined)]);
-          if (asBrowser.status !== 200 || identity.status !== 200) throw new Error(`${file} answered ${asBrowser.status} / ${identity.status} over HTTP`);
+          const [asBrowser, identity] = await Promise.all([
+            getRaw(`${sr.url}${file}`, BROWSER_ACCEPT_ENCODING),
+            getRaw(`${sr.url}${file}`, undefined),
+          ]);
+          if (asBrowser.status !== 200 || identity.status !== 200)
+            throw new Error(`${file} answered ${asBrowser.status} / ${identity.status} over HTTP`);
           sent.set(file, { asBrowser, identity });
         }
       } finally {
@@ -202,9 +230,25 @@ export const scenario: Scenario = {
 
       const rows = [...loaded].map(([file, l]) => {
         const s = sent.get(file)!;
-        return { file, raw: l.body.length, sent: s.asBrowser.bytes, encoding: s.asBrowser.encoding, vary: s.asBrowser.vary, identity: s.identity.bytes, browser: l.browserBytes, browserEncoding: l.browserEncoding, how: graph.get(file) ?? ('lazy (dynamic import)' as How) };
+        return {
+          file,
+          raw: l.body.length,
+          sent: s.asBrowser.bytes,
+          encoding: s.asBrowser.encoding,
+          vary: s.asBrowser.vary,
+          identity: s.identity.bytes,
+          browser: l.browserBytes,
+          browserEncoding: l.browserEncoding,
+          how: graph.get(file) ?? ('lazy (dynamic import)' as How),
+        };
       });
-      const rank: Record<How, number> = { 'classic script': 0, 'entry script': 1, modulepreload: 2, 'static import': 3, 'lazy (dynamic import)': 4 };
+      const rank: Record<How, number> = {
+        'classic script': 0,
+        'entry script': 1,
+        modulepreload: 2,
+        'static import': 3,
+        'lazy (dynamic import)': 4,
+      };
       rows.sort((a, b) => rank[a.how] - rank[b.how] || b.sent - a.sent);
       const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((n, r) => n + f(r), 0);
       const total = sum((r) => r.sent);
@@ -231,21 +275,38 @@ export const scenario: Scenario = {
           `- Without Accept-Encoding the same files are ${kb(totalIdentity)} KB. Headless Chromium itself received ${kb(totalBrowser)} KB of response bodies for them (${browserEncodingList}).`,
           `- Of the bytes sent, ${kb(staticTotal)} KB is the static graph of index.html (scripts, modulepreloads and their static imports) and ${kb(lazyTotal)} KB is loaded lazily by the router for the login page.`,
           `- The browser ended on \`${finalUrl}\`; password field ${passwordField ? 'shown' : '**not found**'}.` +
-            (notLoaded.length ? ` Files in the static graph the browser did not load: ${notLoaded.map((f) => `\`${f}\``).join(', ')}.` : '') +
+            (notLoaded.length
+              ? ` Files in the static graph the browser did not load: ${notLoaded.map((f) => `\`${f}\``).join(', ')}.`
+              : '') +
             (missingVary.length ? ` **Answers without \`Vary: Accept-Encoding\`**: ${missingVary.map((f) => `\`${f}\``).join(', ')}.` : ''),
         ],
         tables: [
           {
             caption: 'Every JavaScript file of the page load (bytes of the body as sent)',
-            columns: ['file', 'how it is loaded', 'bytes decoded', `sent for "${BROWSER_ACCEPT_ENCODING}"`, 'encoding', 'sent without Accept-Encoding', 'Chromium received'],
-            rows: [...rows.map((r) => [`\`${r.file}\``, r.how, r.raw, r.sent, r.encoding, r.identity, r.browser]), ['**total**', '', totalRaw, total, '', totalIdentity, totalBrowser]],
+            columns: [
+              'file',
+              'how it is loaded',
+              'bytes decoded',
+              `sent for "${BROWSER_ACCEPT_ENCODING}"`,
+              'encoding',
+              'sent without Accept-Encoding',
+              'Chromium received',
+            ],
+            rows: [
+              ...rows.map((r) => [`\`${r.file}\``, r.how, r.raw, r.sent, r.encoding, r.identity, r.browser]),
+              ['**total**', '', totalRaw, total, '', totalIdentity, totalBrowser],
+            ],
           },
         ],
         notes: [
           `- Measured against the real app (\`buildApp\`, PGlite in memory, one organization so that the page is the normal sign-in page): headless Chromium (${CHROMIUM}, playwright-core) loads \`/login\` until the network is idle and the password field shows, recording every \`.js\` it fetched and its own response body size (\`request.sizes()\`); then each of those files is fetched again with \`node:http\` (no decompression) with \`Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}\` and without, and the body bytes received are added up. The budget is checked on the first.`,
           `- The server sends the \`.br\` or \`.gz\` file the web build wrote beside each JavaScript file (\`preCompressed\`), or the file itself when there is none (files under 1 KiB). Build measured: ${dist.origin}, built ${builtAt.toISOString()}, with ${precompressed} brotli files in assets/.` +
-            (precompressed === 0 ? ' **The build has no compressed files** (made before the web build wrote them): rebuild it (`npm run build -w web`) or run with BENCH_WEB_BUILD=1.' : '') +
-            (stale ? ` **The build is older than its sources** (\`${path.relative(ctx.root, stale.file)}\` changed ${stale.mtime.toISOString()}): run with BENCH_WEB_BUILD=1 for a fresh build.` : ''),
+            (precompressed === 0
+              ? ' **The build has no compressed files** (made before the web build wrote them): rebuild it (`npm run build -w web`) or run with BENCH_WEB_BUILD=1.'
+              : '') +
+            (stale
+              ? ` **The build is older than its sources** (\`${path.relative(ctx.root, stale.file)}\` changed ${stale.mtime.toISOString()}): run with BENCH_WEB_BUILD=1 for a fresh build.`
+              : ''),
           '- CSS and fonts are not counted. `npm run size -w web` checks the same budget from the Vite manifest (index.html and the login page chunk with their static imports), on the brotli files the server sends; it leaves out `/theme-init.js`, a plain script outside the manifest.',
         ],
       };

@@ -28,33 +28,207 @@ const arr = (xs: string[]) => `array[${xs.map(q).join(',')}]`;
 
 // Word pools for the generated rows. None contains "smith": the selective search finds only the marked rows.
 const SUBJECTS = [
-  'Share purchase agreement', 'Commercial lease', 'Employment dispute', 'Supply agreement', 'Trademark opposition', 'Loan agreement',
-  'Shareholder dispute', 'Data protection audit', 'Joint venture agreement', 'Construction claim', 'Licence agreement', 'Merger review',
-  'Insolvency proceedings', 'Distribution agreement', 'Patent infringement', 'Lease renewal', 'Agency agreement', 'Regulatory investigation',
-  'Property acquisition', 'Settlement agreement', 'Debt recovery', 'Franchise agreement', 'Pension scheme review', 'Services agreement',
-  'Planning appeal', 'Asset sale', 'Tax enquiry', 'Partnership agreement', 'Product liability claim', 'Refinancing',
-  'Unfair dismissal claim', 'Competition complaint', 'Copyright licensing', 'Probate', 'Arbitration', 'Equipment lease',
-  'Corporate restructuring', 'Boundary dispute', 'Public procurement challenge', 'Warranty claim',
+  'Share purchase agreement',
+  'Commercial lease',
+  'Employment dispute',
+  'Supply agreement',
+  'Trademark opposition',
+  'Loan agreement',
+  'Shareholder dispute',
+  'Data protection audit',
+  'Joint venture agreement',
+  'Construction claim',
+  'Licence agreement',
+  'Merger review',
+  'Insolvency proceedings',
+  'Distribution agreement',
+  'Patent infringement',
+  'Lease renewal',
+  'Agency agreement',
+  'Regulatory investigation',
+  'Property acquisition',
+  'Settlement agreement',
+  'Debt recovery',
+  'Franchise agreement',
+  'Pension scheme review',
+  'Services agreement',
+  'Planning appeal',
+  'Asset sale',
+  'Tax enquiry',
+  'Partnership agreement',
+  'Product liability claim',
+  'Refinancing',
+  'Unfair dismissal claim',
+  'Competition complaint',
+  'Copyright licensing',
+  'Probate',
+  'Arbitration',
+  'Equipment lease',
+  'Corporate restructuring',
+  'Boundary dispute',
+  'Public procurement challenge',
+  'Warranty claim',
 ];
 const QUALIFIERS = [
-  'Phase I', 'Phase II', 'North site', 'South site', 'EMEA', 'Americas', 'APAC', 'UK', 'Germany', 'France', 'Netherlands', 'Ireland',
-  'Spain', 'Italy', 'Nordics', 'Head office', 'Subsidiary', 'Group', '2019 contract', '2021 contract', 'Tranche A', 'Tranche B',
-  'Portfolio', 'Appeal', 'Follow-on',
+  'Phase I',
+  'Phase II',
+  'North site',
+  'South site',
+  'EMEA',
+  'Americas',
+  'APAC',
+  'UK',
+  'Germany',
+  'France',
+  'Netherlands',
+  'Ireland',
+  'Spain',
+  'Italy',
+  'Nordics',
+  'Head office',
+  'Subsidiary',
+  'Group',
+  '2019 contract',
+  '2021 contract',
+  'Tranche A',
+  'Tranche B',
+  'Portfolio',
+  'Appeal',
+  'Follow-on',
 ];
 const SURNAMES = [
-  'Anderson', 'Baker', 'Carter', 'Dawson', 'Ellis', 'Fletcher', 'Graham', 'Harper', 'Irving', 'Jenkins', 'Kendall', 'Lambert', 'Morgan',
-  'Norris', 'Osborne', 'Palmer', 'Quinn', 'Reynolds', 'Sutton', 'Turner', 'Underwood', 'Vaughan', 'Walsh', 'Yates', 'Zimmer', 'Abbott',
-  'Barnes', 'Chambers', 'Doyle', 'Everett', 'Foster', 'Gibson', 'Hughes', 'Ingram', 'Jordan', 'Knight', 'Lawson', 'Mitchell', 'Newton',
-  'Owens', 'Pearce', 'Rowe', 'Shaw', 'Thornton', 'Vincent', 'Webb', 'Wright', 'Young', 'Hartley', 'Bishop',
+  'Anderson',
+  'Baker',
+  'Carter',
+  'Dawson',
+  'Ellis',
+  'Fletcher',
+  'Graham',
+  'Harper',
+  'Irving',
+  'Jenkins',
+  'Kendall',
+  'Lambert',
+  'Morgan',
+  'Norris',
+  'Osborne',
+  'Palmer',
+  'Quinn',
+  'Reynolds',
+  'Sutton',
+  'Turner',
+  'Underwood',
+  'Vaughan',
+  'Walsh',
+  'Yates',
+  'Zimmer',
+  'Abbott',
+  'Barnes',
+  'Chambers',
+  'Doyle',
+  'Everett',
+  'Foster',
+  'Gibson',
+  'Hughes',
+  'Ingram',
+  'Jordan',
+  'Knight',
+  'Lawson',
+  'Mitchell',
+  'Newton',
+  'Owens',
+  'Pearce',
+  'Rowe',
+  'Shaw',
+  'Thornton',
+  'Vincent',
+  'Webb',
+  'Wright',
+  'Young',
+  'Hartley',
+  'Bishop',
 ];
 const SUFFIXES = [
-  'Holdings', 'Ltd', 'LLC', 'Group', 'Partners', 'Inc.', 'plc', 'GmbH', 'Capital', 'Properties', 'Logistics', 'Foods', 'Energy',
-  'Pharma', 'Retail', 'Media', 'Systems', 'Estates', 'Ventures', 'Trust', 'Industries', 'Motors', 'Hotels', 'Finance', 'Health',
-  'Textiles', 'Marine', 'Aviation', 'Steel', 'Software', 'Insurance', 'Farms', 'Construction', 'Telecom', 'Mining', 'Chemicals',
-  'Publishing', 'Foundation', 'Bank', 'Airlines',
+  'Holdings',
+  'Ltd',
+  'LLC',
+  'Group',
+  'Partners',
+  'Inc.',
+  'plc',
+  'GmbH',
+  'Capital',
+  'Properties',
+  'Logistics',
+  'Foods',
+  'Energy',
+  'Pharma',
+  'Retail',
+  'Media',
+  'Systems',
+  'Estates',
+  'Ventures',
+  'Trust',
+  'Industries',
+  'Motors',
+  'Hotels',
+  'Finance',
+  'Health',
+  'Textiles',
+  'Marine',
+  'Aviation',
+  'Steel',
+  'Software',
+  'Insurance',
+  'Farms',
+  'Construction',
+  'Telecom',
+  'Mining',
+  'Chemicals',
+  'Publishing',
+  'Foundation',
+  'Bank',
+  'Airlines',
 ];
-const FIRST = ['Alice', 'Ben', 'Clara', 'David', 'Emma', 'Farid', 'Grace', 'Hugo', 'Isla', 'James', 'Keiko', 'Liam', 'Maria', 'Noah', 'Olga', 'Priya', 'Ravi', 'Sara', 'Tom', 'Uma'];
-const LAST = ['Adler', 'Brooks', 'Castillo', 'Dubois', 'Evans', 'Fischer', 'Garcia', 'Hansen', 'Ito', 'Jensen', 'Kowalski', 'Lopez', 'Moreau', 'Nakamura', 'Olsen'];
+const FIRST = [
+  'Alice',
+  'Ben',
+  'Clara',
+  'David',
+  'Emma',
+  'Farid',
+  'Grace',
+  'Hugo',
+  'Isla',
+  'James',
+  'Keiko',
+  'Liam',
+  'Maria',
+  'Noah',
+  'Olga',
+  'Priya',
+  'Ravi',
+  'Sara',
+  'Tom',
+  'Uma',
+];
+const LAST = [
+  'Adler',
+  'Brooks',
+  'Castillo',
+  'Dubois',
+  'Evans',
+  'Fischer',
+  'Garcia',
+  'Hansen',
+  'Ito',
+  'Jensen',
+  'Kowalski',
+  'Lopez',
+  'Moreau',
+  'Nakamura',
+  'Olsen',
+];
 
 /**
  * Inserts `count` matters in one statement. Row i: created 26 minutes apart going back from 2026-11-01 (about
@@ -93,7 +267,8 @@ async function capturingPostgres(url: string): Promise<{ handle: DatabaseHandle;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       const [text, values] = args;
       if (typeof text === 'string') seen.push({ text, values: Array.isArray(values) ? values : [] });
-      else if (text && typeof text === 'object' && 'text' in text) seen.push({ text: String((text as { text: unknown }).text), values: ((text as { values?: unknown[] }).values ?? []) as unknown[] });
+      else if (text && typeof text === 'object' && 'text' in text)
+        seen.push({ text: String((text as { text: unknown }).text), values: ((text as { values?: unknown[] }).values ?? []) as unknown[] });
       if (seen.length > 50) seen.splice(0, seen.length - 50);
       return original(...args);
     };
@@ -139,7 +314,12 @@ export const scenario: Scenario = {
       await passMfaWall(sr);
       ref = await capturingPostgres(dbUrl.toString());
       const db = ref.handle.db;
-      const other = await createOrganizationFromCli(db, { name: 'Other Firm LLP', adminName: 'Other Admin', adminEmail: `other.${Date.now()}@firm.test`, adminPassword: 'correct horse battery staple' });
+      const other = await createOrganizationFromCli(db, {
+        name: 'Other Firm LLP',
+        adminName: 'Other Admin',
+        adminEmail: `other.${Date.now()}@firm.test`,
+        adminPassword: 'correct horse battery staple',
+      });
 
       const seedStart = performance.now();
       const pool = (ref.handle as DatabaseHandle & { pool: pg.Pool }).pool;
@@ -147,20 +327,80 @@ export const scenario: Scenario = {
       await pool.query(seedSql(otherCount), [other.organizationId, other.userId]);
       await pool.query('analyze matters');
       const seedSeconds = (performance.now() - seedStart) / 1000;
-      const stats = (await pool.query(`select pg_size_pretty(pg_total_relation_size('matters')) as total, pg_size_pretty(pg_relation_size('matters')) as heap, count(*)::int as n from matters`)).rows[0];
-      log(`inserted ${fmtInt(count)} + ${fmtInt(otherCount)} matters and analyzed in ${fmt(seedSeconds)} s (table with indexes ${stats.total})`);
+      const stats = (
+        await pool.query(
+          `select pg_size_pretty(pg_total_relation_size('matters')) as total, pg_size_pretty(pg_relation_size('matters')) as heap, count(*)::int as n from matters`,
+        )
+      ).rows[0];
+      log(
+        `inserted ${fmtInt(count)} + ${fmtInt(otherCount)} matters and analyzed in ${fmt(seedSeconds)} s (table with indexes ${stats.total})`,
+      );
 
       const topClient = (
-        await pool.query(`select client_name from matters where organization_id = $1 group by client_name order by count(*) desc, client_name limit 1`, [sr.admin.organizationId])
+        await pool.query(
+          `select client_name from matters where organization_id = $1 group by client_name order by count(*) desc, client_name limit 1`,
+          [sr.admin.organizationId],
+        )
       ).rows[0].client_name as string;
-      const d = (s: string, end = false) => (end ? new Date(Date.parse(`${s}T00:00:00.000Z`) + 86_400_000) : new Date(`${s}T00:00:00.000Z`));
+      const d = (s: string, end = false) =>
+        end ? new Date(Date.parse(`${s}T00:00:00.000Z`) + 86_400_000) : new Date(`${s}T00:00:00.000Z`);
       const cases: Case[] = [
-        { key: 'first', label: 'first page, default sort (created_at desc)', query: {}, filters: {}, sortBy: 'created_at', direction: 'desc', page: 1 },
-        { key: 'deep', label: 'page 100 (offset 1,980)', query: { page: '100' }, filters: {}, sortBy: 'created_at', direction: 'desc', page: 100 },
-        { key: 'name', label: 'sort by matter_name asc', query: { sortBy: 'matter_name', sortDirection: 'asc' }, filters: {}, sortBy: 'matter_name', direction: 'asc', page: 1 },
-        { key: 'selective', label: 'search "smith" (selective)', query: { search: 'smith' }, filters: { search: 'smith' }, sortBy: 'created_at', direction: 'desc', page: 1, explain: true },
-        { key: 'broad', label: 'search "agreement" (broad)', query: { search: 'agreement' }, filters: { search: 'agreement' }, sortBy: 'created_at', direction: 'desc', page: 1, explain: true },
-        { key: 'client', label: `client filter ("${topClient}")`, query: { clientName: topClient }, filters: { clientName: topClient }, sortBy: 'created_at', direction: 'desc', page: 1 },
+        {
+          key: 'first',
+          label: 'first page, default sort (created_at desc)',
+          query: {},
+          filters: {},
+          sortBy: 'created_at',
+          direction: 'desc',
+          page: 1,
+        },
+        {
+          key: 'deep',
+          label: 'page 100 (offset 1,980)',
+          query: { page: '100' },
+          filters: {},
+          sortBy: 'created_at',
+          direction: 'desc',
+          page: 100,
+        },
+        {
+          key: 'name',
+          label: 'sort by matter_name asc',
+          query: { sortBy: 'matter_name', sortDirection: 'asc' },
+          filters: {},
+          sortBy: 'matter_name',
+          direction: 'asc',
+          page: 1,
+        },
+        {
+          key: 'selective',
+          label: 'search "smith" (selective)',
+          query: { search: 'smith' },
+          filters: { search: 'smith' },
+          sortBy: 'created_at',
+          direction: 'desc',
+          page: 1,
+          explain: true,
+        },
+        {
+          key: 'broad',
+          label: 'search "agreement" (broad)',
+          query: { search: 'agreement' },
+          filters: { search: 'agreement' },
+          sortBy: 'created_at',
+          direction: 'desc',
+          page: 1,
+          explain: true,
+        },
+        {
+          key: 'client',
+          label: `client filter ("${topClient}")`,
+          query: { clientName: topClient },
+          filters: { clientName: topClient },
+          sortBy: 'created_at',
+          direction: 'desc',
+          page: 1,
+        },
         {
           key: 'dates',
           label: 'date range 2025-01-01..2025-03-31',
@@ -173,7 +413,14 @@ export const scenario: Scenario = {
         {
           key: 'combined',
           label: 'search "agreement" + 2024 + sort by name, page 3',
-          query: { search: 'agreement', dateFrom: '2024-01-01', dateTo: '2024-12-31', sortBy: 'matter_name', sortDirection: 'asc', page: '3' },
+          query: {
+            search: 'agreement',
+            dateFrom: '2024-01-01',
+            dateTo: '2024-12-31',
+            sortBy: 'matter_name',
+            sortDirection: 'asc',
+            page: '3',
+          },
           filters: { search: 'agreement', createdFrom: d('2024-01-01'), createdBefore: d('2024-12-31', true) },
           sortBy: 'matter_name',
           direction: 'asc',
@@ -181,13 +428,24 @@ export const scenario: Scenario = {
         },
       ];
 
-      type Row = { c: Case; total: number; http: number[]; sql: number[]; pageOnly: number[]; countOnly: number[]; plans: Array<{ what: string; sql: string; plan: string[] }> };
+      type Row = {
+        c: Case;
+        total: number;
+        http: number[];
+        sql: number[];
+        pageOnly: number[];
+        countOnly: number[];
+        plans: Array<{ what: string; sql: string; plan: string[] }>;
+      };
       const results: Row[] = [];
       for (const c of cases) {
         const path = `/_api/matters/list?${new URLSearchParams(c.query).toString()}`;
         const filters: MatterFilters = { organizationId: sr.admin.organizationId, includeVaulted: true, ...c.filters };
         const sqlOnce = () =>
-          Promise.all([listMatters(db, filters, { sortBy: c.sortBy, direction: c.direction }, { limit: 20, offset: (c.page - 1) * 20 }), countMatters(db, filters)]);
+          Promise.all([
+            listMatters(db, filters, { sortBy: c.sortBy, direction: c.direction }, { limit: 20, offset: (c.page - 1) * 20 }),
+            countMatters(db, filters),
+          ]);
         // Warm-up (5 each), then HTTP and SQL-only requests interleaved one by one, sequential.
         let total = 0;
         for (let i = 0; i < 5; i++) {
@@ -218,20 +476,33 @@ export const scenario: Scenario = {
           ref.seen.length = 0;
           await listMatters(db, filters, { sortBy: c.sortBy, direction: c.direction }, { limit: 20, offset: 0 });
           await countMatters(db, filters);
-          for (const [what, stmt] of [['page', ref.seen[0]], ['count', ref.seen[1]]] as const) {
+          for (const [what, stmt] of [
+            ['page', ref.seen[0]],
+            ['count', ref.seen[1]],
+          ] as const) {
             const res = await pool.query(`explain (analyze, buffers, costs off) ${stmt.text}`, stmt.values);
             plans.push({ what, sql: stmt.text, plan: res.rows.map((r) => r['QUERY PLAN'] as string) });
           }
         }
         results.push({ c, total, http, sql: sqlTimes, pageOnly, countOnly, plans });
-        log(`${c.key}: ${fmtInt(total)} rows; HTTP median ${ms(median(http))} ms p95 ${ms(percentile(http, 95))} ms; SQL median ${ms(median(sqlTimes))} ms p95 ${ms(percentile(sqlTimes, 95))} ms`);
+        log(
+          `${c.key}: ${fmtInt(total)} rows; HTTP median ${ms(median(http))} ms p95 ${ms(percentile(http, 95))} ms; SQL median ${ms(median(sqlTimes))} ms p95 ${ms(percentile(sqlTimes, 95))} ms`,
+        );
       }
 
       const first = results[0];
       const planNotes: string[] = [];
       for (const r of results.filter((x) => x.plans.length)) {
         for (const p of r.plans) {
-          const scans = [...new Set(p.plan.flatMap((l) => [...l.matchAll(/(?:Index Scan|Index Only Scan|Bitmap Index Scan|Seq Scan)(?: Backward)?(?: using| on) (\w+)/g)].map((m) => m[0])))];
+          const scans = [
+            ...new Set(
+              p.plan.flatMap((l) =>
+                [...l.matchAll(/(?:Index Scan|Index Only Scan|Bitmap Index Scan|Seq Scan)(?: Backward)?(?: using| on) (\w+)/g)].map(
+                  (m) => m[0],
+                ),
+              ),
+            ),
+          ];
           planNotes.push(
             '',
             `**${r.c.label}, ${p.what} query** (${scans.join('; ') || 'no index'}):`,
@@ -260,7 +531,17 @@ export const scenario: Scenario = {
         tables: [
           {
             caption: `Milliseconds over ${requests} requests each (HTTP: \`fetch\` to the app on 127.0.0.1 with the session cookie, JSON parsed; SQL: the repository's page and count queries in parallel on a pool of 2, no HTTP, as the service runs them; then each alone)`,
-            columns: ['case', 'totalCount', 'HTTP median', 'HTTP p95', 'SQL median', 'SQL p95', 'HTTP - SQL (medians)', 'page query alone', 'count query alone'],
+            columns: [
+              'case',
+              'totalCount',
+              'HTTP median',
+              'HTTP p95',
+              'SQL median',
+              'SQL p95',
+              'HTTP - SQL (medians)',
+              'page query alone',
+              'count query alone',
+            ],
             rows: results.map((r) => [
               r.c.label,
               fmtInt(r.total),
@@ -287,7 +568,9 @@ export const scenario: Scenario = {
       await ref?.handle.close().catch(() => {});
       await sr?.close().catch(() => {});
       if (ownDb) {
-        await admin.query(`drop database if exists ${ownDb} with (force)`).catch((err: Error) => log(`could not drop ${ownDb}: ${err.message}`));
+        await admin
+          .query(`drop database if exists ${ownDb} with (force)`)
+          .catch((err: Error) => log(`could not drop ${ownDb}: ${err.message}`));
       }
       await admin.end();
     }

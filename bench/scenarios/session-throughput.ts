@@ -49,7 +49,12 @@ export const scenario: Scenario = {
       const targets: Target[] = [
         { key: 'baseline', label: 'Fastify hello-world (baseline)', url: baseUrl, headers: {} },
         { key: 'healthz', label: 'Strongroom `GET /healthz` (no database)', url: `${sr.url}/healthz`, headers: {} },
-        { key: 'session', label: 'Strongroom `GET /_api/auth/session`', url: `${sr.url}/_api/auth/session`, headers: { ...api, cookie: sr.sessionCookie } },
+        {
+          key: 'session',
+          label: 'Strongroom `GET /_api/auth/session`',
+          url: `${sr.url}/_api/auth/session`,
+          headers: { ...api, cookie: sr.sessionCookie },
+        },
       ];
 
       // The session call must answer 200 with the signed-in user before it is worth loading.
@@ -72,14 +77,17 @@ export const scenario: Scenario = {
         for (const t of order) {
           const res = await loadWithCpu({ url: t.url, connections, duration, headers: t.headers });
           results.get(t.key)!.push(res);
-          log(`round ${r + 1}/${rounds} ${t.key}: ${fmtInt(res.requestsAverage)} req/s, ${fmt(res.cpuMicros, 1)} µs CPU/request, p50 ${res.latency.p50} ms, p99 ${res.latency.p99} ms${res.non2xx || res.errors ? `, ${res.non2xx} non-2xx, ${res.errors} errors` : ''}`);
+          log(
+            `round ${r + 1}/${rounds} ${t.key}: ${fmtInt(res.requestsAverage)} req/s, ${fmt(res.cpuMicros, 1)} µs CPU/request, p50 ${res.latency.p50} ms, p99 ${res.latency.p99} ms${res.non2xx || res.errors ? `, ${res.non2xx} non-2xx, ${res.errors} errors` : ''}`,
+          );
         }
       }
 
       const med = (key: string, f: (x: LoadResult & { cpuMicros: number }) => number) => median(results.get(key)!.map(f));
       const baseRps = med('baseline', (x) => x.requestsAverage);
       /** The median over rounds of (target / baseline of the same round): paired, so drift in the machine's load cancels out. */
-      const pairedRatio = (key: string) => median(results.get(key)!.map((x, r) => x.requestsAverage / results.get('baseline')![r].requestsAverage));
+      const pairedRatio = (key: string) =>
+        median(results.get(key)!.map((x, r) => x.requestsAverage / results.get('baseline')![r].requestsAverage));
       /** The same for CPU time per request: how many times the baseline's CPU a request costs. */
       const pairedCpu = (key: string) => median(results.get(key)!.map((x, r) => x.cpuMicros / results.get('baseline')![r].cpuMicros));
       const summaryRows = targets.map((t) => {
@@ -89,7 +97,10 @@ export const scenario: Scenario = {
           fmtInt(rps),
           t.key === 'baseline' ? '1.000' : fmt(pairedRatio(t.key), 3),
           t.key === 'baseline' ? '1.000' : fmt(rps / baseRps, 3),
-          fmt(med(t.key, (x) => x.cpuMicros), 1),
+          fmt(
+            med(t.key, (x) => x.cpuMicros),
+            1,
+          ),
           t.key === 'baseline' ? '1.000' : fmt(pairedCpu(t.key), 3),
           ms(med(t.key, (x) => x.latency.p50)),
           ms(med(t.key, (x) => x.latency.p97_5)),
@@ -101,7 +112,19 @@ export const scenario: Scenario = {
         for (const t of targets) {
           const x = results.get(t.key)![r];
           const b = results.get('baseline')![r];
-          rawRows.push([r + 1, t.key, fmtInt(x.requestsAverage), t.key === 'baseline' ? '' : fmt(x.requestsAverage / b.requestsAverage, 3), fmt(x.cpuMicros, 1), x.latency.p50, x.latency.p97_5, x.latency.p99, x.latency.max, fmtInt(x.totalCompleted), x.non2xx + x.errors + x.timeouts]);
+          rawRows.push([
+            r + 1,
+            t.key,
+            fmtInt(x.requestsAverage),
+            t.key === 'baseline' ? '' : fmt(x.requestsAverage / b.requestsAverage, 3),
+            fmt(x.cpuMicros, 1),
+            x.latency.p50,
+            x.latency.p97_5,
+            x.latency.p99,
+            x.latency.max,
+            fmtInt(x.totalCompleted),
+            x.non2xx + x.errors + x.timeouts,
+          ]);
         }
       }
       const bad = [...results.values()].flat().reduce((n, x) => n + x.non2xx + x.errors + x.timeouts, 0);
@@ -118,15 +141,35 @@ export const scenario: Scenario = {
         summary: [
           `- **Strongroom / baseline: ${fmt(ratio, 3)}** (median over ${rounds} rounds of the ratio to the baseline run of the same round; ` +
             `medians of requests/s: ${fmtInt(sessRps)} vs ${fmtInt(baseRps)}, a ratio of ${fmt(sessRps / baseRps, 3)}).`,
-          `- CPU time of the server process per request (steadier than requests/s on a shared machine): baseline ${fmt(med('baseline', (x) => x.cpuMicros), 1)} µs, \`/healthz\` ${fmt(med('healthz', (x) => x.cpuMicros), 1)} µs (${fmt(pairedCpu('healthz'), 3)} x baseline), session call ${fmt(med('session', (x) => x.cpuMicros), 1)} µs (${fmt(pairedCpu('session'), 3)} x baseline).`,
+          `- CPU time of the server process per request (steadier than requests/s on a shared machine): baseline ${fmt(
+            med('baseline', (x) => x.cpuMicros),
+            1,
+          )} µs, \`/healthz\` ${fmt(
+            med('healthz', (x) => x.cpuMicros),
+            1,
+          )} µs (${fmt(pairedCpu('healthz'), 3)} x baseline), session call ${fmt(
+            med('session', (x) => x.cpuMicros),
+            1,
+          )} µs (${fmt(pairedCpu('session'), 3)} x baseline).`,
           `- Without the database (\`/healthz\`, same plugins and hooks): ${fmtInt(health)} req/s, ${fmt(healthRatio, 3)} x baseline; ` +
             `so the session call's database read takes Strongroom from ${fmt(healthRatio, 3)} to ${fmt(ratio, 3)} of the baseline.`,
           `- Database: ${dbLabel}. Failed requests (non-2xx, errors, timeouts) over all rounds: ${bad}.`,
         ],
         tables: [
           {
-            caption: 'Medians over the rounds; "paired" is the median of the per-round ratios (latency in ms as autocannon records it: whole milliseconds)',
-            columns: ['target', 'req/s', 'x baseline (paired)', 'x baseline (of medians)', 'CPU µs/request', 'CPU x baseline (paired)', 'p50 ms', 'p97.5 ms', 'p99 ms'],
+            caption:
+              'Medians over the rounds; "paired" is the median of the per-round ratios (latency in ms as autocannon records it: whole milliseconds)',
+            columns: [
+              'target',
+              'req/s',
+              'x baseline (paired)',
+              'x baseline (of medians)',
+              'CPU µs/request',
+              'CPU x baseline (paired)',
+              'p50 ms',
+              'p97.5 ms',
+              'p99 ms',
+            ],
             rows: summaryRows,
           },
           {

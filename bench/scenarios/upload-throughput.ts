@@ -88,8 +88,14 @@ type ServerChild = { info: UploadServerInfo; call<T>(cmd: string, extra?: Record
 async function startServerChild(root: string): Promise<ServerChild> {
   const file = fileURLToPath(new URL('../lib/upload-server-child.ts', import.meta.url));
   // BENCH_UPLOAD_PROFILE=<dir>: the server child writes a V8 CPU profile there (diagnosis; figures are slower).
-  const profile = process.env.BENCH_UPLOAD_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_UPLOAD_PROFILE)}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', file], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: process.env });
+  const profile = process.env.BENCH_UPLOAD_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_UPLOAD_PROFILE)}`]
+    : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', file], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: process.env,
+  });
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   let nextId = 1;
   const failAll = (err: Error) => {
@@ -144,12 +150,24 @@ async function uploadOnce(server: ServerChild, fileName: string, total: number, 
   const partCount = Math.ceil(total / PART);
   await server.call('rss-start');
   const t0 = performance.now();
-  const { uploadId, s3Key } = await api<{ uploadId: string; s3Key: string }>(sr, 'POST', '/_api/upload/multipart-init', { fileName, fileType, matterId, fileSize: total });
+  const { uploadId, s3Key } = await api<{ uploadId: string; s3Key: string }>(sr, 'POST', '/_api/upload/multipart-init', {
+    fileName,
+    fileType,
+    matterId,
+    fileSize: total,
+  });
   const parts: Array<{ ETag: string; PartNumber: number }> = [];
   let next = 1;
   const origin = new URL(sr.url);
   const sign = (partNumber: number) =>
-    api<{ url: string; headers: Record<string, string> }>(sr, 'POST', '/_api/upload/presigned', { fileName, fileType, matterId, partNumber, uploadId, s3Key });
+    api<{ url: string; headers: Record<string, string> }>(sr, 'POST', '/_api/upload/presigned', {
+      fileName,
+      fileType,
+      matterId,
+      partNumber,
+      uploadId,
+      s3Key,
+    });
   // As the browser does (web/src/features/uploads/lib/run-upload.ts): each lane asks for its next part's URL
   // while the current part's bytes go up.
   const worker = async (slot: number) => {
@@ -172,17 +190,38 @@ async function uploadOnce(server: ServerChild, fileName: string, total: number, 
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, partCount) }, (_, slot) => worker(slot)));
   const t1 = performance.now();
-  const done = await api<{ file: { sha256Hash: string; fileSize: number } }>(sr, 'POST', '/_api/upload/multipart-complete', { s3Key, fileName, fileType, matterId, fileSize: total, uploadId, parts });
+  const done = await api<{ file: { sha256Hash: string; fileSize: number } }>(sr, 'POST', '/_api/upload/multipart-complete', {
+    s3Key,
+    fileName,
+    fileType,
+    matterId,
+    fileSize: total,
+    uploadId,
+    parts,
+  });
   const t2 = performance.now();
   const mem = await server.call<RssWindow>('rss-stop');
   if (done.file.fileSize !== total) throw new Error(`completed with ${done.file.fileSize} bytes, expected ${total}`);
   // The object is not needed any more: free the disk for the next round (the node row stays).
   await server.call('rm', { key: s3Key });
-  return { uploadMs: t1 - t0, completeMs: t2 - t1, totalMs: t2 - t0, rssStart: mem.start, rssPeak: mem.peak, samples: mem.samples, sha256: done.file.sha256Hash };
+  return {
+    uploadMs: t1 - t0,
+    completeMs: t2 - t1,
+    totalMs: t2 - t0,
+    rssStart: mem.start,
+    rssPeak: mem.peak,
+    samples: mem.samples,
+    sha256: done.file.sha256Hash,
+  };
 }
 
 /** The same number of bytes in 10 MiB writes to one file on the same filesystem, fsync, close; then read back with sha256. */
-async function baselineOnce(dir: string, total: number, base: Buffer, buf: Buffer): Promise<{ writeMs: number; readHashMs: number; sha256: string }> {
+async function baselineOnce(
+  dir: string,
+  total: number,
+  base: Buffer,
+  buf: Buffer,
+): Promise<{ writeMs: number; readHashMs: number; sha256: string }> {
   const file = path.join(dir, `baseline-${process.pid}-${Date.now()}`);
   const partCount = Math.ceil(total / PART);
   try {
@@ -233,7 +272,7 @@ export const scenario: Scenario = {
   title: 'Upload throughput (local store)',
   order: 30,
   description:
-    'A multipart upload as the browser makes it (`multipart-init`, then per 10 MiB part `presigned` (asked for while the lane\'s previous part uploads) and a `PUT` of the bytes to the signed ' +
+    "A multipart upload as the browser makes it (`multipart-init`, then per 10 MiB part `presigned` (asked for while the lane's previous part uploads) and a `PUT` of the bytes to the signed " +
     '`/_objects` URL, 5 parts in flight, then `multipart-complete`, which assembles the parts and computes the sha256 of the stored file) ' +
     'through the real app on 127.0.0.1 with the local store, against writing the same bytes with fs streams to the same filesystem (server in a child process, client and baseline in the bench process).',
   async run({ log, root }) {
@@ -304,7 +343,9 @@ export const scenario: Scenario = {
       const met = paired >= 0.8;
 
       return {
-        ...(sr.dbKind === 'postgres' || STATE === 'warm' ? { variant: [sr.dbKind === 'postgres' ? 'postgres' : '', STATE === 'warm' ? 'warm' : ''].filter(Boolean).join('-') } : {}),
+        ...(sr.dbKind === 'postgres' || STATE === 'warm'
+          ? { variant: [sr.dbKind === 'postgres' ? 'postgres' : '', STATE === 'warm' ? 'warm' : ''].filter(Boolean).join('-') }
+          : {}),
         ...(sr.dbKind === 'postgres' || sizeMiB !== 1024 || STATE === 'warm'
           ? {
               command: `${sizeMiB !== 1024 ? `BENCH_UPLOAD_MB=${sizeMiB} ` : ''}${STATE === 'warm' ? 'BENCH_UPLOAD_STATE=warm ' : ''}${sr.dbKind === 'postgres' ? 'BENCH_DATABASE_URL=postgres://… ' : ''}npm run bench -- upload-throughput`,
@@ -325,7 +366,19 @@ export const scenario: Scenario = {
         tables: [
           {
             caption: 'Every round (MB/s; RSS growth in MiB, peak over the upload minus RSS at its start)',
-            columns: ['round', 'parts MB/s', 'completion MB/s', 'whole MB/s', 'fs write MB/s', 'read+sha256 MB/s', 'HTTP discard MB/s', 'HTTP file+md5 MB/s', 'upload / fs write', 'peak RSS growth MiB', 'RSS samples'],
+            columns: [
+              'round',
+              'parts MB/s',
+              'completion MB/s',
+              'whole MB/s',
+              'fs write MB/s',
+              'read+sha256 MB/s',
+              'HTTP discard MB/s',
+              'HTTP file+md5 MB/s',
+              'upload / fs write',
+              'peak RSS growth MiB',
+              'RSS samples',
+            ],
             rows: ups.map((u, i) => [
               i + 1,
               fmt(mbps(total, u.uploadMs)),

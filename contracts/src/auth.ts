@@ -62,9 +62,7 @@ export type MfaChallengeResponse = z.infer<typeof mfaChallengeResponse>;
 
 /** A 6-digit code as typed by the user. */
 export const sixDigitCode = (lengthMessage: string, numericMessage: string) =>
-  text({ error: lengthMessage })
-    .length(LIMITS.mfaCodeLength, { error: lengthMessage })
-    .regex(/^\d+$/, { error: numericMessage });
+  text({ error: lengthMessage }).length(LIMITS.mfaCodeLength, { error: lengthMessage }).regex(/^\d+$/, { error: numericMessage });
 
 export const mfaVerifyTotpRequest = z.strictObject({
   userId: userIdSchema,
@@ -125,10 +123,7 @@ export const invitationVerifyResponse = z.object({ organizationName: z.string(),
 export type InvitationVerifyResponse = z.infer<typeof invitationVerifyResponse>;
 export const invitationAcceptRequest = z.strictObject({
   token: text({ error: MSG.invitationTokenRequired }).min(1, { error: MSG.invitationTokenRequired }).max(256),
-  fullName: text({ error: MSG.fullNameMin })
-    .trim()
-    .min(LIMITS.fullNameMin, { error: MSG.fullNameMin })
-    .max(200),
+  fullName: text({ error: MSG.fullNameMin }).trim().min(LIMITS.fullNameMin, { error: MSG.fullNameMin }).max(200),
   password: text({ error: MSG.passwordMin8 })
     .min(LIMITS.passwordMin, { error: MSG.passwordMin8 })
     .max(LIMITS.passwordMax, { error: MSG.passwordMax100Long }),

@@ -99,10 +99,7 @@ export const roleSchema = z.enum(ROLES, { error: MSG.inviteRoleInvalid });
 export const mfaMethodSchema = z.enum(MFA_METHODS);
 
 export const permissionsSchema = z.strictObject(
-  Object.fromEntries(PERMISSION_KEYS.map((k) => [k, z.boolean()])) as Record<
-    (typeof PERMISSION_KEYS)[number],
-    z.ZodBoolean
-  >,
+  Object.fromEntries(PERMISSION_KEYS.map((k) => [k, z.boolean()])) as Record<(typeof PERMISSION_KEYS)[number], z.ZodBoolean>,
 );
 
 /** Auth calls name the user by the integer id of the users table. */
@@ -112,8 +109,7 @@ export const userIdSchema = z
   .positive({ error: MSG.userIdPositive });
 
 /** Organization id: 3 to 64 letters, digits, underscores and hyphens. */
-export const organizationIdSchema = text()
-  .regex(/^[A-Za-z0-9_-]{3,64}$/, { error: MSG.organizationIdFormat });
+export const organizationIdSchema = text().regex(/^[A-Za-z0-9_-]{3,64}$/, { error: MSG.organizationIdFormat });
 
 export const emailSchema = z.email({ error: MSG.validEmail }).max(254, { error: MSG.validEmail });
 

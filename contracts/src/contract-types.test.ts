@@ -29,7 +29,12 @@ function contractImports(source: string): Set<string> {
   const names = new Set<string>();
   for (const m of source.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'@strongroom\/contracts'/g)) {
     for (const part of m[1]!.split(',')) {
-      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()!.trim();
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()!
+        .trim();
       if (name) names.add(name);
     }
   }
@@ -52,7 +57,9 @@ function webCallFiles(): string[] {
 
 describe('contracts own the request and answer types', () => {
   it('every request, answer and query schema exports its type', () => {
-    const schemas = Object.entries(contracts).filter(([name, value]) => value instanceof z.ZodType && /(Request|Response|Query)$/.test(name));
+    const schemas = Object.entries(contracts).filter(
+      ([name, value]) => value instanceof z.ZodType && /(Request|Response|Query)$/.test(name),
+    );
     expect(schemas.length).toBeGreaterThan(40);
     const missing = schemas
       .map(([name]) => name)

@@ -106,10 +106,13 @@ export type MatterDto = z.infer<typeof matterSchema>;
 const matterNumber = text({ error: MATTER_MSG.matterNumberFormat })
   .trim()
   .regex(MATTER_NUMBER_PATTERN, { error: MATTER_MSG.matterNumberFormat });
-const description = text()
-  .max(MATTER_LIMITS.descriptionMax, { error: MATTER_MSG.descriptionTooLong });
+const description = text().max(MATTER_LIMITS.descriptionMax, { error: MATTER_MSG.descriptionTooLong });
 const lawyer = (required: string) =>
-  text({ error: required }).trim().normalize('NFC').min(1, { error: required }).max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.lawyerNameTooLong });
+  text({ error: required })
+    .trim()
+    .normalize('NFC')
+    .min(1, { error: required })
+    .max(MATTER_LIMITS.nameMax, { error: MATTER_MSG.lawyerNameTooLong });
 
 /**
  * POST /_api/matters/create. matterNumber may be left out: the server then takes the next MAT-<year>-NNN.
@@ -140,7 +143,9 @@ const clearableParty = (tooLong: string) =>
   );
 
 /** Update: a matter number can be changed but never removed, because it identifies the matter. */
-const updateMatterNumber = text({ error: (iss) => (iss.input === null ? MATTER_MSG.matterNumberNotRemovable : MATTER_MSG.matterNumberFormat) })
+const updateMatterNumber = text({
+  error: (iss) => (iss.input === null ? MATTER_MSG.matterNumberNotRemovable : MATTER_MSG.matterNumberFormat),
+})
   .trim()
   .min(1, { error: MATTER_MSG.matterNumberNotRemovable, abort: true })
   .regex(MATTER_NUMBER_PATTERN, { error: MATTER_MSG.matterNumberFormat });
@@ -215,7 +220,11 @@ export const matterListQuery = z.object({
   sortDirection: z.preprocess(blankToUndefined, z.enum(['asc', 'desc'], { error: MATTER_MSG.invalidSortDirection }).default('desc')),
   page: z.preprocess(
     blankToUndefined,
-    z.coerce.number({ error: MATTER_MSG.pagePositive }).int({ error: MATTER_MSG.pagePositive }).min(1, { error: MATTER_MSG.pagePositive }).default(1),
+    z.coerce
+      .number({ error: MATTER_MSG.pagePositive })
+      .int({ error: MATTER_MSG.pagePositive })
+      .min(1, { error: MATTER_MSG.pagePositive })
+      .default(1),
   ),
   pageSize: z.preprocess(
     blankToUndefined,

@@ -8,16 +8,13 @@ export const MSG = {
   sessionExpiredToast: 'Your session has expired. Please log in again.',
   notAuthenticated: 'Please log in to continue.',
   invalidProfile: 'Your user profile is invalid. Please contact support for assistance.',
-  organizationMissing:
-    'Your account is not associated with any organization. Please contact support for assistance.',
+  organizationMissing: 'Your account is not associated with any organization. Please contact support for assistance.',
   apiVersionMismatch: 'Application version mismatch. Please refresh the page.',
   networkError: 'Connection error. Please check your internet connection and try again.',
   authTimeout: 'Authentication request timed out. Please try again.',
   authFailed: 'Authentication failed. Please try again.',
-  versionCritical:
-    'Your application version is out of date. Please refresh the page to get the latest version.',
-  versionDeprecated:
-    'Your application version is outdated. Please refresh soon to get the latest features and security updates.',
+  versionCritical: 'Your application version is out of date. Please refresh the page to get the latest version.',
+  versionDeprecated: 'Your application version is outdated. Please refresh soon to get the latest features and security updates.',
 
   // Sign-in and MFA
   emailRequired: 'Email is required',
@@ -73,8 +70,7 @@ export const MSG = {
 
   // Logout
   logoutSuccess: 'Logged out successfully',
-  logoutIssues:
-    'Logout completed with some issues. Please clear your browser cache if you experience problems.',
+  logoutIssues: 'Logout completed with some issues. Please clear your browser cache if you experience problems.',
 
   unexpected: 'An unexpected error occurred.',
   unexpectedRetry: 'An unexpected error occurred. Please try again.',

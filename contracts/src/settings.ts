@@ -12,10 +12,7 @@ export const MFA_MANAGE_OPERATIONS = ['generate_totp_secret', 'switch_to_totp', 
 export const mfaManageRequest = z.strictObject({
   operation: z.enum(MFA_MANAGE_OPERATIONS),
   mfaToken: text().max(64).optional(),
-  totpToken: text()
-    .length(LIMITS.mfaCodeLength, { error: MSG.codeSixDigits })
-    .regex(/^\d+$/, { error: MSG.codeNumeric })
-    .optional(),
+  totpToken: text().length(LIMITS.mfaCodeLength, { error: MSG.codeSixDigits }).regex(/^\d+$/, { error: MSG.codeNumeric }).optional(),
 });
 export type MfaManageRequest = z.infer<typeof mfaManageRequest>;
 export const mfaManageResponse = z.object({

@@ -11,9 +11,7 @@ export const setupRequest = z.strictObject({
   organizationName: text().trim().min(2, { error: MSG.firmNameRequired }).max(200),
   adminName: text().trim().min(LIMITS.fullNameMin, { error: MSG.fullNameMin }).max(200),
   adminEmail: emailSchema,
-  adminPassword: text()
-    .min(LIMITS.passwordMin, { error: MSG.passwordMin8 })
-    .max(LIMITS.passwordMax, { error: MSG.passwordMax100Long }),
+  adminPassword: text().min(LIMITS.passwordMin, { error: MSG.passwordMin8 }).max(LIMITS.passwordMax, { error: MSG.passwordMax100Long }),
 });
 export type SetupRequest = z.infer<typeof setupRequest>;
 export const setupResponse = z.object({ organizationId: z.string(), userId: z.number().int() });

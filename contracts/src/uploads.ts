@@ -92,9 +92,46 @@ export const ALLOWED_FILE_TYPES: Record<string, readonly string[]> = {
 };
 /** Extensions refused whatever type is claimed (documentation; the allow-list above already excludes them). */
 export const BLOCKED_EXTENSIONS = [
-  'exe', 'bat', 'cmd', 'com', 'msi', 'msp', 'js', 'mjs', 'jse', 'vbs', 'vbe', 'ps1', 'psm1', 'sh', 'bash', 'jar',
-  'app', 'dll', 'scr', 'pif', 'cpl', 'hta', 'wsf', 'wsh', 'lnk', 'reg', 'apk', 'dmg', 'pkg', 'deb', 'rpm', 'bin',
-  'html', 'htm', 'svg', 'xhtml', 'php', 'py', 'pl', 'rb',
+  'exe',
+  'bat',
+  'cmd',
+  'com',
+  'msi',
+  'msp',
+  'js',
+  'mjs',
+  'jse',
+  'vbs',
+  'vbe',
+  'ps1',
+  'psm1',
+  'sh',
+  'bash',
+  'jar',
+  'app',
+  'dll',
+  'scr',
+  'pif',
+  'cpl',
+  'hta',
+  'wsf',
+  'wsh',
+  'lnk',
+  'reg',
+  'apk',
+  'dmg',
+  'pkg',
+  'deb',
+  'rpm',
+  'bin',
+  'html',
+  'htm',
+  'svg',
+  'xhtml',
+  'php',
+  'py',
+  'pl',
+  'rb',
 ] as const;
 
 export function fileExtension(fileName: string): string {
@@ -127,7 +164,11 @@ export function formatByteLimit(bytes: number): string {
 }
 
 export const fileNameSchema = nodeNameSchema(nameRuleMessages('File name', UPLOAD_MSG.fileNameRequired, UPLOAD_MSG.fileNameTooLong));
-const fileType = z.string({ error: UPLOAD_MSG.fileTypeRequired }).trim().min(1, { error: UPLOAD_MSG.fileTypeRequired }).max(255, { error: UPLOAD_MSG.invalidFileType });
+const fileType = z
+  .string({ error: UPLOAD_MSG.fileTypeRequired })
+  .trim()
+  .min(1, { error: UPLOAD_MSG.fileTypeRequired })
+  .max(255, { error: UPLOAD_MSG.invalidFileType });
 const matterId = z.uuid({ error: UPLOAD_MSG.invalidMatterId });
 const parentId = z.uuid({ error: UPLOAD_MSG.invalidParentId }).nullable().optional();
 const fileSize = z
@@ -135,8 +176,14 @@ const fileSize = z
   .int({ error: UPLOAD_MSG.fileSizeRequired })
   .min(1, { error: UPLOAD_MSG.fileEmpty })
   .max(Number.MAX_SAFE_INTEGER, { error: UPLOAD_MSG.fileSizeRequired });
-const s3Key = z.string({ error: UPLOAD_MSG.s3KeyRequired }).min(1, { error: UPLOAD_MSG.s3KeyRequired }).max(512, { error: UPLOAD_MSG.uploadNotFound });
-const uploadId = z.string({ error: UPLOAD_MSG.uploadIdRequired }).min(1, { error: UPLOAD_MSG.uploadIdRequired }).max(1024, { error: UPLOAD_MSG.uploadNotFound });
+const s3Key = z
+  .string({ error: UPLOAD_MSG.s3KeyRequired })
+  .min(1, { error: UPLOAD_MSG.s3KeyRequired })
+  .max(512, { error: UPLOAD_MSG.uploadNotFound });
+const uploadId = z
+  .string({ error: UPLOAD_MSG.uploadIdRequired })
+  .min(1, { error: UPLOAD_MSG.uploadIdRequired })
+  .max(1024, { error: UPLOAD_MSG.uploadNotFound });
 const partNumber = z
   .number({ error: UPLOAD_MSG.partNumberInvalid })
   .int({ error: UPLOAD_MSG.partNumberInvalid })
@@ -193,7 +240,10 @@ export const multipartInitResponse = z.object({ uploadId: z.string(), s3Key: z.s
 export type MultipartInitResponse = z.infer<typeof multipartInitResponse>;
 
 export const completedPartSchema = z.strictObject({
-  ETag: z.string({ error: UPLOAD_MSG.partsMismatch }).min(1, { error: UPLOAD_MSG.partsMismatch }).max(200, { error: UPLOAD_MSG.partsMismatch }),
+  ETag: z
+    .string({ error: UPLOAD_MSG.partsMismatch })
+    .min(1, { error: UPLOAD_MSG.partsMismatch })
+    .max(200, { error: UPLOAD_MSG.partsMismatch }),
   PartNumber: partNumber,
 });
 export type CompletedPart = z.infer<typeof completedPartSchema>;

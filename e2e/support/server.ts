@@ -46,7 +46,11 @@ export type FirmAdmin = { email: string; name: string; password: string; firm: s
  * A Strongroom of a test file's own (own DATA_DIR and port, mail to the run's sink), with the firm set up through
  * POST /_api/setup. `env` is what a restart on the same data needs.
  */
-export async function startFirmServer(dataDir: string, admin: FirmAdmin, setupToken: string): Promise<{ server: RunningServer; env: Record<string, string> }> {
+export async function startFirmServer(
+  dataDir: string,
+  admin: FirmAdmin,
+  setupToken: string,
+): Promise<{ server: RunningServer; env: Record<string, string> }> {
   const port = String(4000 + Math.floor(Math.random() * 1000));
   const env = {
     DATA_DIR: dataDir,
@@ -60,7 +64,13 @@ export async function startFirmServer(dataDir: string, admin: FirmAdmin, setupTo
   const res = await fetch(`${server.url}/_api/setup`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ setupToken, organizationName: admin.firm, adminName: admin.name, adminEmail: admin.email, adminPassword: admin.password }),
+    body: JSON.stringify({
+      setupToken,
+      organizationName: admin.firm,
+      adminName: admin.name,
+      adminEmail: admin.email,
+      adminPassword: admin.password,
+    }),
   });
   if (res.status >= 300) throw new Error(`setup answered ${res.status}: ${await res.text()}`);
   return { server, env };
@@ -68,7 +78,11 @@ export async function startFirmServer(dataDir: string, admin: FirmAdmin, setupTo
 
 /** Runs the admin CLI of the build (the server must not hold the same DATA_DIR). */
 export function adminCli(args: string[], env: Record<string, string>): string {
-  const r = spawnSync(process.execPath, ['server/dist/cli.js', ...args], { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['server/dist/cli.js', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`CLI failed: ${r.stderr}`);
   return r.stdout.trim();
 }

@@ -6,7 +6,13 @@ import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import { API_VERSION, MSG } from '@strongroom/contracts';
 import type { Config } from './config.js';
 import { defineJobs } from './jobs.js';
@@ -54,7 +60,11 @@ export type BuildOptions = {
 export type BuiltApp = { app: FastifyInstance; ctx: AppContext; close(): Promise<void> };
 
 /** How /_api answers are compressed: JSON only, from 1 KB (smaller answers gain nothing), brotli or gzip. */
-const API_COMPRESSION: Exclude<RouteShorthandOptions['compress'], false | undefined> = { encodings: ['br', 'gzip'], threshold: 1024, customTypes: /^application\/json(?:;|$)/ };
+const API_COMPRESSION: Exclude<RouteShorthandOptions['compress'], false | undefined> = {
+  encodings: ['br', 'gzip'],
+  threshold: 1024,
+  customTypes: /^application\/json(?:;|$)/,
+};
 
 /** Query parameters never written to the log: one-time tokens arrive in links. */
 function redactUrl(url: string): string {
@@ -65,7 +75,10 @@ function redactUrl(url: string): string {
 export function logOptions(level: string) {
   return {
     level,
-    redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-mfa-token"]', 'res.headers["set-cookie"]'], remove: true },
+    redact: {
+      paths: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-mfa-token"]', 'res.headers["set-cookie"]'],
+      remove: true,
+    },
     serializers: {
       req: (req: { method: string; url: string; ip: string }) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
     },
@@ -84,7 +97,9 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   if (opts.migrate !== false) await migrateToLatest(database.db);
   const mailer = opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
-  const store = opts.store ?? (await createBlobStore({ dataDir: config.dataDir, appUrl: config.appUrl, signingKey: config.storageSigningKey, s3: config.s3 }));
+  const store =
+    opts.store ??
+    (await createBlobStore({ dataDir: config.dataDir, appUrl: config.appUrl, signingKey: config.storageSigningKey, s3: config.s3 }));
   const jobs = new JobQueue(database, { mode: config.jobRunner, backend: database.kind, log: app.log });
   const ctx: AppContext = { config, db: database.db, dbKind: database.kind, mailer, store, jobs, log: app.log };
   defineJobs(ctx);
@@ -139,8 +154,14 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const checks: Record<string, 'ok' | 'failing'> = {};
     await Promise.all([
-      ping(ctx.db).then(() => (checks.database = 'ok'), () => (checks.database = 'failing')),
-      store.ping().then(() => (checks.objectStore = 'ok'), () => (checks.objectStore = 'failing')),
+      ping(ctx.db).then(
+        () => (checks.database = 'ok'),
+        () => (checks.database = 'failing'),
+      ),
+      store.ping().then(
+        () => (checks.objectStore = 'ok'),
+        () => (checks.objectStore = 'failing'),
+      ),
     ]);
     const ok = Object.values(checks).every((v) => v === 'ok');
     return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not ready', checks });

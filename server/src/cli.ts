@@ -14,7 +14,12 @@ Honours the same environment as the server (DATA_DIR, DATABASE_URL, ...). With t
 async function createOrg(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { name: { type: 'string' }, 'admin-email': { type: 'string' }, 'admin-name': { type: 'string' }, 'admin-password': { type: 'string' } },
+    options: {
+      name: { type: 'string' },
+      'admin-email': { type: 'string' },
+      'admin-name': { type: 'string' },
+      'admin-password': { type: 'string' },
+    },
     strict: true,
   });
   const parsed = setupRequest.omit({ setupToken: true }).safeParse({
@@ -24,7 +29,12 @@ async function createOrg(argv: string[]): Promise<void> {
     adminPassword: values['admin-password'],
   });
   if (!parsed.success) {
-    const flags: Record<string, string> = { organizationName: '--name', adminEmail: '--admin-email', adminName: '--admin-name', adminPassword: '--admin-password' };
+    const flags: Record<string, string> = {
+      organizationName: '--name',
+      adminEmail: '--admin-email',
+      adminName: '--admin-name',
+      adminPassword: '--admin-password',
+    };
     for (const i of parsed.error.issues) console.error(`${flags[String(i.path[0])] ?? i.path.join('.')}: ${i.message}`);
     console.error(`\n${USAGE}`);
     process.exit(64);

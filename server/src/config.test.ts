@@ -4,7 +4,13 @@ import { ConfigError, loadConfig } from './config.js';
 describe('configuration', () => {
   it('has embedded defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', appUrl: 'http://localhost:3000', secureCookies: false, mailFrom: expect.any(String) });
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      appUrl: 'http://localhost:3000',
+      secureCookies: false,
+      mailFrom: expect.any(String),
+    });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.s3).toBeUndefined();
     expect(c.session).toEqual({ idleMinutes: 30, absoluteHours: 12 });

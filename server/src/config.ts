@@ -3,9 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { S3StorageOptions } from './platform/storage/s3-store.js';
 
-const bool = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -24,11 +22,24 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: bool.default(true),
   STORAGE_SIGNING_KEY: z.string().min(32).optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   MAIL_FROM: z.string().min(3).default('Strongroom <no-reply@strongroom.local>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
-  SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  SESSION_ABSOLUTE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(12),
   TRUST_PROXY: z
     .string()
     .default('false')
@@ -42,7 +53,12 @@ const envSchema = z.object({
     }),
   MFA_ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   SETUP_TOKEN: z.string().min(16).optional(),
-  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1).max(5 * 1024 ** 4).default(5 * 1024 ** 3),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(5 * 1024 ** 4)
+    .default(5 * 1024 ** 3),
   STORAGE_QUOTA_BYTES: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   UPLOAD_COMPLETION_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   JOB_RUNNER: z.enum(['embedded', 'off']).default('embedded'),
@@ -61,9 +77,14 @@ const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 function parseTrustProxy(raw: string): { value: false | string[] } | string {
   const v = raw.trim().toLowerCase();
   if (v === 'false' || v === '0') return { value: false };
-  if (v === 'true' || v === '1') return "'true' would believe any X-Forwarded-For; list the reverse proxies' addresses or CIDR ranges instead (e.g. 127.0.0.1 or 10.0.0.0/8,192.168.1.5)";
-  if (/^\d+$/.test(v)) return 'a hop count cannot tell the proxy from a client that reaches the server directly; list the proxies\' addresses or CIDR ranges instead';
-  const entries = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  if (v === 'true' || v === '1')
+    return "'true' would believe any X-Forwarded-For; list the reverse proxies' addresses or CIDR ranges instead (e.g. 127.0.0.1 or 10.0.0.0/8,192.168.1.5)";
+  if (/^\d+$/.test(v))
+    return "a hop count cannot tell the proxy from a client that reaches the server directly; list the proxies' addresses or CIDR ranges instead";
+  const entries = raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const bad = entries.filter((entry) => {
     if (PROXY_NAMES.has(entry)) return false;
     const [addr, bits, ...rest] = entry.split('/');

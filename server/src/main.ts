@@ -18,7 +18,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const { app, ctx } = built;
-  if (tightened > 0) app.log.warn({ dataDir: config.dataDir, tightened }, 'DATA_DIR held entries other accounts could read; they are now owner-only');
+  if (tightened > 0)
+    app.log.warn({ dataDir: config.dataDir, tightened }, 'DATA_DIR held entries other accounts could read; they are now owner-only');
   await app.listen({ port: config.port, host: config.host });
   const setupToken = await prepareSetupToken(ctx);
   if (setupToken) {
@@ -26,7 +27,10 @@ async function main(): Promise<void> {
     app.log.warn(`No organization exists yet. Open ${config.appUrl}/setup and enter this setup token: ${setupToken}`);
     console.log(`\n  Strongroom first run: open ${config.appUrl}/setup with the setup token\n  ${setupToken}\n`);
   }
-  app.log.info({ database: ctx.dbKind, objectStore: config.s3 ? 's3' : 'local', mail: ctx.mailer.kind, appUrl: config.appUrl }, 'Strongroom is ready');
+  app.log.info(
+    { database: ctx.dbKind, objectStore: config.s3 ? 's3' : 'local', mail: ctx.mailer.kind, appUrl: config.appUrl },
+    'Strongroom is ready',
+  );
 
   stopOnSignals(app.log, 'shutting down: finishing requests in flight', () => built.close());
 }

@@ -70,7 +70,9 @@ export function secureDataDir(dir: string): { tightened: number } {
   const root = fs.statSync(dir);
   if (!root.isDirectory()) throw new DataDirUnsafeError(`DATA_DIR ${dir} is not a directory.`);
   if (typeof process.getuid === 'function' && root.uid !== process.getuid()) {
-    throw new DataDirUnsafeError(`DATA_DIR ${dir} belongs to another account (uid ${root.uid}); it must belong to the account that runs Strongroom.`);
+    throw new DataDirUnsafeError(
+      `DATA_DIR ${dir} belongs to another account (uid ${root.uid}); it must belong to the account that runs Strongroom.`,
+    );
   }
   let tightened = 0;
   const visit = (p: string, st: fs.Stats) => {

@@ -28,7 +28,12 @@ export class WorkerConfigError extends Error {
 
 export type RunningWorker = { ctx: AppContext; queues: string[]; close(): Promise<void> };
 
-export async function startWorker(opts: { config: Config; log: FastifyBaseLogger; database?: DatabaseHandle; migrate?: boolean }): Promise<RunningWorker> {
+export async function startWorker(opts: {
+  config: Config;
+  log: FastifyBaseLogger;
+  database?: DatabaseHandle;
+  migrate?: boolean;
+}): Promise<RunningWorker> {
   const { config, log } = opts;
   if (!opts.database && !config.databaseUrl) throw new WorkerConfigError(WORKER_NEEDS_POSTGRES);
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
@@ -37,7 +42,12 @@ export async function startWorker(opts: { config: Config; log: FastifyBaseLogger
     // Safe beside app instances doing the same: the migrator holds a lock, and finished migrations are skipped.
     if (opts.migrate !== false) await migrateToLatest(database.db);
     const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });
-    const store = await createBlobStore({ dataDir: config.dataDir, appUrl: config.appUrl, signingKey: config.storageSigningKey, s3: config.s3 });
+    const store = await createBlobStore({
+      dataDir: config.dataDir,
+      appUrl: config.appUrl,
+      signingKey: config.storageSigningKey,
+      s3: config.s3,
+    });
     const jobs = new JobQueue(database, { mode: 'embedded', backend: database.kind, log });
     const ctx: AppContext = { config, db: database.db, dbKind: database.kind, mailer, store, jobs, log };
     defineJobs(ctx);

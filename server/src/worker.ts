@@ -12,7 +12,8 @@ async function main(): Promise<void> {
   const log = pino(logOptions(config.logLevel)) as unknown as FastifyBaseLogger;
   // Without DATABASE_URL the worker refuses below and touches nothing.
   const { tightened } = config.databaseUrl ? secureDataDirOrExit(config) : { tightened: 0 };
-  if (tightened > 0) log.warn({ dataDir: config.dataDir, tightened }, 'DATA_DIR held entries other accounts could read; they are now owner-only');
+  if (tightened > 0)
+    log.warn({ dataDir: config.dataDir, tightened }, 'DATA_DIR held entries other accounts could read; they are now owner-only');
   let worker;
   try {
     worker = await startWorker({ config, log });
@@ -23,7 +24,10 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  log.info({ queues: worker.queues, objectStore: config.s3 ? 's3' : 'local', mail: worker.ctx.mailer.kind }, 'Strongroom worker is running');
+  log.info(
+    { queues: worker.queues, objectStore: config.s3 ? 's3' : 'local', mail: worker.ctx.mailer.kind },
+    'Strongroom worker is running',
+  );
 
   stopOnSignals(log, 'worker shutting down: letting a running job finish', async () => {
     await worker.close();

@@ -9,11 +9,17 @@ let org: string;
 let userId: number;
 beforeAll(async () => {
   database = await testDatabase();
-  ({ organizationId: org, userId } = await createOrganizationFromCli(database.db, { name: 'Audit LLP', adminName: 'Ada Admin', adminEmail: 'ada@firm.test', adminPassword: 'correct horse battery' }));
+  ({ organizationId: org, userId } = await createOrganizationFromCli(database.db, {
+    name: 'Audit LLP',
+    adminName: 'Ada Admin',
+    adminEmail: 'ada@firm.test',
+    adminPassword: 'correct horse battery',
+  }));
 });
 afterAll(() => database.close());
 
-const rowsOf = (chainKey: string) => database.db.selectFrom('auditLogs').selectAll().where('chainKey', '=', chainKey).orderBy('seq').execute();
+const rowsOf = (chainKey: string) =>
+  database.db.selectFrom('auditLogs').selectAll().where('chainKey', '=', chainKey).orderBy('seq').execute();
 
 describe('auditFor: the audit append bound to who acts and from where', () => {
   it("records a person's entries in their organization's chain with their name and address", async () => {
@@ -32,10 +38,16 @@ describe('auditFor: the audit append bound to who acts and from where', () => {
   });
 
   it('sends an unknown person to the system chain, and records a background job with no actor and no address', async () => {
-    await database.db.transaction().execute((trx) => auditFor(null, { ip: '198.51.100.1' })(trx, 'UNKNOWN_ADDRESS', { table: 'users', id: null }));
-    await database.db.transaction().execute((trx) => auditFor({ organizationId: org, actor: null })(trx, 'JOB_RAN', { table: 'upload_sessions', id: 'u1' }));
+    await database.db
+      .transaction()
+      .execute((trx) => auditFor(null, { ip: '198.51.100.1' })(trx, 'UNKNOWN_ADDRESS', { table: 'users', id: null }));
+    await database.db
+      .transaction()
+      .execute((trx) => auditFor({ organizationId: org, actor: null })(trx, 'JOB_RAN', { table: 'upload_sessions', id: 'u1' }));
     const system = await rowsOf(SYSTEM_CHAIN);
-    expect(system.map((r) => [r.action, r.organizationId, r.actorId, r.ipAddress, r.targetTable, r.targetId])).toEqual([['UNKNOWN_ADDRESS', null, null, '198.51.100.1', 'users', null]]);
+    expect(system.map((r) => [r.action, r.organizationId, r.actorId, r.ipAddress, r.targetTable, r.targetId])).toEqual([
+      ['UNKNOWN_ADDRESS', null, null, '198.51.100.1', 'users', null],
+    ]);
     const job = (await rowsOf(org)).at(-1)!;
     expect([job.action, job.actorId, job.actorName, job.ipAddress, job.targetId]).toEqual(['JOB_RAN', null, null, null, 'u1']);
   });

@@ -19,7 +19,17 @@ const run = (args: string[], env: Record<string, string> = {}) =>
 
 describe('admin CLI', () => {
   it('creates an organization and prints one line of JSON', () => {
-    const r = run(['create-org', '--name', 'Acme LLP', '--admin-email', 'ada@acme.test', '--admin-name', 'Ada Admin', '--admin-password', 'correct horse']);
+    const r = run([
+      'create-org',
+      '--name',
+      'Acme LLP',
+      '--admin-email',
+      'ada@acme.test',
+      '--admin-name',
+      'Ada Admin',
+      '--admin-password',
+      'correct horse',
+    ]);
     expect(r.status).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -37,7 +47,17 @@ describe('admin CLI', () => {
   it('says the server must be stopped when the data directory is in use', async () => {
     const held = await openPglite(path.join(dataDir, 'pg'));
     try {
-      const r = run(['create-org', '--name', 'Bee LLP', '--admin-email', 'bee@acme.test', '--admin-name', 'Bo Bee', '--admin-password', 'correct horse']);
+      const r = run([
+        'create-org',
+        '--name',
+        'Bee LLP',
+        '--admin-email',
+        'bee@acme.test',
+        '--admin-name',
+        'Bo Bee',
+        '--admin-password',
+        'correct horse',
+      ]);
       expect(r.status).toBe(75);
       expect(r.stderr).toContain('stop the server first');
     } finally {

@@ -30,7 +30,15 @@ describe('a server killed while it deletes the objects of a deleted folder', () 
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const sink = await startSmtpSink();
-    const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', APP_URL: base, SMTP_URL: sink.url, NODE_ENV: 'test', ...(await serverDatabaseEnv()) };
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: base,
+      SMTP_URL: sink.url,
+      NODE_ENV: 'test',
+      ...(await serverDatabaseEnv()),
+    };
     const reopen = async () => {
       const config = loadConfig({ ...env, LOG_LEVEL: 'silent', JOB_RUNNER: 'off' });
       const built = await buildApp({ config, logger: false });
@@ -117,11 +125,17 @@ describe('a server killed while it deletes the objects of a deleted folder', () 
       const rows = await after.ctx.db.selectFrom('nodes').select('id').where('matterId', '=', m.id).execute();
       expect(rows.map((r) => r.id).sort()).toEqual([other.id, ...kept.map((f) => f.id)].sort());
       // One deletion, audited once; one job, which ran twice (cut short, then again) and then completed.
-      const audits = await after.ctx.db.selectFrom('auditLogs').select('targetId').where('action', '=', 'DELETE_NODE').where('organizationId', '=', admin.organizationId).execute();
+      const audits = await after.ctx.db
+        .selectFrom('auditLogs')
+        .select('targetId')
+        .where('action', '=', 'DELETE_NODE')
+        .where('organizationId', '=', admin.organizationId)
+        .execute();
       expect(audits).toEqual([{ targetId: folder.id }]);
-      const { rows: jobs } = await sql<{ state: string; retry_count: number }>`select state, retry_count from pgboss.job where name = 'delete-objects'`.execute(
-        after.ctx.db.withoutPlugins(),
-      );
+      const { rows: jobs } = await sql<{
+        state: string;
+        retry_count: number;
+      }>`select state, retry_count from pgboss.job where name = 'delete-objects'`.execute(after.ctx.db.withoutPlugins());
       expect(jobs).toEqual([{ state: 'completed', retry_count: 1 }]);
     } finally {
       await after.close();

@@ -33,7 +33,15 @@ describe('a server killed mid-completion', () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const sink = await startSmtpSink();
-    const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', APP_URL: base, SMTP_URL: sink.url, NODE_ENV: 'test', ...(await serverDatabaseEnv()) };
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: base,
+      SMTP_URL: sink.url,
+      NODE_ENV: 'test',
+      ...(await serverDatabaseEnv()),
+    };
 
     // Preparation in this process, on the same data directory.
     const config = loadConfig({ ...env, LOG_LEVEL: 'silent', JOB_RUNNER: 'off' });
@@ -48,7 +56,9 @@ describe('a server killed mid-completion', () => {
     const init = ok(await admin.client.post('/_api/upload/multipart-init', { ...meta, fileSize: whole.length }));
     const etags: string[] = [];
     for (const [i, bytes] of parts.entries()) {
-      const signed = ok(await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: i + 1, uploadId: init.uploadId, s3Key: init.s3Key }));
+      const signed = ok(
+        await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: i + 1, uploadId: init.uploadId, s3Key: init.s3Key }),
+      );
       const res = await fetch(signed.url, { method: 'PUT', body: new Uint8Array(bytes) });
       expect(res.status).toBe(200);
       etags.push(res.headers.get('etag')!.replace(/"/g, ''));
@@ -56,7 +66,13 @@ describe('a server killed mid-completion', () => {
     const cookie = cookieHeader(admin.client);
     await built.close();
 
-    const complete = { ...meta, s3Key: init.s3Key, uploadId: init.uploadId, fileSize: whole.length, parts: etags.map((ETag, i) => ({ PartNumber: i + 1, ETag })) };
+    const complete = {
+      ...meta,
+      s3Key: init.s3Key,
+      uploadId: init.uploadId,
+      fileSize: whole.length,
+      parts: etags.map((ETag, i) => ({ PartNumber: i + 1, ETag })),
+    };
     try {
       // First run: completion joins the parts, then the hook holds it; the server is killed right there.
       const first = startServer({ ...env, STRONGROOM_TEST_PAUSE_AFTER_JOIN_MS: '600000', UPLOAD_COMPLETION_LEASE_SECONDS: '2' });

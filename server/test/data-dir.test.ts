@@ -32,12 +32,24 @@ function countEntries(dir: string): number {
   return n;
 }
 
-const env = (dataDir: string) => ({ ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: '', SMTP_URL: '', JOB_RUNNER: 'off' });
+const env = (dataDir: string) => ({
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: '0',
+  LOG_LEVEL: 'info',
+  DATABASE_URL: '',
+  SMTP_URL: '',
+  JOB_RUNNER: 'off',
+});
 
 describe('the data directory', () => {
   it('is created owner-only by the server: no database file (WAL included) is open to other accounts', async () => {
     const dataDir = path.join(base, 'fresh');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env: env(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: serverDir,
+      env: env(dataDir),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += String(d)));
     child.stderr.on('data', (d) => (out += String(d)));
@@ -57,7 +69,12 @@ describe('the data directory', () => {
     const dataDir = path.join(base, 'open');
     fs.mkdirSync(dataDir);
     fs.chmodSync(dataDir, 0o777);
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env: env(dataDir), encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: serverDir,
+      env: env(dataDir),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status).toBe(78);
     expect(r.stderr).toContain(`DATA_DIR ${dataDir} is not safe`);
     expect(r.stderr).toContain(`chmod -R go-rwx ${dataDir}`);
@@ -65,12 +82,29 @@ describe('the data directory', () => {
     expect(fs.readdirSync(dataDir)).toEqual([]);
     expect(fs.statSync(dataDir).mode & 0o777).toBe(0o777);
 
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'create-org', '--name', 'Acme LLP', '--admin-email', 'ada@acme.test', '--admin-name', 'Ada Admin', '--admin-password', 'correct horse'], {
-      cwd: serverDir,
-      env: env(dataDir),
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const cli = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli.ts',
+        'create-org',
+        '--name',
+        'Acme LLP',
+        '--admin-email',
+        'ada@acme.test',
+        '--admin-name',
+        'Ada Admin',
+        '--admin-password',
+        'correct horse',
+      ],
+      {
+        cwd: serverDir,
+        env: env(dataDir),
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(cli.status).toBe(78);
     expect(cli.stderr).toContain(`chmod -R go-rwx ${dataDir}`);
     expect(fs.readdirSync(dataDir)).toEqual([]);

@@ -23,7 +23,8 @@ describe('the same folder deleted by several requests at once', () => {
     const folder = await createFolder(admin.client, m.id, 'Correspondence');
     const inner = await createFolder(admin.client, m.id, 'Drafts', folder.id);
     const files = [];
-    for (let i = 0; i < 5; i++) files.push(await uploadFile(t, admin.client, m.id, `Letter ${i}.pdf`, Buffer.from(`letter ${i}`), i < 3 ? folder.id : inner.id));
+    for (let i = 0; i < 5; i++)
+      files.push(await uploadFile(t, admin.client, m.id, `Letter ${i}.pdf`, Buffer.from(`letter ${i}`), i < 3 ? folder.id : inner.id));
     const kept = await uploadFile(t, admin.client, m.id, 'Retainer.pdf', Buffer.from('retainer'));
     const jobsBefore = await t.ctx.jobs.pendingCount(DELETE_OBJECTS_JOB);
 

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG } from '@strongroom/contracts';
-import { Client, createOrgWithAdmin, createTestApp, enrollTotp, signInWithEmailCode, uniqueEmail, type Account, type TestApp } from './helpers.js';
+import {
+  Client,
+  createOrgWithAdmin,
+  createTestApp,
+  enrollTotp,
+  signInWithEmailCode,
+  uniqueEmail,
+  type Account,
+  type TestApp,
+} from './helpers.js';
 
 // Every refusal names a stable code, including the failures of the mail server, which are nobody's fault but
 // must still tell the client what happened in a form it can decide on.
@@ -32,7 +41,12 @@ describe('a mail server that refuses', () => {
     const c = await signInWithEmailCode(t, admin);
     await enrollTotp(c);
     // No fresh code asked for, so the mail is the only thing that can fail.
-    await t.ctx.db.updateTable('featureFlags').set({ enabled: false }).where('organizationId', '=', admin.organizationId).where('flagName', '=', 'MFA_USER_MANAGEMENT').execute();
+    await t.ctx.db
+      .updateTable('featureFlags')
+      .set({ enabled: false })
+      .where('organizationId', '=', admin.organizationId)
+      .where('flagName', '=', 'MFA_USER_MANAGEMENT')
+      .execute();
     const send = vi.spyOn(t.ctx.mailer, 'send').mockRejectedValueOnce(new Error('connection refused'));
     try {
       const r = await c.post('/_api/settings/users/invite', { email: uniqueEmail('colleague'), role: 'user' });

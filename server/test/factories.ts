@@ -11,7 +11,16 @@ import { DEFAULT_PERMISSIONS } from '@strongroom/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { vi } from 'vitest';
 import { hashPassword, insertUser } from '../src/features/users/users.service.js';
-import { createOrgWithAdmin, enrollTotp, nextTotp, signInWithEmailCode, uniqueEmail, type Account, type Client, type TestApp } from './helpers.js';
+import {
+  createOrgWithAdmin,
+  enrollTotp,
+  nextTotp,
+  signInWithEmailCode,
+  uniqueEmail,
+  type Account,
+  type Client,
+  type TestApp,
+} from './helpers.js';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -29,7 +38,13 @@ async function markEmailMfa(t: TestApp, userId: number): Promise<void> {
 }
 
 /** A member of an organization who has set up email MFA, signed in. */
-export async function addMember(t: TestApp, organizationId: string, role: Role, permissions: Partial<Permissions> = {}, name = 'Pat Member'): Promise<Member> {
+export async function addMember(
+  t: TestApp,
+  organizationId: string,
+  role: Role,
+  permissions: Partial<Permissions> = {},
+  name = 'Pat Member',
+): Promise<Member> {
   const email = uniqueEmail(role);
   const user = await insertUser(t.ctx.db, {
     organizationId,
@@ -67,7 +82,8 @@ export async function newOrganizationWithTotp(t: TestApp, name = 'Acme LLP', ip?
 
 /** A system MFA token for the TOTP member's session (the code one step ahead of the last one used). */
 export async function systemMfaToken(member: TotpMember, operation = 'MFA_USER_MANAGEMENT', steps = 1): Promise<string> {
-  return ok(await member.client.post('/_api/auth/verifySystemMfa', { operation, mfaToken: nextTotp(member.totpSecret, steps) })).systemMfaToken;
+  return ok(await member.client.post('/_api/auth/verifySystemMfa', { operation, mfaToken: nextTotp(member.totpSecret, steps) }))
+    .systemMfaToken;
 }
 
 /** The token of the newest invitation mailed to an address (waits for the mail). */
@@ -96,7 +112,11 @@ export async function createMatter(c: Client, fields: Record<string, unknown> = 
 }
 
 export async function createFolder(c: Client, matterId: string, folderName: string, parentId: string | null = null) {
-  return ok(await c.post('/_api/nodes/create', { matterId, parentId, folderName })).node as { id: string; path: string; [k: string]: unknown };
+  return ok(await c.post('/_api/nodes/create', { matterId, parentId, folderName })).node as {
+    id: string;
+    path: string;
+    [k: string]: unknown;
+  };
 }
 
 export const sha256 = (b: Buffer | Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -107,7 +127,9 @@ export async function setMatterFlags(t: TestApp, matterId: string, flags: { lega
     .updateTable('matters')
     .set({
       ...(flags.legalHold !== undefined ? { legalHold: flags.legalHold, holdReason: flags.legalHold ? 'Litigation pending' : null } : {}),
-      ...(flags.vaulted !== undefined ? { isVaulted: flags.vaulted, status: flags.vaulted ? 'Vaulted' : 'Open', vaultedAt: flags.vaulted ? new Date() : null } : {}),
+      ...(flags.vaulted !== undefined
+        ? { isVaulted: flags.vaulted, status: flags.vaulted ? 'Vaulted' : 'Open', vaultedAt: flags.vaulted ? new Date() : null }
+        : {}),
     })
     .where('id', '=', matterId)
     .execute();
@@ -117,12 +139,32 @@ export async function setMatterFlags(t: TestApp, matterId: string, flags: { lega
  * Stores a file through the real flow: presigned URL, PUT (injected into the app's own /_objects routes),
  * then completion. Answers the file node.
  */
-export async function uploadFile(t: TestApp, c: Client, matterId: string, fileName: string, bytes: Buffer, parentId: string | null = null, fileType = 'application/pdf') {
+export async function uploadFile(
+  t: TestApp,
+  c: Client,
+  matterId: string,
+  fileName: string,
+  bytes: Buffer,
+  parentId: string | null = null,
+  fileType = 'application/pdf',
+) {
   const signed = ok(await c.post('/_api/upload/presigned', { fileName, fileType, matterId, parentId, fileSize: bytes.length }));
   const url = new URL(signed.url);
-  const put = await t.app.inject({ method: 'PUT', url: url.pathname + url.search, payload: bytes, headers: { ...signed.headers, 'content-length': String(bytes.length) } });
+  const put = await t.app.inject({
+    method: 'PUT',
+    url: url.pathname + url.search,
+    payload: bytes,
+    headers: { ...signed.headers, 'content-length': String(bytes.length) },
+  });
   if (put.statusCode !== 200) throw new Error(`PUT failed ${put.statusCode}: ${put.body}`);
-  const done = await c.post('/_api/upload/multipart-complete', { s3Key: signed.s3Key, fileName, fileType, matterId, parentId, fileSize: bytes.length });
+  const done = await c.post('/_api/upload/multipart-complete', {
+    s3Key: signed.s3Key,
+    fileName,
+    fileType,
+    matterId,
+    parentId,
+    fileSize: bytes.length,
+  });
   return ok(done).file as { id: string; storagePath: string; sha256Hash: string; [k: string]: unknown };
 }
 
@@ -139,7 +181,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function auditActions(t: TestApp, organizationId: string): Promise<Array<{ action: string; targetId: string | null; details: Record<string, unknown> }>> {
+export async function auditActions(
+  t: TestApp,
+  organizationId: string,
+): Promise<Array<{ action: string; targetId: string | null; details: Record<string, unknown> }>> {
   return t.ctx.db
     .selectFrom('auditLogs')
     .select(['action', 'targetId', 'details'])

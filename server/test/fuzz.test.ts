@@ -32,9 +32,15 @@ afterAll(() => t?.shutdown());
 describe('input fuzz', () => {
   it('has a valid sample request for every published operation, and no sample for an operation that is gone', () => {
     const published = operations.map((o) => o.key).sort();
-    expect(published.filter((k) => !SAMPLES[k]), 'operations without an entry in server/test/probe-samples.ts').toEqual([]);
+    expect(
+      published.filter((k) => !SAMPLES[k]),
+      'operations without an entry in server/test/probe-samples.ts',
+    ).toEqual([]);
     const gone = Object.entries(SAMPLES).filter(([k, e]) => !published.includes(k) && (!e.publishedWhen || e.publishedWhen.check(t)));
-    expect(gone.map(([k]) => k), 'samples for operations the OpenAPI document does not list').toEqual([]);
+    expect(
+      gone.map(([k]) => k),
+      'samples for operations the OpenAPI document does not list',
+    ).toEqual([]);
   });
 
   it('sees a changed row in the digest it compares, and not the idle bookkeeping', async () => {
@@ -43,7 +49,10 @@ describe('input fuzz', () => {
     const after = await digest(t);
     expect(changedTables(before, after)).toEqual(['matters']);
     const bumped = await digest(t);
-    await t.ctx.db.updateTable('sessions').set({ lastSeenAt: new Date(Date.now() + 1000) }).execute();
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ lastSeenAt: new Date(Date.now() + 1000) })
+      .execute();
     expect(changedTables(bumped, await digest(t)), 'idle bookkeeping is not a change').toEqual([]);
   });
 

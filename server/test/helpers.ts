@@ -48,11 +48,17 @@ export async function testDatabase(): Promise<DatabaseHandle> {
 
 export type TestApp = BuiltApp & { sink: SmtpSink; config: Config; dataDir: string; database: DatabaseHandle; shutdown(): Promise<void> };
 
-export async function createTestApp(env: Record<string, string> = {}, overrides: Partial<Config> & { loggerInstance?: FastifyBaseLogger } = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  overrides: Partial<Config> & { loggerInstance?: FastifyBaseLogger } = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-test-'));
   const sink = await startSmtpSink();
   const { loggerInstance, ...configOverrides } = overrides;
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SMTP_URL: sink.url, LOG_LEVEL: 'silent', APP_URL: 'http://localhost:3000', ...env }, configOverrides);
+  const config = loadConfig(
+    { NODE_ENV: 'test', DATA_DIR: dataDir, SMTP_URL: sink.url, LOG_LEVEL: 'silent', APP_URL: 'http://localhost:3000', ...env },
+    configOverrides,
+  );
   const database = await testDatabase();
   const built = await buildApp({ config, database, migrate: false, logger: false, loggerInstance });
   await built.app.ready();
@@ -115,7 +121,12 @@ export function uniqueEmail(prefix = 'user'): string {
 export async function createOrgWithAdmin(t: TestApp, name = 'Acme LLP'): Promise<Account> {
   const email = uniqueEmail('admin');
   const password = 'correct horse battery';
-  const { organizationId, userId } = await createOrganizationFromCli(t.ctx.db, { name, adminName: 'Ada Admin', adminEmail: email, adminPassword: password });
+  const { organizationId, userId } = await createOrganizationFromCli(t.ctx.db, {
+    name,
+    adminName: 'Ada Admin',
+    adminEmail: email,
+    adminPassword: password,
+  });
   return { email, password, userId, organizationId };
 }
 

@@ -17,12 +17,20 @@ afterAll(() => t.shutdown());
 /** Row counts of the tables a bad request could touch. */
 async function counts() {
   const n = async (table: 'matters' | 'nodes' | 'auditLogs') =>
-    Number((await t.ctx.db.selectFrom(table).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.ctx.db
+          .selectFrom(table)
+          .select(sql<number>`count(*)::int`.as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return { matters: await n('matters'), nodes: await n('nodes'), audit: await n('auditLogs') };
 }
 
 /** Posts a JSON text as it is (escapes such as \ud800 and \u0000 reach the server's parser untouched). */
-const postRaw = (url: string, json: string) => admin.client.request({ method: 'POST', url, payload: json, headers: { 'content-type': 'application/json' } });
+const postRaw = (url: string, json: string) =>
+  admin.client.request({ method: 'POST', url, payload: json, headers: { 'content-type': 'application/json' } });
 
 const NUL = '\\u0000';
 const LONE_HIGH = '\\ud800';
@@ -31,7 +39,10 @@ const LONE_LOW = '\\udc00';
 describe('NUL and lone surrogates', () => {
   it.each([
     ['NUL in a matter name', `{"matterName":"Smith ${NUL} Jones","clientName":"C","responsibleAttorney":"L"}`],
-    ['a lone high surrogate in a description', `{"matterName":"M","clientName":"C","responsibleAttorney":"L","description":"a${LONE_HIGH}b"}`],
+    [
+      'a lone high surrogate in a description',
+      `{"matterName":"M","clientName":"C","responsibleAttorney":"L","description":"a${LONE_HIGH}b"}`,
+    ],
     ['a lone low surrogate in a client name', `{"matterName":"M","clientName":"${LONE_LOW}","responsibleAttorney":"L"}`],
     ['NUL in an unknown field', `{"matterName":"M","clientName":"C","responsibleAttorney":"L","x${NUL}":"y"}`],
   ])('matter creation refuses %s with 400 and changes nothing', async (_label, body) => {
@@ -63,7 +74,11 @@ describe('NUL and lone surrogates', () => {
     ];
     for (const [url, body] of calls) {
       const r = await postRaw(url, body);
-      expect({ url, status: r.statusCode, body: r.json() }).toEqual({ url, status: 400, body: { error: MSG.textNotAllowed, code: 'VALIDATION_ERROR' } });
+      expect({ url, status: r.statusCode, body: r.json() }).toEqual({
+        url,
+        status: 400,
+        body: { error: MSG.textNotAllowed, code: 'VALIDATION_ERROR' },
+      });
     }
     expect(await counts()).toEqual(before);
   });

@@ -12,7 +12,10 @@ import { describe, expect, it } from 'vitest';
  * Every feature is held to every rule, a new one included.
  */
 const featuresDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/features');
-const features = fs.readdirSync(featuresDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const features = fs
+  .readdirSync(featuresDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 const LAYERED = features;
 
 type Source = { feature: string; file: string; text: string };
@@ -77,7 +80,7 @@ describe('server layering', () => {
     expect(found).toEqual([]);
   });
 
-  it("reaches another feature only through its service or index.ts, never its repository or internals", () => {
+  it('reaches another feature only through its service or index.ts, never its repository or internals', () => {
     const found = LAYERED.flatMap(sources).flatMap((s) =>
       featureImports(s)
         .filter(([feature, file]) => file !== `${feature}.service.js` && file !== 'index.js')

@@ -18,7 +18,15 @@ afterAll(() => t.shutdown());
 const COMPOSED = 'Caf\u00e9';
 const DECOMPOSED = 'Cafe\u0301';
 
-const nodeCount = async () => Number((await t.ctx.db.selectFrom('nodes').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n);
+const nodeCount = async () =>
+  Number(
+    (
+      await t.ctx.db
+        .selectFrom('nodes')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('folder and file names', () => {
   it.each([
@@ -41,7 +49,13 @@ describe('folder and file names', () => {
     const rename = await admin.client.post('/_api/nodes/rename', { nodeId: folder.id, newName: name });
     expect(rename.statusCode).toBe(400);
     expect(rename.json().error).toBe('Name contains invalid characters.');
-    const upload = await admin.client.post('/_api/upload/presigned', { fileName: `${name}.pdf`, fileType: 'application/pdf', matterId, parentId: null, fileSize: 4 });
+    const upload = await admin.client.post('/_api/upload/presigned', {
+      fileName: `${name}.pdf`,
+      fileType: 'application/pdf',
+      matterId,
+      parentId: null,
+      fileSize: 4,
+    });
     expect(upload.statusCode).toBe(400);
     expect(upload.json().error).toBe('File name contains invalid characters.');
     expect(await nodeCount()).toBe(before + 1);
@@ -64,7 +78,11 @@ describe('folder and file names', () => {
   });
 
   it('matter names, clients and lawyers are stored in NFC too, so they group as one client', async () => {
-    const a = await createMatter(admin.client, { matterName: `${DECOMPOSED} matter`, clientName: DECOMPOSED, responsibleAttorney: `Jos${'e\u0301'}` });
+    const a = await createMatter(admin.client, {
+      matterName: `${DECOMPOSED} matter`,
+      clientName: DECOMPOSED,
+      responsibleAttorney: `Jos${'e\u0301'}`,
+    });
     expect(a).toMatchObject({ matterName: `${COMPOSED} matter`, clientName: COMPOSED, responsibleLawyer: 'Jos\u00e9' });
     await createMatter(admin.client, { clientName: COMPOSED });
     const suggestions = ok(await admin.client.get(`/_api/matters/clients/suggestions?query=${encodeURIComponent(DECOMPOSED)}`));
@@ -77,7 +95,12 @@ describe('migration 20261127_0005_input_hardening', () => {
     const db = await testDatabase();
     try {
       // The test database is migrated to the latest version: go back to just before this migration, then forward.
-      const migrator = new Migrator({ db: db.db, provider: { getMigrations: async () => migrations }, migrationTableName: 'schema_migrations', migrationLockTableName: 'schema_migrations_lock' });
+      const migrator = new Migrator({
+        db: db.db,
+        provider: { getMigrations: async () => migrations },
+        migrationTableName: 'schema_migrations',
+        migrationLockTableName: 'schema_migrations_lock',
+      });
       const down = await migrator.migrateTo('20261127_0004_upload_integrity');
       expect(down.error).toBeUndefined();
       const org = await sql<{ id: string }>`insert into organizations (name) values ('Old Data LLP') returning id`.execute(db.db);
@@ -87,19 +110,32 @@ describe('migration 20261127_0005_input_hardening', () => {
         values (${orgId}, ${`${DECOMPOSED} v Smith`}, ${DECOMPOSED}, ${'Jose\u0301'}) returning id`.execute(db.db);
       const mid = matter.rows[0]!.id;
       const folder = async (name: string) =>
-        (await sql<{ id: string }>`insert into nodes (organization_id, matter_id, name, node_type) values (${orgId}, ${mid}, ${name}, 'folder') returning id`.execute(db.db)).rows[0]!.id;
+        (
+          await sql<{
+            id: string;
+          }>`insert into nodes (organization_id, matter_id, name, node_type) values (${orgId}, ${mid}, ${name}, 'folder') returning id`.execute(
+            db.db,
+          )
+        ).rows[0]!.id;
       const alone = await folder(`Menu ${DECOMPOSED}`);
       const clashA = await folder(COMPOSED);
       const clashB = await folder(DECOMPOSED);
       const up = await migrator.migrateToLatest();
       expect(up.error).toBeUndefined();
       const names = Object.fromEntries(
-        (await sql<{ id: string; name: string }>`select id, name from nodes where matter_id = ${mid}`.execute(db.db)).rows.map((r) => [r.id, r.name]),
+        (await sql<{ id: string; name: string }>`select id, name from nodes where matter_id = ${mid}`.execute(db.db)).rows.map((r) => [
+          r.id,
+          r.name,
+        ]),
       );
       expect(names[alone]).toBe(`Menu ${COMPOSED}`);
       expect(names[clashA]).toBe(COMPOSED);
       expect(names[clashB]).toBe(DECOMPOSED);
-      const m = await db.db.selectFrom('matters').select(['matterName', 'clientName', 'responsibleLawyer']).where('id', '=', mid).executeTakeFirstOrThrow();
+      const m = await db.db
+        .selectFrom('matters')
+        .select(['matterName', 'clientName', 'responsibleLawyer'])
+        .where('id', '=', mid)
+        .executeTakeFirstOrThrow();
       expect(m).toEqual({ matterName: `${COMPOSED} v Smith`, clientName: COMPOSED, responsibleLawyer: 'Jos\u00e9' });
     } finally {
       await db.close();

@@ -37,7 +37,14 @@ describe('operations', () => {
     expect(doc.openapi).toBe('3.1.0');
     const login = doc.paths['/_api/auth/login_with_password'].post;
     expect(login.requestBody.content['application/json'].schema.required).toEqual(['email', 'password']);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/_api/auth/session', '/_api/settings/mfa-manage', '/_api/settings/users/invite', '/_api/security/event-log']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/_api/auth/session',
+        '/_api/settings/mfa-manage',
+        '/_api/settings/users/invite',
+        '/_api/security/event-log',
+      ]),
+    );
   });
 
   it('sends security headers and never caches API answers', async () => {
@@ -52,9 +59,18 @@ describe('operations', () => {
     const r = await t.app.inject({ method: 'POST', url: '/_api/nothing-here', payload: {} });
     expect(r.statusCode).toBe(404);
     expect(r.json().code).toBe('NOT_FOUND');
-    const broken = await t.app.inject({ method: 'POST', url: '/_api/auth/login_with_password', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/_api/auth/login_with_password',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
     expect(broken.statusCode).toBe(400);
-    const huge = await t.app.inject({ method: 'POST', url: '/_api/auth/login_with_password', payload: { email: 'a@b.co', password: 'x'.repeat(2 * 1024 * 1024) } });
+    const huge = await t.app.inject({
+      method: 'POST',
+      url: '/_api/auth/login_with_password',
+      payload: { email: 'a@b.co', password: 'x'.repeat(2 * 1024 * 1024) },
+    });
     expect(huge.statusCode).toBe(413);
   });
 
@@ -73,7 +89,12 @@ describe('operations', () => {
 
   it('keeps codes, tokens and cookies out of the logs', async () => {
     await t.app.inject({ method: 'GET', url: '/password-reset?token=SECRET-RESET-TOKEN', headers: { cookie: 'sr_session=SECRET-COOKIE' } });
-    await t.app.inject({ method: 'POST', url: '/_api/auth/mfa-verify-email', headers: { cookie: 'sr_pending=SECRET-PENDING' }, payload: { userId: 1, token: '987654' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/_api/auth/mfa-verify-email',
+      headers: { cookie: 'sr_pending=SECRET-PENDING' },
+      payload: { userId: 1, token: '987654' },
+    });
     const all = lines.join('\n');
     expect(all).toContain('/password-reset?token=[redacted]');
     expect(all).not.toContain('SECRET-RESET-TOKEN');

@@ -181,19 +181,28 @@ export const SAMPLES: Record<string, OperationSample> = {
   'POST /_api/auth/password-reset': {
     access: 'public',
     why: 'the forgotten-password form; it answers the same for any address',
-    build: async ({ t, me }) => ({ client: fresh(t), body: { email: (await addPerson(t, me.organizationId, 'user', { signIn: false })).email } }),
+    build: async ({ t, me }) => ({
+      client: fresh(t),
+      body: { email: (await addPerson(t, me.organizationId, 'user', { signIn: false })).email },
+    }),
     idProbes: [],
   },
   'POST /_api/auth/password-reset-verify': {
     access: 'public',
     why: 'the reset link: authorized by its one-time token',
-    build: async ({ t, me }) => ({ client: fresh(t), body: { token: (await resetTokenFor(t, me.organizationId)).token, newPassword: 'a brand new passphrase' } }),
+    build: async ({ t, me }) => ({
+      client: fresh(t),
+      body: { token: (await resetTokenFor(t, me.organizationId)).token, newPassword: 'a brand new passphrase' },
+    }),
     idProbes: [],
   },
   'POST /_api/auth/invitation-verify': {
     access: 'public',
     why: 'the invitation link: authorized by its one-time token',
-    build: async ({ t, me }) => ({ client: fresh(t), body: { token: (await openInvitationRow(t, me.organizationId, me.admin.userId)).token } }),
+    build: async ({ t, me }) => ({
+      client: fresh(t),
+      body: { token: (await openInvitationRow(t, me.organizationId, me.admin.userId)).token },
+    }),
     idProbes: [],
   },
   'POST /_api/auth/invitation-accept': {
@@ -201,31 +210,46 @@ export const SAMPLES: Record<string, OperationSample> = {
     why: 'the invitation link: authorized by its one-time token',
     build: async ({ t, me }) => ({
       client: fresh(t),
-      body: { token: (await openInvitationRow(t, me.organizationId, me.admin.userId)).token, fullName: 'Nova Newcomer', password: 'a brand new passphrase' },
+      body: {
+        token: (await openInvitationRow(t, me.organizationId, me.admin.userId)).token,
+        fullName: 'Nova Newcomer',
+        password: 'a brand new passphrase',
+      },
     }),
     idProbes: [],
   },
 
   // ---- Settings ----------------------------------------------------------------------------------------
-  'POST /_api/settings/mfa-manage': { access: 'signed-in', build: async () => ({ body: { operation: 'generate_totp_secret' } }), idProbes: [] },
+  'POST /_api/settings/mfa-manage': {
+    access: 'signed-in',
+    build: async () => ({ body: { operation: 'generate_totp_secret' } }),
+    idProbes: [],
+  },
   'POST /_api/settings/password': {
     access: 'signed-in',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user');
-      return { client: p.client, body: { currentPassword: PASSWORD, newPassword: 'another long passphrase', confirmPassword: 'another long passphrase' } };
+      return {
+        client: p.client,
+        body: { currentPassword: PASSWORD, newPassword: 'another long passphrase', confirmPassword: 'another long passphrase' },
+      };
     },
     idProbes: [],
   },
   'POST /_api/settings/users/invite': {
     access: 'admin',
-    build: async ({ me }) => ({ body: { email: `${uniqueName('invitee').replace(/\W+/g, '.')}@firm.test`, role: 'user', mfaToken: me.admin.systemMfaToken } }),
+    build: async ({ me }) => ({
+      body: { email: `${uniqueName('invitee').replace(/\W+/g, '.')}@firm.test`, role: 'user', mfaToken: me.admin.systemMfaToken },
+    }),
     idProbes: [],
   },
 
   // ---- Client security logs ------------------------------------------------------------------------------
   'POST /_api/security/event-log': {
     access: 'signed-in',
-    build: async ({ me }) => ({ body: { action: 'VAULT_ACCESS_ATTEMPT', targetId: me.matter.id, details: { page: 'vault', note: 'probe' } } }),
+    build: async ({ me }) => ({
+      body: { action: 'VAULT_ACCESS_ATTEMPT', targetId: me.matter.id, details: { page: 'vault', note: 'probe' } },
+    }),
     // targetId is the client's own label for its log entry: it is stored, never looked up. Another
     // organization's id must still be answered as any other text, and land in the caller's log only.
     idProbes: [{ set: { 'body.targetId': 'matterId' } }],
@@ -237,13 +261,24 @@ export const SAMPLES: Record<string, OperationSample> = {
   },
 
   // ---- First run -----------------------------------------------------------------------------------------
-  'GET /_api/setup/status': { access: 'public', why: 'the sign-in page asks whether the first organization exists', build: async () => ({}), idProbes: [] },
+  'GET /_api/setup/status': {
+    access: 'public',
+    why: 'the sign-in page asks whether the first organization exists',
+    build: async () => ({}),
+    idProbes: [],
+  },
   'POST /_api/setup': {
     access: 'public',
     why: 'first run, authorized by the setup token the server printed',
     build: async ({ t }) => ({
       client: fresh(t),
-      body: { setupToken: randomUUID(), organizationName: 'Second Firm LLP', adminName: 'Sam Setup', adminEmail: `setup.${randomUUID().slice(0, 8)}@firm.test`, adminPassword: PASSWORD },
+      body: {
+        setupToken: randomUUID(),
+        organizationName: 'Second Firm LLP',
+        adminName: 'Sam Setup',
+        adminEmail: `setup.${randomUUID().slice(0, 8)}@firm.test`,
+        adminPassword: PASSWORD,
+      },
     }),
     expectStatus: { status: 409, why: 'organizations exist already, so first-run setup is over' },
     idProbes: [],
@@ -253,7 +288,18 @@ export const SAMPLES: Record<string, OperationSample> = {
   'GET /_api/matters/list': {
     access: 'member',
     build: async () => ({
-      query: { search: 'Matter', status: 'Open', clientName: 'Client Co', responsibleLawyer: 'Jane Counsel', dateFrom: '2020-01-01', dateTo: '2100-12-31', sortBy: 'matter_name', sortDirection: 'asc', page: '1', pageSize: '20' },
+      query: {
+        search: 'Matter',
+        status: 'Open',
+        clientName: 'Client Co',
+        responsibleLawyer: 'Jane Counsel',
+        dateFrom: '2020-01-01',
+        dateTo: '2100-12-31',
+        sortBy: 'matter_name',
+        sortDirection: 'asc',
+        page: '1',
+        pageSize: '20',
+      },
     }),
     idProbes: [],
   },
@@ -261,7 +307,13 @@ export const SAMPLES: Record<string, OperationSample> = {
   'POST /_api/matters/create': {
     access: 'member',
     build: async () => ({
-      body: { matterName: uniqueName('Matter'), matterNumber: `MAT-2099-${String(++numberSeq).padStart(4, '0')}`, clientName: 'Client Co', description: 'Opened by the probe', responsibleAttorney: 'Jane Counsel' },
+      body: {
+        matterName: uniqueName('Matter'),
+        matterNumber: `MAT-2099-${String(++numberSeq).padStart(4, '0')}`,
+        clientName: 'Client Co',
+        description: 'Opened by the probe',
+        responsibleAttorney: 'Jane Counsel',
+      },
     }),
     idProbes: [],
   },
@@ -273,7 +325,11 @@ export const SAMPLES: Record<string, OperationSample> = {
     },
     idProbes: [{ set: { 'body.matterId': 'matterId' } }],
   },
-  'GET /_api/matters/detail': { access: 'member', build: async ({ me }) => ({ query: { matterId: me.matter.id } }), idProbes: [{ set: { 'query.matterId': 'matterId' } }] },
+  'GET /_api/matters/detail': {
+    access: 'member',
+    build: async ({ me }) => ({ query: { matterId: me.matter.id } }),
+    idProbes: [{ set: { 'query.matterId': 'matterId' } }],
+  },
   'GET /_api/matters/clients/suggestions': { access: 'member', build: async () => ({ query: { query: 'Cl', limit: '10' } }), idProbes: [] },
   'GET /_api/matters/lawyers/suggestions': { access: 'member', build: async () => ({ query: { query: 'Ja', limit: '10' } }), idProbes: [] },
 
@@ -281,11 +337,17 @@ export const SAMPLES: Record<string, OperationSample> = {
   'POST /_api/nodes/create': {
     access: 'member',
     build: async ({ me }) => ({ body: { matterId: me.matter.id, parentId: me.folder.id, folderName: uniqueName('Folder') } }),
-    idProbes: [{ set: { 'body.matterId': 'matterId' } }, { set: { 'body.parentId': 'folderId' } }, { set: { 'body.matterId': 'matterId', 'body.parentId': 'folderId' } }],
+    idProbes: [
+      { set: { 'body.matterId': 'matterId' } },
+      { set: { 'body.parentId': 'folderId' } },
+      { set: { 'body.matterId': 'matterId', 'body.parentId': 'folderId' } },
+    ],
   },
   'POST /_api/nodes/rename': {
     access: 'member',
-    build: async ({ me }) => ({ body: { nodeId: (await createFolderVia(me.admin.client, me.matter.id)).id, newName: uniqueName('Renamed') } }),
+    build: async ({ me }) => ({
+      body: { nodeId: (await createFolderVia(me.admin.client, me.matter.id)).id, newName: uniqueName('Renamed') },
+    }),
     idProbes: [{ set: { 'body.nodeId': 'folderId' } }, { set: { 'body.nodeId': 'fileId' } }],
   },
   'POST /_api/nodes/move': {
@@ -298,15 +360,37 @@ export const SAMPLES: Record<string, OperationSample> = {
     build: async ({ me }) => ({ body: { nodeId: (await createFolderVia(me.admin.client, me.matter.id)).id } }),
     idProbes: [{ set: { 'body.nodeId': 'folderId' } }, { set: { 'body.nodeId': 'fileId' } }],
   },
-  'GET /_api/nodes/download-url': { access: 'member', build: async ({ me }) => ({ query: { nodeId: me.file.id } }), idProbes: [{ set: { 'query.nodeId': 'fileId' } }] },
+  'GET /_api/nodes/download-url': {
+    access: 'member',
+    build: async ({ me }) => ({ query: { nodeId: me.file.id } }),
+    idProbes: [{ set: { 'query.nodeId': 'fileId' } }],
+  },
 
   // ---- Uploads -------------------------------------------------------------------------------------------
   'POST /_api/upload/presigned': {
     access: 'member',
     build: async ({ me }, variant) =>
       variant === 'part'
-        ? { body: { fileName: me.multipart.fileName, fileType: 'application/pdf', matterId: me.matter.id, parentId: me.folder.id, partNumber: 2, uploadId: me.multipart.uploadId, s3Key: me.multipart.s3Key } }
-        : { body: { fileName: `${uniqueName('Scan')}.pdf`, fileType: 'application/pdf', matterId: me.matter.id, parentId: me.folder.id, fileSize: 10 } },
+        ? {
+            body: {
+              fileName: me.multipart.fileName,
+              fileType: 'application/pdf',
+              matterId: me.matter.id,
+              parentId: me.folder.id,
+              partNumber: 2,
+              uploadId: me.multipart.uploadId,
+              s3Key: me.multipart.s3Key,
+            },
+          }
+        : {
+            body: {
+              fileName: `${uniqueName('Scan')}.pdf`,
+              fileType: 'application/pdf',
+              matterId: me.matter.id,
+              parentId: me.folder.id,
+              fileSize: 10,
+            },
+          },
     idProbes: [
       { set: { 'body.matterId': 'matterId' } },
       { set: { 'body.parentId': 'folderId' } },
@@ -317,7 +401,15 @@ export const SAMPLES: Record<string, OperationSample> = {
   },
   'POST /_api/upload/multipart-init': {
     access: 'member',
-    build: async ({ me }) => ({ body: { fileName: `${uniqueName('Large')}.pdf`, fileType: 'application/pdf', matterId: me.matter.id, parentId: me.folder.id, fileSize: 200 * 1024 * 1024 } }),
+    build: async ({ me }) => ({
+      body: {
+        fileName: `${uniqueName('Large')}.pdf`,
+        fileType: 'application/pdf',
+        matterId: me.matter.id,
+        parentId: me.folder.id,
+        fileSize: 200 * 1024 * 1024,
+      },
+    }),
     idProbes: [{ set: { 'body.matterId': 'matterId' } }, { set: { 'body.parentId': 'folderId' } }],
   },
   'POST /_api/upload/multipart-complete': {
@@ -325,10 +417,30 @@ export const SAMPLES: Record<string, OperationSample> = {
     build: async ({ t, me }, variant) => {
       if (variant === 'multipart') {
         const up = await openMultipart(t, me.admin.client, me.matter.id, null);
-        return { body: { s3Key: up.s3Key, uploadId: up.uploadId, fileName: up.fileName, fileType: 'application/pdf', matterId: me.matter.id, parentId: null, fileSize: 128, parts: [{ ETag: up.etag, PartNumber: 1 }] } };
+        return {
+          body: {
+            s3Key: up.s3Key,
+            uploadId: up.uploadId,
+            fileName: up.fileName,
+            fileType: 'application/pdf',
+            matterId: me.matter.id,
+            parentId: null,
+            fileSize: 128,
+            parts: [{ ETag: up.etag, PartNumber: 1 }],
+          },
+        };
       }
       const up = await pendingStandardUpload(t, me.admin.client, me.matter.id, null);
-      return { body: { s3Key: up.s3Key, fileName: up.fileName, fileType: 'application/pdf', matterId: me.matter.id, parentId: null, fileSize: up.fileSize } };
+      return {
+        body: {
+          s3Key: up.s3Key,
+          fileName: up.fileName,
+          fileType: 'application/pdf',
+          matterId: me.matter.id,
+          parentId: null,
+          fileSize: up.fileSize,
+        },
+      };
     },
     idProbes: [
       { set: { 'body.s3Key': 'standardS3Key' } },
@@ -344,12 +456,19 @@ export const SAMPLES: Record<string, OperationSample> = {
       const up = await openMultipart(t, me.admin.client, me.matter.id, null);
       return { body: { s3Key: up.s3Key, uploadId: up.uploadId } };
     },
-    idProbes: [{ set: { 'body.s3Key': 'multipartS3Key', 'body.uploadId': 'multipartUploadId' } }, { set: { 'body.s3Key': 'multipartS3Key' } }, { set: { 'body.uploadId': 'multipartUploadId' } }],
+    idProbes: [
+      { set: { 'body.s3Key': 'multipartS3Key', 'body.uploadId': 'multipartUploadId' } },
+      { set: { 'body.s3Key': 'multipartS3Key' } },
+      { set: { 'body.uploadId': 'multipartUploadId' } },
+    ],
   },
   'GET /_api/upload/parts': {
     access: 'member',
     build: async ({ me }) => ({ query: { uploadId: me.multipart.uploadId, s3Key: me.multipart.s3Key } }),
-    idProbes: [{ set: { 'query.s3Key': 'multipartS3Key', 'query.uploadId': 'multipartUploadId' } }, { set: { 'query.s3Key': 'multipartS3Key' } }],
+    idProbes: [
+      { set: { 'query.s3Key': 'multipartS3Key', 'query.uploadId': 'multipartUploadId' } },
+      { set: { 'query.s3Key': 'multipartS3Key' } },
+    ],
   },
 
   // ---- Undo ----------------------------------------------------------------------------------------------
@@ -365,7 +484,11 @@ export const SAMPLES: Record<string, OperationSample> = {
     why: 'the browser PUTs file bytes to a URL the server signed; the signature is the authorization',
     build: async ({ me }) => {
       const put = await presignedPut(me.admin.client, me.matter.id);
-      return { url: new URL(put.url).pathname + new URL(put.url).search, rawBody: put.bytes, headers: { ...put.headers, 'content-length': String(put.bytes.length) } };
+      return {
+        url: new URL(put.url).pathname + new URL(put.url).search,
+        rawBody: put.bytes,
+        headers: { ...put.headers, 'content-length': String(put.bytes.length) },
+      };
     },
     idProbes: [],
     notIds: { 'path.*': 'the object key is authorized by the URL signature alone, not by a session' },

@@ -96,7 +96,9 @@ export async function serverDatabaseEnv(): Promise<Record<string, string>> {
 /** Kills what is still running, then removes the directories and databases. For afterAll. */
 export async function cleanUp(): Promise<void> {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
+  await Promise.all(
+    children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : undefined)),
+  );
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   for (const f of cleanups.splice(0)) await f();
 }
@@ -108,7 +110,13 @@ export const cookieHeader = (client: Client) => [...client.cookies].map(([k, v])
  * A real HTTP request with the given cookies; answers the status and the JSON body (null if none), typed as the
  * caller expects it (the caller checks the status before trusting the shape).
  */
-export async function request<T = unknown>(base: string, cookie: string, method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; json: T }> {
+export async function request<T = unknown>(
+  base: string,
+  cookie: string,
+  method: 'GET' | 'POST',
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; json: T }> {
   const res = await fetch(base + url, {
     method,
     headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

@@ -19,7 +19,11 @@ const refused = { error: MSG.forbiddenOrigin, code: 'FORBIDDEN_ORIGIN' };
 
 describe('an /_api path written with escapes meets the same checks', () => {
   it('POST /%5Fapi/... with a foreign Origin is refused and not cached', async () => {
-    const r = await admin.client.post('/%5Fapi/matters/create', { matterName: 'Planted', clientName: 'C', responsibleAttorney: 'L' }, { origin: 'https://evil.example' });
+    const r = await admin.client.post(
+      '/%5Fapi/matters/create',
+      { matterName: 'Planted', clientName: 'C', responsibleAttorney: 'L' },
+      { origin: 'https://evil.example' },
+    );
     expect(r.statusCode).toBe(403);
     expect(r.json()).toEqual(refused);
     expect(r.headers['cache-control']).toBe('no-store');
@@ -50,7 +54,11 @@ describe('cross-site requests (Sec-Fetch-Site)', () => {
   });
 
   it('a cross-site POST is refused even without an Origin header', async () => {
-    const r = await admin.client.post('/_api/matters/create', { matterName: 'Cross', clientName: 'C', responsibleAttorney: 'L' }, { 'sec-fetch-site': 'cross-site' });
+    const r = await admin.client.post(
+      '/_api/matters/create',
+      { matterName: 'Cross', clientName: 'C', responsibleAttorney: 'L' },
+      { 'sec-fetch-site': 'cross-site' },
+    );
     expect(r.statusCode).toBe(403);
   });
 

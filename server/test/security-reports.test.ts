@@ -34,7 +34,12 @@ describe('security event and forensic logs', () => {
       expect(r.statusCode).toBe(200);
       expect(r.json()).toMatchObject({ success: true });
     }
-    const rows = await t.ctx.db.selectFrom('auditLogs').selectAll().where('organizationId', '=', orgId).where('targetTable', '=', 'security_event').execute();
+    const rows = await t.ctx.db
+      .selectFrom('auditLogs')
+      .selectAll()
+      .where('organizationId', '=', orgId)
+      .where('targetTable', '=', 'security_event')
+      .execute();
     expect(rows.map((r) => r.action).sort()).toEqual([...SECURITY_EVENT_ACTIONS].sort());
     for (const row of rows) expect(row.details).toMatchObject({ note: 'x', reportedBy: 'client' });
   });
@@ -48,7 +53,11 @@ describe('security event and forensic logs', () => {
     expect(empty.json().error).toBe(MSG.actionEmpty);
     const ok = await user.client.post('/_api/security/forensic-log', { action: 'viewed privileged memo', targetId: '42' });
     expect(ok.statusCode).toBe(200);
-    const row = await t.ctx.db.selectFrom('auditLogs').select(['action', 'targetId']).where('id', '=', ok.json().id).executeTakeFirstOrThrow();
+    const row = await t.ctx.db
+      .selectFrom('auditLogs')
+      .select(['action', 'targetId'])
+      .where('id', '=', ok.json().id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ action: 'FORENSIC_VIEWED_PRIVILEGED_MEMO', targetId: '42' });
   });
 

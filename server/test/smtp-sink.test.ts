@@ -34,12 +34,16 @@ describe('the SMTP sink', () => {
     const since = Date.now();
     await send('bob@firm.test', 'Invitation', 'Join here: http://localhost:3000/accept-invitation?token=new_Token-1\n');
     expect(await sink.lastLink('bob@firm.test', '/accept-invitation')).toBe('http://localhost:3000/accept-invitation?token=new_Token-1');
-    expect(await waitForLinkIn(dir, 'bob@firm.test', since, '/accept-invitation')).toBe('http://localhost:3000/accept-invitation?token=new_Token-1');
+    expect(await waitForLinkIn(dir, 'bob@firm.test', since, '/accept-invitation')).toBe(
+      'http://localhost:3000/accept-invitation?token=new_Token-1',
+    );
     expect(readMailDir(dir).map((m) => m.to)).toEqual([['ada@firm.test'], ['bob@firm.test'], ['bob@firm.test']]);
   });
 
   it('fails a wait for a mail that never comes', async () => {
     await expect(sink.waitFor('nobody@firm.test', { timeoutMs: 50 })).rejects.toThrow(/did not arrive within 50 ms/);
-    await expect(waitForMailIn(dir, 'nobody@firm.test', 0, codeIn, 'verification code', 50)).rejects.toThrow(/no verification code to nobody@firm.test/);
+    await expect(waitForMailIn(dir, 'nobody@firm.test', 0, codeIn, 'verification code', 50)).rejects.toThrow(
+      /no verification code to nobody@firm.test/,
+    );
   });
 });

@@ -91,13 +91,18 @@ export async function startSmtpSink(opts: { dir?: string } = {}): Promise<SmtpSi
       arrivals.add(check);
       check();
     });
-  const newest = (to: string, test: (m: SinkMessage) => boolean) => [...messages].reverse().find((m) => m.to.includes(to.toLowerCase()) && test(m));
+  const newest = (to: string, test: (m: SinkMessage) => boolean) =>
+    [...messages].reverse().find((m) => m.to.includes(to.toLowerCase()) && test(m));
 
   const sink: SmtpSink = {
     url: `smtp://127.0.0.1:${port}`,
     messages,
     waitFor(to, o = {}) {
-      return awaitMail(() => newest(to, (m) => !o.subjectIncludes || m.subject.includes(o.subjectIncludes)), o.timeoutMs ?? 5000, `a mail to ${to}`);
+      return awaitMail(
+        () => newest(to, (m) => !o.subjectIncludes || m.subject.includes(o.subjectIncludes)),
+        o.timeoutMs ?? 5000,
+        `a mail to ${to}`,
+      );
     },
     async lastCode(to) {
       const code = codeIn(await sink.waitFor(to, { subjectIncludes: 'verification code' }));
@@ -136,7 +141,14 @@ export function readMailDir(dir: string): SinkMessage[] {
  * Waits for a mail to `to`, received at or after `since` (ms epoch), that `pick` takes something from, in a folder
  * another process's sink writes to. The folder is looked at every 100 ms: no signal crosses the processes.
  */
-export async function waitForMailIn<T>(dir: string, to: string, since: number, pick: (m: SinkMessage) => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+export async function waitForMailIn<T>(
+  dir: string,
+  to: string,
+  since: number,
+  pick: (m: SinkMessage) => T | undefined,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const m of readMailDir(dir).reverse()) {

@@ -39,7 +39,11 @@ afterAll(() => t?.shutdown());
 
 /** The request with the probe's inputs replaced by `value(kind)`. */
 function substitute(req: ProbeRequest, set: IdProbe['set'], value: (kind: IdKind) => string | number): ProbeRequest {
-  const out: ProbeRequest = { ...req, body: req.body === undefined ? undefined : structuredClone(req.body), query: req.query ? { ...req.query } : undefined };
+  const out: ProbeRequest = {
+    ...req,
+    body: req.body === undefined ? undefined : structuredClone(req.body),
+    query: req.query ? { ...req.query } : undefined,
+  };
   for (const [input, kind] of Object.entries(set)) {
     const [where, name] = [input.slice(0, input.indexOf('.')), input.slice(input.indexOf('.') + 1)];
     const v = value(kind);
@@ -65,7 +69,22 @@ function answerOf(res: LightMyRequestResponse, sent: Array<string | number>): { 
 
 /** Strings that only Alpha's own rows hold: none may appear in an answer to Beta. */
 function alphaSecrets(): string[] {
-  return [alpha.organizationId, alpha.matter.id, alpha.matter.name, alpha.folder.id, alpha.folder.name, alpha.file.id, alpha.file.name, alpha.file.storagePath, alpha.multipart.s3Key, alpha.multipart.uploadId, alpha.standard.s3Key, alpha.admin.email, alpha.name, alpha.invitation.email];
+  return [
+    alpha.organizationId,
+    alpha.matter.id,
+    alpha.matter.name,
+    alpha.folder.id,
+    alpha.folder.name,
+    alpha.file.id,
+    alpha.file.name,
+    alpha.file.storagePath,
+    alpha.multipart.s3Key,
+    alpha.multipart.uploadId,
+    alpha.standard.s3Key,
+    alpha.admin.email,
+    alpha.name,
+    alpha.invitation.email,
+  ];
 }
 
 const sendAs = (client: Client, key: string, req: ProbeRequest) => send(client, methodOf(key), pathOf(key), req);
@@ -109,7 +128,10 @@ describe('tenant probes', () => {
         const a = answerOf(resForeign, sentForeign);
         const b = answerOf(resControl, nowhere);
         if (resForeign.statusCode >= 500) problems.push(`${label}: 5xx ${describeAnswer(resForeign)}`);
-        if (JSON.stringify(a) !== JSON.stringify(b)) problems.push(`${label}: Alpha's ids answered ${describeAnswer(resForeign)}, ids that exist nowhere ${describeAnswer(resControl)}`);
+        if (JSON.stringify(a) !== JSON.stringify(b))
+          problems.push(
+            `${label}: Alpha's ids answered ${describeAnswer(resForeign)}, ids that exist nowhere ${describeAnswer(resControl)}`,
+          );
         if (resForeign.statusCode < 300) {
           // Allowed only where the id is mere text to the server (and then as for any text): no Alpha data back.
           const leaked = alphaSecrets().filter((s) => resForeign.body.includes(s));
@@ -117,7 +139,9 @@ describe('tenant probes', () => {
         }
         const changed = changedTables(alphaBefore, alphaAfter);
         if (changed.length || alphaAfter.auditCount !== alphaBefore.auditCount) {
-          problems.push(`${label}: Alpha's rows changed (${[...changed, ...(alphaAfter.auditCount !== alphaBefore.auditCount ? ['audit_logs'] : [])].join(', ')})`);
+          problems.push(
+            `${label}: Alpha's rows changed (${[...changed, ...(alphaAfter.auditCount !== alphaBefore.auditCount ? ['audit_logs'] : [])].join(', ')})`,
+          );
         }
       }
       expect(problems, key).toEqual([]);
@@ -137,10 +161,19 @@ describe('tenant probes', () => {
         if (entry.access !== 'public') {
           if (res.statusCode !== 401) problems.push(`signed out: expected 401, got ${describeAnswer(res)}`);
           const changed = changedTables(before, after);
-          if (changed.length || after.auditCount !== before.auditCount) problems.push(`signed out: refused but changed ${changed.join(', ') || 'audit_logs'}`);
+          if (changed.length || after.auditCount !== before.auditCount)
+            problems.push(`signed out: refused but changed ${changed.join(', ') || 'audit_logs'}`);
         }
       }
-      const refusedTo = entry.access === 'admin' ? [['guest', guest], ['plain user', plainUser]] as const : entry.access === 'member' ? [['guest', guest]] as const : [];
+      const refusedTo =
+        entry.access === 'admin'
+          ? ([
+              ['guest', guest],
+              ['plain user', plainUser],
+            ] as const)
+          : entry.access === 'member'
+            ? ([['guest', guest]] as const)
+            : [];
       for (const [who, person] of refusedTo) {
         const req = await entry.build({ t, me: alpha });
         const before = await digest(t, alpha.organizationId);
@@ -148,7 +181,8 @@ describe('tenant probes', () => {
         const after = await digest(t, alpha.organizationId);
         if (res.statusCode !== 403 && res.statusCode !== 401) problems.push(`${who}: expected 403, got ${describeAnswer(res)}`);
         const changed = changedTables(before, after);
-        if (changed.length || after.auditCount !== before.auditCount) problems.push(`${who}: refused but changed ${changed.join(', ') || 'audit_logs'}`);
+        if (changed.length || after.auditCount !== before.auditCount)
+          problems.push(`${who}: refused but changed ${changed.join(', ') || 'audit_logs'}`);
       }
       if (entry.access === 'signed-in') {
         // Open to every role: the guest gets an answer, never a server failure.
@@ -164,7 +198,9 @@ describe('tenant probes', () => {
     const got = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
     expect(got.statusCode).toBe(200);
     expect(Buffer.compare(got.rawPayload, alpha.file.bytes)).toBe(0);
-    const parts = await alpha.admin.client.get(`/_api/upload/parts?uploadId=${encodeURIComponent(alpha.multipart.uploadId)}&s3Key=${encodeURIComponent(alpha.multipart.s3Key)}`);
+    const parts = await alpha.admin.client.get(
+      `/_api/upload/parts?uploadId=${encodeURIComponent(alpha.multipart.uploadId)}&s3Key=${encodeURIComponent(alpha.multipart.s3Key)}`,
+    );
     expect(parts.statusCode).toBe(200);
     expect(parts.json().parts.map((p: { partNumber: number }) => p.partNumber)).toEqual([1]);
   });

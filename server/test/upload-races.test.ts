@@ -23,7 +23,8 @@ afterAll(() => t.shutdown());
 const MiB = 1024 * 1024;
 const CHUNK = 10 * MiB;
 
-const put = (url: string, body: Buffer, headers: Record<string, string> = {}) => fetch(url, { method: 'PUT', body: new Uint8Array(body), headers });
+const put = (url: string, body: Buffer, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'PUT', body: new Uint8Array(body), headers });
 
 /** sha256 of the bytes the store holds under `key`, read back here. */
 async function storedSha(key: string): Promise<string> {
@@ -33,7 +34,8 @@ async function storedSha(key: string): Promise<string> {
 }
 
 const sessionOf = (s3Key: string) => t.ctx.db.selectFrom('uploadSessions').selectAll().where('s3Key', '=', s3Key).executeTakeFirstOrThrow();
-const nodesOf = (matterId: string) => t.ctx.db.selectFrom('nodes').selectAll().where('matterId', '=', matterId).where('nodeType', '=', 'file').execute();
+const nodesOf = (matterId: string) =>
+  t.ctx.db.selectFrom('nodes').selectAll().where('matterId', '=', matterId).where('nodeType', '=', 'file').execute();
 
 async function multipart(c: Member['client'], matterId: string, fileName: string, parts: Buffer[], fileSize?: number) {
   const meta = { fileName, fileType: 'application/zip', matterId, parentId: null };
@@ -95,7 +97,11 @@ describe('concurrent completions of one upload', () => {
     expect(ok(await up.complete(lists[winnerIndex]!)).file.id).toBe(file.id);
     const other = await up.complete(lists[(winnerIndex + 1) % lists.length]!);
     expect(other.statusCode).toBe(409);
-    expect(other.json()).toEqual({ error: UPLOAD_MSG.completedWithOtherParts, code: 'CONFLICT_ERROR', details: { reason: 'UPLOAD_COMPLETED_OTHERWISE' } });
+    expect(other.json()).toEqual({
+      error: UPLOAD_MSG.completedWithOtherParts,
+      code: 'CONFLICT_ERROR',
+      details: { reason: 'UPLOAD_COMPLETED_OTHERWISE' },
+    });
   });
 
   it('a completion racing an abort: one winner, the loser gets a clear 4xx, and an abort leaves nothing stored', async () => {
@@ -104,7 +110,10 @@ describe('concurrent completions of one upload', () => {
       const parts = [randomBytes(CHUNK), randomBytes(1000)];
       const up = await multipart(admin.client, m.id, `Raced-${round}.zip`, parts, CHUNK + 1000);
       const abort = () => admin.client.post('/_api/upload/multipart-abort', { s3Key: up.init.s3Key, uploadId: up.init.uploadId });
-      const [completed, aborted] = round % 2 === 0 ? await Promise.all([up.complete([1, 2]), abort()]) : await Promise.all([abort(), up.complete([1, 2])]).then(([a, c]) => [c, a] as const);
+      const [completed, aborted] =
+        round % 2 === 0
+          ? await Promise.all([up.complete([1, 2]), abort()])
+          : await Promise.all([abort(), up.complete([1, 2])]).then(([a, c]) => [c, a] as const);
       expect(completed.statusCode).toBeLessThan(500);
       expect(aborted.statusCode).toBeLessThan(500);
       // Never both: the user is not told a file was aborted while it exists, nor stored while it is gone.
@@ -160,7 +169,9 @@ describe('URLs that outlive their upload or file', () => {
     const m = await createMatter(admin.client);
     const meta = { fileName: 'Gone.zip', fileType: 'application/zip', matterId: m.id, parentId: null };
     const init = ok(await admin.client.post('/_api/upload/multipart-init', { ...meta, fileSize: 100 }));
-    const signed = ok(await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key }));
+    const signed = ok(
+      await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key }),
+    );
     ok(await admin.client.post('/_api/upload/multipart-abort', { s3Key: init.s3Key, uploadId: init.uploadId }));
     expect((await put(signed.url, randomBytes(100))).status).toBe(410);
   });
@@ -171,11 +182,18 @@ describe('part and file sizes are bound to the plan', () => {
     const m = await createMatter(admin.client);
     const meta = { fileName: 'Tiny.zip', fileType: 'application/zip', matterId: m.id, parentId: null };
     const init = ok(await admin.client.post('/_api/upload/multipart-init', { ...meta, fileSize: 10 }));
-    const signed = ok(await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key }));
+    const signed = ok(
+      await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key }),
+    );
     const big = await put(signed.url, randomBytes(20 * MiB));
     expect(big.status).toBe(403);
     expect(await t.ctx.store.listParts({ key: init.s3Key, uploadId: init.uploadId })).toEqual([]);
-    const beyond = await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 2, uploadId: init.uploadId, s3Key: init.s3Key });
+    const beyond = await admin.client.post('/_api/upload/presigned', {
+      ...meta,
+      partNumber: 2,
+      uploadId: init.uploadId,
+      s3Key: init.s3Key,
+    });
     expect(beyond.statusCode).toBe(400);
     expect(beyond.json().error).toBe(UPLOAD_MSG.partBeyondEnd);
     // The planned length is accepted.
@@ -187,7 +205,9 @@ describe('part and file sizes are bound to the plan', () => {
     const meta = { fileName: 'Planned.zip', fileType: 'application/zip', matterId: m.id, parentId: null };
     const size = CHUNK + 7;
     const init = ok(await admin.client.post('/_api/upload/multipart-init', { ...meta, fileSize: size }));
-    const sign = async (n: number) => ok(await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: n, uploadId: init.uploadId, s3Key: init.s3Key })).url as string;
+    const sign = async (n: number) =>
+      ok(await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: n, uploadId: init.uploadId, s3Key: init.s3Key }))
+        .url as string;
     expect((await put(await sign(1), randomBytes(5 * MiB))).status).toBe(403);
     expect((await put(await sign(2), randomBytes(8))).status).toBe(403);
     expect((await put(await sign(2), randomBytes(7))).status).toBe(200);
@@ -197,7 +217,9 @@ describe('part and file sizes are bound to the plan', () => {
     const m = await createMatter(admin.client);
     const meta = { fileName: 'Unsized.zip', fileType: 'application/zip', matterId: m.id, parentId: null };
     const init = ok(await admin.client.post('/_api/upload/multipart-init', meta));
-    const signed = ok(await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key }));
+    const signed = ok(
+      await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key }),
+    );
     expect((await put(signed.url, randomBytes(CHUNK + 1))).status).toBe(413);
     expect(await t.ctx.store.listParts({ key: init.s3Key, uploadId: init.uploadId })).toEqual([]);
   });
@@ -232,7 +254,13 @@ describe('storage quota', () => {
     const folder = await createFolder(org.client, m.id, 'Burst');
     await setOrganizationQuota(t.ctx.db, org.organizationId, 10_000);
     const size = 3000;
-    const body = (i: number) => ({ fileName: `burst-${i}.pdf`, fileType: 'application/pdf', matterId: m.id, parentId: folder.id, fileSize: size });
+    const body = (i: number) => ({
+      fileName: `burst-${i}.pdf`,
+      fileType: 'application/pdf',
+      matterId: m.id,
+      parentId: folder.id,
+      fileSize: size,
+    });
     const signed = await Promise.all(Array.from({ length: 8 }, (_, i) => org.client.post('/_api/upload/presigned', body(i))));
     const admitted = signed.filter((r) => r.statusCode === 200);
     // 3 x 3000 fit in 10000, a fourth does not.
@@ -262,7 +290,9 @@ describe('storage quota', () => {
         return { b, s };
       }),
     );
-    const completions = await Promise.all(unsized.map(({ b, s }) => org.client.post('/_api/upload/multipart-complete', { ...b, s3Key: s.s3Key, fileSize: 1000 })));
+    const completions = await Promise.all(
+      unsized.map(({ b, s }) => org.client.post('/_api/upload/multipart-complete', { ...b, s3Key: s.s3Key, fileSize: 1000 })),
+    );
     expect(completions.filter((r) => r.statusCode === 200)).toHaveLength(2);
     for (const r of completions.filter((x) => x.statusCode !== 200)) expect(r.json().error).toBe(UPLOAD_MSG.quotaExceeded);
     const total = (await nodesOf(m.id)).reduce((sum, n) => sum + Number(n.fileSize), 0);
@@ -276,7 +306,13 @@ describe('storage quota', () => {
 
   it('without a quota (the default) nothing is limited', async () => {
     const m = await createMatter(admin.client);
-    const r = await admin.client.post('/_api/upload/presigned', { fileName: 'free.pdf', fileType: 'application/pdf', matterId: m.id, parentId: null, fileSize: 99 * MiB });
+    const r = await admin.client.post('/_api/upload/presigned', {
+      fileName: 'free.pdf',
+      fileType: 'application/pdf',
+      matterId: m.id,
+      parentId: null,
+      fileSize: 99 * MiB,
+    });
     expect(r.statusCode).toBe(200);
   });
 });

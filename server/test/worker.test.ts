@@ -12,7 +12,17 @@ import { createOrgWithAdmin, createTestApp, type TestApp } from './helpers.js';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 const onPostgres = process.env.TEST_DB_KIND === 'postgres';
-const silent = { level: 'silent', info() {}, warn() {}, error() {}, debug() {}, fatal() {}, trace() {}, silent() {}, child: () => silent } as never;
+const silent = {
+  level: 'silent',
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+  fatal() {},
+  trace() {},
+  silent() {},
+  child: () => silent,
+} as never;
 
 describe('worker process', () => {
   if (!onPostgres) {
@@ -60,7 +70,10 @@ describe('worker process', () => {
     const worker = await startWorker({ config: t.config, log: silent, database: t.database, migrate: false });
     try {
       expect(worker.queues).toContain(DELETE_OBJECTS_JOB);
-      await vi.waitFor(async () => expect(await store.head(key), 'the worker deleted the object').toBeNull(), { timeout: 20_000, interval: 200 });
+      await vi.waitFor(async () => expect(await store.head(key), 'the worker deleted the object').toBeNull(), {
+        timeout: 20_000,
+        interval: 200,
+      });
       await vi.waitFor(async () => expect(await t.ctx.jobs.pendingCount(DELETE_OBJECTS_JOB)).toBe(0), { timeout: 5000, interval: 100 });
     } finally {
       await worker.close();

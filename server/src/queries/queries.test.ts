@@ -12,7 +12,13 @@ import { fileURLToPath } from 'node:url';
 import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../platform/db/database.js';
-import { countMattersQuery, listMattersQuery, nameSuggestionsQuery, nextMatterCounterQuery, type MatterFilters } from '../features/matters/matters.repository.js';
+import {
+  countMattersQuery,
+  listMattersQuery,
+  nameSuggestionsQuery,
+  nextMatterCounterQuery,
+  type MatterFilters,
+} from '../features/matters/matters.repository.js';
 import { deleteSubtreeQuery, pathNamesQuery, selfOrDescendantQuery } from '../features/nodes/nodes.repository.js';
 import { liveSessionQuery } from '../features/sessions/sessions.repository.js';
 import { testDatabase } from '../../test/helpers.js';
@@ -66,24 +72,52 @@ const cases: Case[] = [
   {
     name: 'matters-list',
     source: 'listMattersQuery (matters.repository.ts)',
-    compile: () => listMattersQuery(handle.db, searchFilters, { sortBy: 'matter_name', direction: 'asc' }, { limit: 25, offset: 50 }).compile(),
+    compile: () =>
+      listMattersQuery(handle.db, searchFilters, { sortBy: 'matter_name', direction: 'asc' }, { limit: 25, offset: 50 }).compile(),
   },
-  { name: 'matters-count', source: 'countMattersQuery (matters.repository.ts)', compile: () => countMattersQuery(handle.db, searchFilters).compile() },
+  {
+    name: 'matters-count',
+    source: 'countMattersQuery (matters.repository.ts)',
+    compile: () => countMattersQuery(handle.db, searchFilters).compile(),
+  },
   {
     name: 'client-suggestions',
     source: "nameSuggestionsQuery(db, 'clientName', ...) (matters.repository.ts)",
-    compile: () => nameSuggestionsQuery(handle.db, 'clientName', { organizationId: ORG, includeVaulted: false, query: 'Acme', limit: 10 }).compile(),
+    compile: () =>
+      nameSuggestionsQuery(handle.db, 'clientName', { organizationId: ORG, includeVaulted: false, query: 'Acme', limit: 10 }).compile(),
   },
   {
     name: 'lawyer-suggestions',
     source: "nameSuggestionsQuery(db, 'responsibleLawyer', ...) (matters.repository.ts)",
-    compile: () => nameSuggestionsQuery(handle.db, 'responsibleLawyer', { organizationId: ORG, includeVaulted: true, query: 'Jane', limit: 10 }).compile(),
+    compile: () =>
+      nameSuggestionsQuery(handle.db, 'responsibleLawyer', {
+        organizationId: ORG,
+        includeVaulted: true,
+        query: 'Jane',
+        limit: 10,
+      }).compile(),
   },
-  { name: 'matter-number-counter', source: 'nextMatterCounterQuery (matters.repository.ts)', compile: () => nextMatterCounterQuery(handle.db, ORG, 2026).compile() },
-  { name: 'session-lookup', source: 'liveSessionQuery (sessions.repository.ts)', compile: () => liveSessionQuery(handle.db, 'f'.repeat(64), NOW).compile() },
+  {
+    name: 'matter-number-counter',
+    source: 'nextMatterCounterQuery (matters.repository.ts)',
+    compile: () => nextMatterCounterQuery(handle.db, ORG, 2026).compile(),
+  },
+  {
+    name: 'session-lookup',
+    source: 'liveSessionQuery (sessions.repository.ts)',
+    compile: () => liveSessionQuery(handle.db, 'f'.repeat(64), NOW).compile(),
+  },
   { name: 'node-path', source: 'pathNamesQuery (nodes.repository.ts)', compile: () => pathNamesQuery(NODE).compile(handle.db) },
-  { name: 'node-self-or-descendant', source: 'selfOrDescendantQuery (nodes.repository.ts)', compile: () => selfOrDescendantQuery(NODE, OTHER_NODE).compile(handle.db) },
-  { name: 'node-subtree-delete', source: 'deleteSubtreeQuery (nodes.repository.ts)', compile: () => deleteSubtreeQuery(ORG, NODE).compile(handle.db.withoutPlugins()) },
+  {
+    name: 'node-self-or-descendant',
+    source: 'selfOrDescendantQuery (nodes.repository.ts)',
+    compile: () => selfOrDescendantQuery(NODE, OTHER_NODE).compile(handle.db),
+  },
+  {
+    name: 'node-subtree-delete',
+    source: 'deleteSubtreeQuery (nodes.repository.ts)',
+    compile: () => deleteSubtreeQuery(ORG, NODE).compile(handle.db.withoutPlugins()),
+  },
 ];
 
 describe('hot queries', () => {
@@ -92,11 +126,16 @@ describe('hot queries', () => {
     const actual = snapshotText(name, source, compile());
     if (update) fs.writeFileSync(file, actual);
     expect(fs.existsSync(file), `${name}.sql is missing: regenerate the snapshots (see the top of this test)`).toBe(true);
-    expect(actual, `${name}.sql differs from the query: review the change, then regenerate the snapshots`).toBe(fs.readFileSync(file, 'utf8'));
+    expect(actual, `${name}.sql differs from the query: review the change, then regenerate the snapshots`).toBe(
+      fs.readFileSync(file, 'utf8'),
+    );
   });
 
   it('has a snapshot for every case and no snapshot without one', () => {
-    const files = fs.readdirSync(here).filter((f) => f.endsWith('.sql')).map((f) => f.replace(/\.sql$/, ''));
+    const files = fs
+      .readdirSync(here)
+      .filter((f) => f.endsWith('.sql'))
+      .map((f) => f.replace(/\.sql$/, ''));
     expect(files.sort()).toEqual(cases.map((c) => c.name).sort());
   });
 });

@@ -105,7 +105,12 @@ export type AuditOrigin = { organizationId: string | null; actor: AuditActor };
 /** What an entry is about: a row of a table (its id null while unknown), or nothing. */
 type AuditTarget = { table: string; id: string | number | null } | null;
 /** Appends one entry by the bound actor from the bound address, in the caller's transaction. */
-export type Audit = (trx: Executor, action: string, target: AuditTarget, details?: Record<string, unknown>) => Promise<{ id: string; hash: string }>;
+export type Audit = (
+  trx: Executor,
+  action: string,
+  target: AuditTarget,
+  details?: Record<string, unknown>,
+) => Promise<{ id: string; hash: string }>;
 
 /**
  * Binds the audit append to who acts and from where, so each change records its entry in one line:
@@ -115,9 +120,20 @@ export type Audit = (trx: Executor, action: string, target: AuditTarget, details
  */
 export function auditFor(by: AuditUser | AuditOrigin | null, from: { ip: string | null } | null = null): Audit {
   const origin: AuditOrigin =
-    by === null ? { organizationId: null, actor: null } : 'actor' in by ? by : { organizationId: by.organizationId, actor: { id: by.id, name: by.fullName, email: by.email } };
+    by === null
+      ? { organizationId: null, actor: null }
+      : 'actor' in by
+        ? by
+        : { organizationId: by.organizationId, actor: { id: by.id, name: by.fullName, email: by.email } };
   return (trx, action, target, details = {}) =>
-    appendAudit(trx, { ...origin, action, targetTable: target?.table ?? null, targetId: target?.id ?? null, details, ipAddress: from?.ip ?? null });
+    appendAudit(trx, {
+      ...origin,
+      action,
+      targetTable: target?.table ?? null,
+      targetId: target?.id ?? null,
+      details,
+      ipAddress: from?.ip ?? null,
+    });
 }
 
 export type ChainVerdict = { ok: true; entries: number } | { ok: false; entries: number; brokenAtSeq: string; reason: string };
@@ -128,7 +144,8 @@ export async function verifyChain(db: Executor, chainKey: string): Promise<Chain
   let prev = GENESIS_HASH;
   let expectedSeq = 1n;
   for (const r of rows) {
-    if (BigInt(r.seq) !== expectedSeq) return { ok: false, entries: rows.length, brokenAtSeq: String(expectedSeq), reason: 'missing entry' };
+    if (BigInt(r.seq) !== expectedSeq)
+      return { ok: false, entries: rows.length, brokenAtSeq: String(expectedSeq), reason: 'missing entry' };
     if (r.prevHash !== prev) return { ok: false, entries: rows.length, brokenAtSeq: r.seq, reason: 'link broken' };
     const h = entryHash(prev, { ...r, createdAt: new Date(r.createdAt) });
     if (h !== r.hash) return { ok: false, entries: rows.length, brokenAtSeq: r.seq, reason: 'entry altered' };

@@ -28,7 +28,8 @@ export type RefusalDetails = { reason?: ErrorReason; field?: string } & Record<s
 export const badRequest = (message: string, details?: RefusalDetails) => new AppError(400, message, 'VALIDATION_ERROR', details);
 export const unauthenticated = (message: string = MSG.notAuthenticated, code: ErrorCode = 'UNAUTHENTICATED', details?: RefusalDetails) =>
   new AppError(401, message, code, details);
-export const forbidden = (message: string = MSG.permissionDenied, details?: RefusalDetails) => new AppError(403, message, 'PERMISSION_ERROR', details);
+export const forbidden = (message: string = MSG.permissionDenied, details?: RefusalDetails) =>
+  new AppError(403, message, 'PERMISSION_ERROR', details);
 /** Another organization's ids and ids that do not exist answer the same. */
 export const notFound = (message: string = MSG.notFound) => new AppError(404, message, 'NOT_FOUND');
 /**
@@ -48,7 +49,13 @@ export const internalError = (message: string = MSG.internalError) => new AppErr
  * the same request again with mfaToken.
  */
 export const mfaRequired = (operation: string, availableMethods: string[], mfaMethod: string) =>
-  new AppError(401, 'MFA_REQUIRED', 'MFA_REQUIRED', { operation, availableMethods, mfaMethod }, {
-    mfaRequired: true,
-    message: MSG.mfaRequired,
-  });
+  new AppError(
+    401,
+    'MFA_REQUIRED',
+    'MFA_REQUIRED',
+    { operation, availableMethods, mfaMethod },
+    {
+      mfaRequired: true,
+      message: MSG.mfaRequired,
+    },
+  );

@@ -60,7 +60,10 @@ describe('error handler: text the database refuses', () => {
     registerErrorHandler(app);
     app.get('/nul-text', async () => (await sql`select ${'a\u0000b'}::text as v`.execute(database.db)).rows);
     app.get('/nul-jsonb', async () => (await sql`select ${JSON.stringify({ a: 'a\u0000b' })}::jsonb as v`.execute(database.db)).rows);
-    app.get('/lone-surrogate-jsonb', async () => (await sql`select ${JSON.stringify({ a: '\ud800' })}::jsonb as v`.execute(database.db)).rows);
+    app.get(
+      '/lone-surrogate-jsonb',
+      async () => (await sql`select ${JSON.stringify({ a: '\ud800' })}::jsonb as v`.execute(database.db)).rows,
+    );
     await app.ready();
   });
   afterAll(async () => {

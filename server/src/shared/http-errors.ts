@@ -37,7 +37,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
       return reply.status(413).send({ error: MSG.payloadTooLarge, code: 'PAYLOAD_TOO_LARGE' });
     }
-    if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err as { type?: string }).type === 'entity.parse.failed' || err instanceof SyntaxError) {
+    if (
+      err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      (err as { type?: string }).type === 'entity.parse.failed' ||
+      err instanceof SyntaxError
+    ) {
       return reply.status(400).send({ error: MSG.invalidJson, code: 'VALIDATION_ERROR' });
     }
     // PostgreSQL's own race outcomes are not the client's fault and not a server failure: a retry succeeds.
@@ -48,11 +53,19 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply
         .status(409)
         .header('retry-after', '1')
-        .send({ error: reason === 'LOCKED' ? MSG.resourceLocked : MSG.concurrentOperation, code: 'CONFLICT_ERROR', details: { reason, retryAfterSeconds: 1 } });
+        .send({
+          error: reason === 'LOCKED' ? MSG.resourceLocked : MSG.concurrentOperation,
+          code: 'CONFLICT_ERROR',
+          details: { reason, retryAfterSeconds: 1 },
+        });
     }
     // Text PostgreSQL cannot store (NUL, broken UTF-16) or JSON nested past its limits is the client's input, not
     // a server failure. The request hooks refuse it first; this keeps any path that slips by a clear 400.
-    if (sqlState === '22P05' || sqlState === '22021' || (sqlState === '22P02' && /unicode|surrogate/i.test(`${err.message} ${(err as { detail?: string }).detail ?? ''}`))) {
+    if (
+      sqlState === '22P05' ||
+      sqlState === '22021' ||
+      (sqlState === '22P02' && /unicode|surrogate/i.test(`${err.message} ${(err as { detail?: string }).detail ?? ''}`))
+    ) {
       return reply.status(400).send({ error: MSG.textNotAllowed, code: 'VALIDATION_ERROR' });
     }
     if (sqlState === '54001') {

@@ -70,7 +70,9 @@ export async function digest(t: TestApp, organizationId?: string): Promise<Diges
       else continue;
     }
     const row = `(${columns.map((c) => `x.${ident(c)}`).join(', ')})::text`;
-    parts.push(`(select count(*)::text || ':' || coalesce(md5(string_agg(${row}, E'\\n' order by ${row})), '') from ${ident(table)} x ${where}) as ${ident(table)}`);
+    parts.push(
+      `(select count(*)::text || ':' || coalesce(md5(string_agg(${row}, E'\\n' order by ${row})), '') from ${ident(table)} x ${where}) as ${ident(table)}`,
+    );
   }
   const auditWhere = organizationId ? `where "organization_id"::text = ${org}` : '';
   parts.push(`(select count(*)::int from "audit_logs" ${auditWhere}) as "zzauditcount"`);
@@ -88,6 +90,10 @@ export function changedTables(before: Digest, after: Digest): string[] {
 
 /** Audit actions written since the digest was taken (every earlier entry was committed before it). */
 export async function auditActionsSince(t: TestApp, since: Digest): Promise<string[]> {
-  const rows = await t.ctx.db.selectFrom('auditLogs').select('action').where(sql<boolean>`created_at >= ${since.at}::timestamptz`).execute();
+  const rows = await t.ctx.db
+    .selectFrom('auditLogs')
+    .select('action')
+    .where(sql<boolean>`created_at >= ${since.at}::timestamptz`)
+    .execute();
   return rows.map((r) => r.action);
 }

@@ -104,8 +104,14 @@ const QUERY_NUMBERS = ['-1', '0', '1.5', 'Infinity', 'NaN', '1e999', '9999999999
 function bodyMutations(op: Operation, sample: ProbeRequest): Mutation[] {
   const base = sample.body as Record<string, unknown>;
   const json = { 'content-type': 'application/json' };
-  const withBody = (label: string, body: unknown): Mutation => ({ label, req: { ...sample, body: undefined, rawBody: serialize(body), headers: { ...sample.headers, ...json } } });
-  const rawJson = (label: string, text: string | Buffer, headers: Record<string, string> = json): Mutation => ({ label, req: { ...sample, body: undefined, rawBody: text, headers: { ...sample.headers, ...headers } } });
+  const withBody = (label: string, body: unknown): Mutation => ({
+    label,
+    req: { ...sample, body: undefined, rawBody: serialize(body), headers: { ...sample.headers, ...json } },
+  });
+  const rawJson = (label: string, text: string | Buffer, headers: Record<string, string> = json): Mutation => ({
+    label,
+    req: { ...sample, body: undefined, rawBody: text, headers: { ...sample.headers, ...headers } },
+  });
   const text = serialize(base);
   const out: Mutation[] = [
     rawJson('malformed JSON: truncated', text.slice(0, Math.max(1, Math.floor(text.length / 2)))),
@@ -120,8 +126,12 @@ function bodyMutations(op: Operation, sample: ProbeRequest): Mutation[] {
     rawJson('JSON: constructor.prototype key', text.replace(/^\{/, '{"constructor":{"prototype":{"isAdmin":true}},')),
     rawJson('JSON: 2,000 nested arrays as the body', serialize(deepArray())),
     rawJson('content type text/plain', text, { 'content-type': 'text/plain' }),
-    rawJson('content type form-urlencoded', encodeQuery(Object.fromEntries(Object.entries(base ?? {}).map(([k, v]) => [k, String(v)]))), { 'content-type': 'application/x-www-form-urlencoded' }),
-    rawJson('content type multipart/form-data', `--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n`, { 'content-type': 'multipart/form-data; boundary=x' }),
+    rawJson('content type form-urlencoded', encodeQuery(Object.fromEntries(Object.entries(base ?? {}).map(([k, v]) => [k, String(v)]))), {
+      'content-type': 'application/x-www-form-urlencoded',
+    }),
+    rawJson('content type multipart/form-data', `--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n`, {
+      'content-type': 'multipart/form-data; boundary=x',
+    }),
     rawJson('content type application/xml', '<a>1</a>', { 'content-type': 'application/xml' }),
     rawJson('content type json with a foreign charset', text, { 'content-type': 'application/json; charset=utf-16' }),
     withBody('an unknown extra field', { ...base, probeExtraField: 'x' }),
@@ -132,7 +142,16 @@ function bodyMutations(op: Operation, sample: ProbeRequest): Mutation[] {
     const s = nonNull(f.schema);
     const types = typesOf(f.schema);
     const set = (label: string, v: unknown) => withBody(`${name}: ${label}`, setAt(base, f.path, v));
-    if (f.required) out.push({ label: `${name}: missing`, req: { ...sample, body: undefined, rawBody: serialize(setAt(base, f.path, undefined, true)), headers: { ...sample.headers, ...json } } });
+    if (f.required)
+      out.push({
+        label: `${name}: missing`,
+        req: {
+          ...sample,
+          body: undefined,
+          rawBody: serialize(setAt(base, f.path, undefined, true)),
+          headers: { ...sample.headers, ...json },
+        },
+      });
     for (const [label, v] of wrongTypes(f.schema)) out.push(set(label, v));
     out.push(set('2,000 levels of nesting', deepObject()));
     if (types.has('string') || s.enum) {
@@ -141,7 +160,10 @@ function bodyMutations(op: Operation, sample: ProbeRequest): Mutation[] {
     }
     if (isUuid(f.schema)) for (const [label, v] of BAD_UUIDS) out.push(set(label, v));
     if (types.has('number') || types.has('integer')) for (const [label, v] of BAD_NUMBERS) out.push(set(label, v));
-    if (types.has('object') && (s.additionalProperties === undefined || typeof s.additionalProperties === 'object' || s.additionalProperties === true)) {
+    if (
+      types.has('object') &&
+      (s.additionalProperties === undefined || typeof s.additionalProperties === 'object' || s.additionalProperties === true)
+    ) {
       // A free-form object (a record): hostile content inside it.
       out.push(
         set('an entry holding 2,000 levels', { deep: deepObject() }),
@@ -158,9 +180,15 @@ function bodyMutations(op: Operation, sample: ProbeRequest): Mutation[] {
 
 function queryMutations(op: Operation, sample: ProbeRequest, names: string[]): Mutation[] {
   const q = (sample.query ?? {}) as Record<string, QueryValue>;
-  const withQuery = (label: string, query: Record<string, QueryValue>, rawQuery?: string): Mutation => ({ label, req: { ...sample, query, rawQuery } });
+  const withQuery = (label: string, query: Record<string, QueryValue>, rawQuery?: string): Mutation => ({
+    label,
+    req: { ...sample, query, rawQuery },
+  });
   const without = (name: string) => Object.fromEntries(Object.entries(q).filter(([k]) => k !== name));
-  const out: Mutation[] = [withQuery('an unknown query parameter with NUL', q, 'probeExtra=%00'), withQuery('a query parameter nested 2,000 levels', q, `probe${'[a]'.repeat(DEPTH)}=1`)];
+  const out: Mutation[] = [
+    withQuery('an unknown query parameter with NUL', q, 'probeExtra=%00'),
+    withQuery('a query parameter nested 2,000 levels', q, `probe${'[a]'.repeat(DEPTH)}=1`),
+  ];
   for (const name of names) {
     const param = op.parameters.find((p) => p.name === name);
     const schema = param?.schema ?? {};
@@ -180,7 +208,8 @@ function queryMutations(op: Operation, sample: ProbeRequest, names: string[]): M
       set('a broken percent escape', 'a%zz%'),
     );
     if (isUuid(schema) || /Id$|^s3Key$/.test(name)) for (const [label, v] of BAD_UUIDS) out.push(set(label, encodeURIComponent(v)));
-    if (types.has('number') || types.has('integer') || /^(page|pageSize|limit|length|expires|partNumber)$/.test(name)) for (const v of QUERY_NUMBERS) out.push(set(`number ${JSON.stringify(v)}`, encodeURIComponent(v)));
+    if (types.has('number') || types.has('integer') || /^(page|pageSize|limit|length|expires|partNumber)$/.test(name))
+      for (const v of QUERY_NUMBERS) out.push(set(`number ${JSON.stringify(v)}`, encodeURIComponent(v)));
     if (schema.enum) out.push(set('a value outside the list', 'NOT_IN_THE_LIST'));
   }
   return out;
@@ -200,13 +229,20 @@ export function mutationsFor(op: Operation, sample: ProbeRequest): Mutation[] {
   const split = splitUrl(sample);
   // A presigned URL's own query is fuzzed as if declared.
   const base: ProbeRequest = split.path ? { ...sample, url: undefined, query: split.query } : sample;
-  const pathFor = (m: Mutation): Mutation => (split.path ? { ...m, req: { ...m.req, url: undefined, pathOverride: m.req.pathOverride ?? split.path } } : m);
+  const pathFor = (m: Mutation): Mutation =>
+    split.path ? { ...m, req: { ...m.req, url: undefined, pathOverride: m.req.pathOverride ?? split.path } } : m;
   if (op.body || (op.method !== 'GET' && sample.body !== undefined)) out.push(...bodyMutations(op, base));
   else if (op.method === 'POST') {
     out.push(
-      { label: 'malformed JSON body on a call without one', req: { ...base, rawBody: '{"a":', headers: { 'content-type': 'application/json' } } },
+      {
+        label: 'malformed JSON body on a call without one',
+        req: { ...base, rawBody: '{"a":', headers: { 'content-type': 'application/json' } },
+      },
       { label: 'text/plain body on a call without one', req: { ...base, rawBody: 'hello', headers: { 'content-type': 'text/plain' } } },
-      { label: 'a 2,000-level JSON body on a call without one', req: { ...base, rawBody: serialize(deepObject()), headers: { 'content-type': 'application/json' } } },
+      {
+        label: 'a 2,000-level JSON body on a call without one',
+        req: { ...base, rawBody: serialize(deepObject()), headers: { 'content-type': 'application/json' } },
+      },
     );
   }
   const queryNames = [...new Set([...op.parameters.filter((p) => p.in === 'query').map((p) => p.name), ...Object.keys(base.query ?? {})])];
@@ -215,7 +251,11 @@ export function mutationsFor(op: Operation, sample: ProbeRequest): Mutation[] {
     const evil = { origin: 'https://evil.example' };
     out.push(
       { label: 'a foreign Origin', req: { ...base, headers: { ...base.headers, ...evil } }, mustRefuse: true },
-      { label: 'a foreign Origin on the percent-encoded path /%5Fapi', req: { ...base, headers: { ...base.headers, ...evil }, pathOverride: op.path.replace('/_api/', '/%5Fapi/') } , mustRefuse: true },
+      {
+        label: 'a foreign Origin on the percent-encoded path /%5Fapi',
+        req: { ...base, headers: { ...base.headers, ...evil }, pathOverride: op.path.replace('/_api/', '/%5Fapi/') },
+        mustRefuse: true,
+      },
     );
   }
   if (split.path) {
@@ -226,7 +266,11 @@ export function mutationsFor(op: Operation, sample: ProbeRequest): Mutation[] {
       { label: 'path with NUL', req: { ...base, pathOverride: `${p}%00` } },
       { label: 'path with an unpaired surrogate', req: { ...base, pathOverride: `${p}%ED%A0%80` } },
       { label: 'path with a broken percent escape', req: { ...base, pathOverride: `${p}%E0%A4%A` } },
-      { label: 'path with ../ traversal', req: { ...base, pathOverride: p.replace(/[^/]+$/, '..%2F..%2F..%2Fetc%2Fpasswd') }, mustRefuse: signed },
+      {
+        label: 'path with ../ traversal',
+        req: { ...base, pathOverride: p.replace(/[^/]+$/, '..%2F..%2F..%2Fetc%2Fpasswd') },
+        mustRefuse: signed,
+      },
       { label: 'path of 100 kB', req: { ...base, pathOverride: `${p}${'k'.repeat(100_000)}` }, mustRefuse: signed },
     );
   }

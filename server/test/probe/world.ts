@@ -52,9 +52,21 @@ let nameSeq = 0;
 export const uniqueName = (prefix: string) => `${prefix} ${++nameSeq}-${Math.random().toString(36).slice(2, 6)}`;
 
 /** A member of the organization, inserted directly, with MFA set up; signed in with a session of its own. */
-export async function addPerson(t: TestApp, organizationId: string, role: Role, opts: { totp?: boolean; signIn?: boolean } = {}): Promise<Person> {
+export async function addPerson(
+  t: TestApp,
+  organizationId: string,
+  role: Role,
+  opts: { totp?: boolean; signIn?: boolean } = {},
+): Promise<Person> {
   const email = uniqueEmail(role);
-  const user = await insertUser(t.ctx.db, { organizationId, email, fullName: `Pat ${role}`, passwordHash: await hashPassword(PASSWORD), role, permissions: DEFAULT_PERMISSIONS[role] });
+  const user = await insertUser(t.ctx.db, {
+    organizationId,
+    email,
+    fullName: `Pat ${role}`,
+    passwordHash: await hashPassword(PASSWORD),
+    role,
+    permissions: DEFAULT_PERMISSIONS[role],
+  });
   const totpSecret = opts.totp ? newTotpSecret() : undefined;
   await t.ctx.db
     .updateTable('users')
@@ -103,7 +115,10 @@ async function setUpAdmin(t: TestApp, name: string): Promise<Admin> {
 
 async function createMatterVia(c: Client) {
   const name = uniqueName('Matter');
-  const m = ok(await c.post('/_api/matters/create', { matterName: name, clientName: 'Client Co', responsibleAttorney: 'Jane Counsel' }), 'create matter').matter;
+  const m = ok(
+    await c.post('/_api/matters/create', { matterName: name, clientName: 'Client Co', responsibleAttorney: 'Jane Counsel' }),
+    'create matter',
+  ).matter;
   return { id: m.id as string, name };
 }
 
@@ -122,32 +137,61 @@ export async function undoEntryVia(c: Client, matterId: string): Promise<string>
 /** PUT to a presigned local-store URL through the app itself. */
 async function putTo(t: TestApp, url: string, bytes: Buffer, headers: Record<string, string> = {}) {
   const u = new URL(url);
-  return t.app.inject({ method: 'PUT', url: u.pathname + u.search, payload: bytes, headers: { ...headers, 'content-length': String(bytes.length) } });
+  return t.app.inject({
+    method: 'PUT',
+    url: u.pathname + u.search,
+    payload: bytes,
+    headers: { ...headers, 'content-length': String(bytes.length) },
+  });
 }
 
 /** A single PUT presigned and its bytes stored, not yet completed. */
 export async function pendingStandardUpload(t: TestApp, c: Client, matterId: string, parentId: string | null, size = 64) {
   const fileName = `${uniqueName('Upload')}.pdf`;
   const bytes = randomBytes(size);
-  const signed = ok(await c.post('/_api/upload/presigned', { fileName, fileType: 'application/pdf', matterId, parentId, fileSize: size }), 'presign');
+  const signed = ok(
+    await c.post('/_api/upload/presigned', { fileName, fileType: 'application/pdf', matterId, parentId, fileSize: size }),
+    'presign',
+  );
   const put = await putTo(t, signed.url, bytes, signed.headers);
   if (put.statusCode !== 200) throw new Error(`PUT ${put.statusCode} ${put.body}`);
-  return { s3Key: signed.s3Key as string, fileName, fileSize: size, bytes, url: signed.url as string, headers: signed.headers as Record<string, string> };
+  return {
+    s3Key: signed.s3Key as string,
+    fileName,
+    fileSize: size,
+    bytes,
+    url: signed.url as string,
+    headers: signed.headers as Record<string, string>,
+  };
 }
 
 /** A presigned single PUT not yet used (the URL and the headers it must carry). */
 export async function presignedPut(c: Client, matterId: string, size = 32) {
   const fileName = `${uniqueName('Put')}.pdf`;
-  const signed = ok(await c.post('/_api/upload/presigned', { fileName, fileType: 'application/pdf', matterId, parentId: null, fileSize: size }), 'presign');
+  const signed = ok(
+    await c.post('/_api/upload/presigned', { fileName, fileType: 'application/pdf', matterId, parentId: null, fileSize: size }),
+    'presign',
+  );
   return { url: signed.url as string, headers: signed.headers as Record<string, string>, bytes: randomBytes(size) };
 }
 
 /** A multipart upload with part 1 stored. */
 export async function openMultipart(t: TestApp, c: Client, matterId: string, parentId: string | null) {
   const fileName = `${uniqueName('Large')}.pdf`;
-  const init = ok(await c.post('/_api/upload/multipart-init', { fileName, fileType: 'application/pdf', matterId, parentId }), 'multipart init');
+  const init = ok(
+    await c.post('/_api/upload/multipart-init', { fileName, fileType: 'application/pdf', matterId, parentId }),
+    'multipart init',
+  );
   const part = ok(
-    await c.post('/_api/upload/presigned', { fileName, fileType: 'application/pdf', matterId, parentId, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key }),
+    await c.post('/_api/upload/presigned', {
+      fileName,
+      fileType: 'application/pdf',
+      matterId,
+      parentId,
+      partNumber: 1,
+      uploadId: init.uploadId,
+      s3Key: init.s3Key,
+    }),
     'presign part',
   );
   const put = await putTo(t, part.url, randomBytes(128), part.headers);
@@ -158,7 +202,14 @@ export async function openMultipart(t: TestApp, c: Client, matterId: string, par
 async function storedFile(t: TestApp, c: Client, matterId: string, parentId: string | null) {
   const up = await pendingStandardUpload(t, c, matterId, parentId, 300);
   const done = ok(
-    await c.post('/_api/upload/multipart-complete', { s3Key: up.s3Key, fileName: up.fileName, fileType: 'application/pdf', matterId, parentId, fileSize: up.fileSize }),
+    await c.post('/_api/upload/multipart-complete', {
+      s3Key: up.s3Key,
+      fileName: up.fileName,
+      fileType: 'application/pdf',
+      matterId,
+      parentId,
+      fileSize: up.fileSize,
+    }),
     'complete',
   ).file;
   return { id: done.id as string, name: up.fileName, storagePath: done.storagePath as string, bytes: up.bytes };
@@ -170,7 +221,16 @@ export async function openInvitationRow(t: TestApp, organizationId: string, invi
   const email = uniqueEmail('invitee');
   const row = await t.ctx.db
     .insertInto('invitations')
-    .values({ organizationId, email, role, tokenHash: hashToken(token), invitedBy, expiresAt: new Date(Date.now() + 86_400_000), acceptedAt: null, revokedAt: null })
+    .values({
+      organizationId,
+      email,
+      role,
+      tokenHash: hashToken(token),
+      invitedBy,
+      expiresAt: new Date(Date.now() + 86_400_000),
+      acceptedAt: null,
+      revokedAt: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id: row.id, token, email };
@@ -180,7 +240,10 @@ export async function openInvitationRow(t: TestApp, organizationId: string, invi
 export async function resetTokenFor(t: TestApp, organizationId: string) {
   const person = await addPerson(t, organizationId, 'user', { signIn: false });
   const token = newToken();
-  await t.ctx.db.insertInto('passwordResetTokens').values({ tokenHash: hashToken(token), userId: person.userId, expiresAt: new Date(Date.now() + 3_600_000), usedAt: null }).execute();
+  await t.ctx.db
+    .insertInto('passwordResetTokens')
+    .values({ tokenHash: hashToken(token), userId: person.userId, expiresAt: new Date(Date.now() + 3_600_000), usedAt: null })
+    .execute();
   return { token, person };
 }
 
@@ -196,7 +259,10 @@ export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
   // The invitation goes through the real invite call (fresh MFA by system token); its token is read from the mail.
   const before = t.sink.messages.length;
   const invitedEmail = uniqueEmail('invited');
-  const inv = ok(await c.post('/_api/settings/users/invite', { email: invitedEmail, role: 'user', mfaToken: admin.systemMfaToken }), 'invite');
+  const inv = ok(
+    await c.post('/_api/settings/users/invite', { email: invitedEmail, role: 'user', mfaToken: admin.systemMfaToken }),
+    'invite',
+  );
   const token = await invitationToken(t, invitedEmail, before);
   return {
     name,

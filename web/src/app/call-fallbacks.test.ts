@@ -42,14 +42,23 @@ afterEach(() => vi.unstubAllGlobals());
 describe('failure texts of the calls', () => {
   it.each(calls)('shows %s when the answer carries no error text', async (text, call) => {
     // A proxy's error page or an empty 500: nothing of the server's own to show.
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>Bad Gateway</html>', { status: 502 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<html>Bad Gateway</html>', { status: 502 })),
+    );
     await expect(call()).rejects.toMatchObject({ status: 502, message: text });
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 500 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('', { status: 500 })),
+    );
     await expect(call()).rejects.toMatchObject({ status: 500, message: text });
   });
 
   it.each(calls)("shows the server's own text over %s", async (_text, call) => {
-    vi.stubGlobal('fetch', vi.fn(async () => Response.json({ error: 'The matter is under legal hold.', code: 'CONFLICT_ERROR' }, { status: 409 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Response.json({ error: 'The matter is under legal hold.', code: 'CONFLICT_ERROR' }, { status: 409 })),
+    );
     await expect(call()).rejects.toMatchObject({ status: 409, message: 'The matter is under legal hold.' });
   });
 });

@@ -23,7 +23,10 @@ function seed() {
   localStorage.setItem('strongroom.theme', 'dark');
 }
 
-const uploadKeys = () => Object.keys(localStorage).filter((k) => k.startsWith('strongroom.upload:')).sort();
+const uploadKeys = () =>
+  Object.keys(localStorage)
+    .filter((k) => k.startsWith('strongroom.upload:'))
+    .sort();
 
 beforeEach(() => {
   localStorage.clear();
@@ -80,7 +83,9 @@ describe('saved upload state when the user leaves', () => {
     let signedIn = user(7, 'org-a');
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => Response.json({ user: signedIn, session: { expiresAt: new Date(Date.now() + 3_600_000).toISOString() }, apiVersion: null })),
+      vi.fn(async () =>
+        Response.json({ user: signedIn, session: { expiresAt: new Date(Date.now() + 3_600_000).toISOString() }, apiVersion: null }),
+      ),
     );
     await queryClient.fetchQuery({ ...sessionQueryOptions(), staleTime: 0 });
     await vi.waitFor(() => expect(localStorage.getItem(LAST_OWNER_KEY)).toContain('org-a'));

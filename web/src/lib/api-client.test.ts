@@ -131,7 +131,10 @@ describe('apiRequest', () => {
   });
 
   it('treats mfaRequired: true as a demand even without the code', async () => {
-    answers.push(() => json(403, { error: 'Verify first.', mfaRequired: true }), () => json(200, { ok: true }));
+    answers.push(
+      () => json(403, { error: 'Verify first.', mfaRequired: true }),
+      () => json(200, { ok: true }),
+    );
     const result = apiRequest('/_api/x', { body: {} });
     const request = await nextMfaRequest();
     expect(request.demand.method).toBe('totp');
@@ -167,7 +170,10 @@ describe('the failure text of a call', () => {
   });
 
   it('keeps the status and code when the fallback is used', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 503 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('', { status: 503 })),
+    );
     const error = await apiRequest('/_api/x', { body: {}, fallbackMessage: 'Failed to delete item.' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 503, message: 'Failed to delete item.' });
   });

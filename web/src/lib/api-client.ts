@@ -63,7 +63,9 @@ export function errorFromAnswer(status: number, body: unknown, fallback?: string
   const messageText = typeof b.message === 'string' && b.message.trim() !== '' ? b.message : undefined;
   // MFA_REQUIRED answers carry the code in `error` and the human text in `message`.
   const message =
-    errorText && errorText !== code ? errorText : (messageText ?? (code === 'MFA_REQUIRED' ? MSG.mfaRequired : (fallback ?? fallbackMessage(status))));
+    errorText && errorText !== code
+      ? errorText
+      : (messageText ?? (code === 'MFA_REQUIRED' ? MSG.mfaRequired : (fallback ?? fallbackMessage(status))));
   return new ApiError({ status, code, message, details: b.details, mfaRequired: b.mfaRequired === true });
 }
 

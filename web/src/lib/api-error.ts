@@ -60,10 +60,7 @@ function asMethod(value: unknown): MfaMethod | undefined {
 
 /** Reads the details of an MFA_REQUIRED answer: `{ operation?, availableMethods?, mfaMethod? }`. */
 export function readMfaDemand(error: ApiError): MfaDemand {
-  const details = (typeof error.details === 'object' && error.details !== null ? error.details : {}) as Record<
-    string,
-    unknown
-  >;
+  const details = (typeof error.details === 'object' && error.details !== null ? error.details : {}) as Record<string, unknown>;
   const available = Array.isArray(details.availableMethods)
     ? details.availableMethods.map(asMethod).filter((m): m is MfaMethod => m !== undefined)
     : [];

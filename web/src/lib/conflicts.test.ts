@@ -23,7 +23,9 @@ describe('concurrency errors', () => {
     expect(conflictKind(e409('Please try again.', { reason: 'RACE', retryAfterSeconds: 1 }))).toBe('race');
     expect(conflictKind(e409('Please try again.', { reason: 'LOCKED' }))).toBe('locked');
     // Other reasons are no concurrency errors, even when the text holds the words.
-    expect(conflictKind(e409('This upload is being completed; the concurrent request is refused.', { reason: 'UPLOAD_COMPLETING' }))).toBeNull();
+    expect(
+      conflictKind(e409('This upload is being completed; the concurrent request is refused.', { reason: 'UPLOAD_COMPLETING' })),
+    ).toBeNull();
     expect(conflictKind(e409('Actions are disabled: the matter is locked.', { reason: 'LEGAL_HOLD' }))).toBeNull();
   });
 
@@ -62,7 +64,12 @@ describe('concurrency errors', () => {
   });
 
   it('never reads the words of a server answer: with its code but no reason it is no concurrency error', () => {
-    for (const text of ['Version mismatch', 'Concurrent operation detected. Please try again.', 'The matter is locked.', 'The folder is in use']) {
+    for (const text of [
+      'Version mismatch',
+      'Concurrent operation detected. Please try again.',
+      'The matter is locked.',
+      'The folder is in use',
+    ]) {
       expect(conflictKind(e409(text))).toBeNull();
       expect(shouldRetryMutation(0, e409(text))).toBe(false);
       expect(conflictText(e409(text), 'rename')).toBeNull();

@@ -35,11 +35,7 @@ function keysOf(store: Storage): string[] {
  * then records the version in localStorage. Returns the keys it removed. Storage that throws (private modes,
  * disabled cookies) is left alone.
  */
-export function runLegacyStorageCleanup(
-  local: Storage,
-  session?: Storage,
-  version: string = LEGACY_STORAGE_VERSION,
-): string[] {
+export function runLegacyStorageCleanup(local: Storage, session?: Storage, version: string = LEGACY_STORAGE_VERSION): string[] {
   try {
     if (local.getItem(STORAGE_VERSION_KEY) === version) return [];
     const removed: string[] = [];

@@ -19,7 +19,13 @@ describe('shouldRetryQuery', () => {
 });
 
 describe('mutations under concurrency', () => {
-  const race = () => new ApiError({ status: 409, code: 'CONFLICT_ERROR', message: 'Concurrent operation detected. Please try again.', details: { reason: 'RACE', retryAfterSeconds: 0.01 } });
+  const race = () =>
+    new ApiError({
+      status: 409,
+      code: 'CONFLICT_ERROR',
+      message: 'Concurrent operation detected. Please try again.',
+      details: { reason: 'RACE', retryAfterSeconds: 0.01 },
+    });
 
   it('a race is resent until it goes through', async () => {
     const client = createAppQueryClient();
@@ -51,7 +57,17 @@ describe('mutations under concurrency', () => {
       return calls;
     };
     expect(await run(race)).toBe(4);
-    expect(await run(() => new ApiError({ status: 409, code: 'CONFLICT_ERROR', message: 'Version mismatch: the matter was modified by another user.', details: { reason: 'VERSION_MISMATCH' } }))).toBe(1);
+    expect(
+      await run(
+        () =>
+          new ApiError({
+            status: 409,
+            code: 'CONFLICT_ERROR',
+            message: 'Version mismatch: the matter was modified by another user.',
+            details: { reason: 'VERSION_MISMATCH' },
+          }),
+      ),
+    ).toBe(1);
     expect(await run(() => new ApiError({ status: 500, message: 'Something went wrong' }))).toBe(1);
   });
 });

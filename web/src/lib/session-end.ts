@@ -26,7 +26,9 @@ function readOwner(): SessionOwner | null {
     const raw = localStorage.getItem(LAST_OWNER_KEY);
     if (!raw) return null;
     const v = JSON.parse(raw) as Partial<SessionOwner>;
-    return typeof v.userId === 'number' && typeof v.organizationId === 'string' ? { userId: v.userId, organizationId: v.organizationId } : null;
+    return typeof v.userId === 'number' && typeof v.organizationId === 'string'
+      ? { userId: v.userId, organizationId: v.organizationId }
+      : null;
   } catch {
     return null;
   }

@@ -53,7 +53,9 @@ describe('toastWithUndo', () => {
   it('gives the server’s reason when the matter became read-only meanwhile', async () => {
     const success = vi.spyOn(toast, 'success').mockImplementation(() => {});
     const error = vi.spyOn(toast, 'error').mockImplementation(() => {});
-    const send = vi.fn().mockRejectedValue(new ApiError({ status: 409, code: 'CONFLICT_ERROR', message: 'Actions are disabled due to legal hold' }));
+    const send = vi
+      .fn()
+      .mockRejectedValue(new ApiError({ status: 409, code: 'CONFLICT_ERROR', message: 'Actions are disabled due to legal hold' }));
     toastWithUndo('"Docs" was moved.', { undoId: 'u3' }, vi.fn(), send);
     actionOf(success)!.action!.onClick();
     await flush();

@@ -24,7 +24,12 @@ export function undoChange(undoId: string): Promise<UndoResponse> {
  * 'Undo failed' with the server's reason ('The action has expired or is no longer available.' when the entry
  * expired, was used or the object changed since).
  */
-export function toastWithUndo(message: string, offer: UndoOffer, onUndone: (result: UndoResponse) => unknown, send: typeof undoChange = undoChange): void {
+export function toastWithUndo(
+  message: string,
+  offer: UndoOffer,
+  onUndone: (result: UndoResponse) => unknown,
+  send: typeof undoChange = undoChange,
+): void {
   const { undoId } = offer;
   if (!undoId) {
     toast.success(message);

@@ -14,8 +14,14 @@ export type Rendered = RenderResult & { client: QueryClient; user: ReturnType<ty
  * Renders with Testing Library inside a query client (a fresh one unless given) and answers a user-event
  * session with it, so tests act the way a person does: by role, by label, by typing and clicking.
  */
-export function renderWithClient(node: ReactNode, { client = testQueryClient(), ...options }: Omit<RenderOptions, 'wrapper'> & { client?: QueryClient } = {}): Rendered {
+export function renderWithClient(
+  node: ReactNode,
+  { client = testQueryClient(), ...options }: Omit<RenderOptions, 'wrapper'> & { client?: QueryClient } = {},
+): Rendered {
   const user = userEvent.setup();
-  const result = render(node, { ...options, wrapper: ({ children }) => <QueryClientProvider client={client}>{children}</QueryClientProvider> });
+  const result = render(node, {
+    ...options,
+    wrapper: ({ children }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>,
+  });
   return { ...result, client, user };
 }

@@ -15,7 +15,12 @@ export function stubFetch(handler: FetchHandler): FetchCall[] {
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://strongroom.test');
       const raw = init?.body;
-      const call: FetchCall = { method: init?.method ?? 'GET', url, path: url.pathname, body: typeof raw === 'string' ? (JSON.parse(raw) as unknown) : undefined };
+      const call: FetchCall = {
+        method: init?.method ?? 'GET',
+        url,
+        path: url.pathname,
+        body: typeof raw === 'string' ? (JSON.parse(raw) as unknown) : undefined,
+      };
       calls.push(call);
       return handler(call);
     }),

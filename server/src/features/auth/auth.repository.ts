@@ -4,7 +4,10 @@ import type { Executor } from '../../platform/db/database.js';
 // Pending sign-ins: the password step passed, the second factor not yet.
 
 export async function insertPendingLogin(db: Executor, values: { tokenHash: string; userId: number; expiresAt: Date }): Promise<void> {
-  await db.insertInto('pendingLogins').values({ ...values, endedAt: null }).execute();
+  await db
+    .insertInto('pendingLogins')
+    .values({ ...values, endedAt: null })
+    .execute();
 }
 
 /** The live (not ended, not expired) pending sign-in with this token hash. */
@@ -46,11 +49,19 @@ export async function endUserPendingLogins(db: Executor, userId: number): Promis
 // Password reset links.
 
 export async function spendUserResetTokens(db: Executor, userId: number): Promise<void> {
-  await db.updateTable('passwordResetTokens').set({ usedAt: new Date() }).where('userId', '=', userId).where('usedAt', 'is', null).execute();
+  await db
+    .updateTable('passwordResetTokens')
+    .set({ usedAt: new Date() })
+    .where('userId', '=', userId)
+    .where('usedAt', 'is', null)
+    .execute();
 }
 
 export async function insertResetToken(db: Executor, values: { tokenHash: string; userId: number; expiresAt: Date }): Promise<void> {
-  await db.insertInto('passwordResetTokens').values({ ...values, usedAt: null }).execute();
+  await db
+    .insertInto('passwordResetTokens')
+    .values({ ...values, usedAt: null })
+    .execute();
 }
 
 /** The live reset token with this hash and whether its user is active, locked for the rest of the transaction. */

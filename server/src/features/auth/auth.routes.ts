@@ -23,7 +23,16 @@ import { AppError, badRequest } from '../../shared/errors.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { sendActionEmailCode } from '../mfa/index.js';
 import { authOf, clearSessionCookie, cookieOptions, PENDING_COOKIE, setSessionCookie } from '../sessions/index.js';
-import { loginWithPassword, logout, PENDING_LOGIN_MINUTES, requirePending, sendLoginEmailCode, sessionAnswer, startChallenge, verifyLoginCode } from './auth.service.js';
+import {
+  loginWithPassword,
+  logout,
+  PENDING_LOGIN_MINUTES,
+  requirePending,
+  sendLoginEmailCode,
+  sessionAnswer,
+  startChallenge,
+  verifyLoginCode,
+} from './auth.service.js';
 import { changePassword } from './password-change.service.js';
 import { requestPasswordReset, resetPassword } from './password-reset.service.js';
 
@@ -44,29 +53,41 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.post('/_api/auth/login_with_password', { schema: { tags, body: loginRequest, response: { 200: loginResponse } } }, async (request, reply) => {
-      const { pendingToken, answer } = await loginWithPassword(ctx, request.body, requestMeta(request));
-      reply.setCookie(PENDING_COOKIE, pendingToken, cookieOptions(ctx, PENDING_LOGIN_MINUTES * 60, pendingPath));
-      return answer;
-    });
+    app.post(
+      '/_api/auth/login_with_password',
+      { schema: { tags, body: loginRequest, response: { 200: loginResponse } } },
+      async (request, reply) => {
+        const { pendingToken, answer } = await loginWithPassword(ctx, request.body, requestMeta(request));
+        reply.setCookie(PENDING_COOKIE, pendingToken, cookieOptions(ctx, PENDING_LOGIN_MINUTES * 60, pendingPath));
+        return answer;
+      },
+    );
 
-    app.post('/_api/auth/mfa-challenge', { schema: { tags, body: mfaChallengeRequest, response: { 200: mfaChallengeResponse } } }, async (request) => {
-      const pending = await requirePending(ctx, request.cookies[PENDING_COOKIE], request.body.userId);
-      return startChallenge(ctx, pending, requestMeta(request));
-    });
+    app.post(
+      '/_api/auth/mfa-challenge',
+      { schema: { tags, body: mfaChallengeRequest, response: { 200: mfaChallengeResponse } } },
+      async (request) => {
+        const pending = await requirePending(ctx, request.cookies[PENDING_COOKIE], request.body.userId);
+        return startChallenge(ctx, pending, requestMeta(request));
+      },
+    );
 
-    app.post('/_api/auth/mfa-email', { schema: { tags, body: mfaEmailRequest, response: { 200: mfaEmailResponse } }, config: { auth: 'optional' } }, async (request) => {
-      const meta = requestMeta(request);
-      const pendingToken = request.cookies[PENDING_COOKIE];
-      if (pendingToken) {
-        const pending = await requirePending(ctx, pendingToken, request.body.userId);
-        return sendLoginEmailCode(ctx, pending, meta);
-      }
-      // Signed in: a code for a sensitive action or the system MFA prompt.
-      const auth = request.auth;
-      if (!auth || auth.user.id !== request.body.userId) throw badRequest(MSG.emailAuthRequired);
-      return sendActionEmailCode(ctx, auth, meta);
-    });
+    app.post(
+      '/_api/auth/mfa-email',
+      { schema: { tags, body: mfaEmailRequest, response: { 200: mfaEmailResponse } }, config: { auth: 'optional' } },
+      async (request) => {
+        const meta = requestMeta(request);
+        const pendingToken = request.cookies[PENDING_COOKIE];
+        if (pendingToken) {
+          const pending = await requirePending(ctx, pendingToken, request.body.userId);
+          return sendLoginEmailCode(ctx, pending, meta);
+        }
+        // Signed in: a code for a sensitive action or the system MFA prompt.
+        const auth = request.auth;
+        if (!auth || auth.user.id !== request.body.userId) throw badRequest(MSG.emailAuthRequired);
+        return sendActionEmailCode(ctx, auth, meta);
+      },
+    );
 
     for (const [path, schema, method] of [
       ['/_api/auth/mfa-verify-totp', mfaVerifyTotpRequest, 'totp'],
@@ -87,19 +108,27 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       });
     }
 
-    app.post('/_api/auth/logout', { schema: { tags, response: { 200: z.object({ success: z.boolean() }) } }, config: { auth: 'optional' } }, async (request, reply) => {
-      await logout(ctx, request.auth, requestMeta(request));
-      clearSessionCookie(ctx, reply);
-      clearPending(reply);
-      return { success: true };
-    });
-
-    app.post('/_api/auth/password-reset', { schema: { tags, body: passwordResetRequest, response: { 200: messageResponse } } }, async (request) =>
-      requestPasswordReset(ctx, request.body.email, requestMeta(request)),
+    app.post(
+      '/_api/auth/logout',
+      { schema: { tags, response: { 200: z.object({ success: z.boolean() }) } }, config: { auth: 'optional' } },
+      async (request, reply) => {
+        await logout(ctx, request.auth, requestMeta(request));
+        clearSessionCookie(ctx, reply);
+        clearPending(reply);
+        return { success: true };
+      },
     );
 
-    app.post('/_api/auth/password-reset-verify', { schema: { tags, body: passwordResetVerifyRequest, response: { 200: messageResponse } } }, async (request) =>
-      resetPassword(ctx, request.body, requestMeta(request)),
+    app.post(
+      '/_api/auth/password-reset',
+      { schema: { tags, body: passwordResetRequest, response: { 200: messageResponse } } },
+      async (request) => requestPasswordReset(ctx, request.body.email, requestMeta(request)),
+    );
+
+    app.post(
+      '/_api/auth/password-reset-verify',
+      { schema: { tags, body: passwordResetVerifyRequest, response: { 200: messageResponse } } },
+      async (request) => resetPassword(ctx, request.body, requestMeta(request)),
     );
 
     app.post(

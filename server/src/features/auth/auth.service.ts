@@ -6,7 +6,15 @@ import { AppError, unauthenticated } from '../../shared/errors.js';
 import { clearThrottle, confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
 import { hashToken, newToken } from '../../shared/tokens.js';
 import { deliverOr503 } from '../../shared/mail-delivery.js';
-import { confirmCodeFailure, consumeEmailCode, consumeTotp, createEmailCode, releaseCodeAttempt, reserveCodeAttempt, tellLockout } from '../mfa/index.js';
+import {
+  confirmCodeFailure,
+  consumeEmailCode,
+  consumeTotp,
+  createEmailCode,
+  releaseCodeAttempt,
+  reserveCodeAttempt,
+  tellLockout,
+} from '../mfa/index.js';
 import { createSession, revokeSession, sessionExpiresAt, type AuthContext } from '../sessions/sessions.service.js';
 import { findOrganization, findUserByEmail, findUserById, toSessionUser, verifyPassword, type UserRow } from '../users/users.service.js';
 import { endPendingLogin, findLivePendingLogin, insertPendingLogin, reservePendingLoginAttempt } from './auth.repository.js';
@@ -43,7 +51,12 @@ export async function loginWithPassword(ctx: AppContext, input: { email: string;
     await ctx.db.transaction().execute(async (trx) => {
       await confirmFailure(trx, acctKey, ACCOUNT_RULE);
       await confirmFailure(trx, ipKey(meta.ip), IP_RULE);
-      await auditFor(user ?? null, meta)(trx, 'USER_LOGIN_FAILED', { table: 'users', id: user?.id ?? null }, { email: input.email.toLowerCase(), reason, userAgent: meta.userAgent });
+      await auditFor(user ?? null, meta)(
+        trx,
+        'USER_LOGIN_FAILED',
+        { table: 'users', id: user?.id ?? null },
+        { email: input.email.toLowerCase(), reason, userAgent: meta.userAgent },
+      );
     });
     throw unauthenticated(MSG.invalidCredentials, 'UNAUTHENTICATED');
   }
@@ -53,7 +66,11 @@ export async function loginWithPassword(ctx: AppContext, input: { email: string;
     // gives back this request's attempt from the IP address's budget.
     await clearThrottle(trx, acctKey);
     await releaseAttempt(trx, ipKey(meta.ip));
-    await insertPendingLogin(trx, { tokenHash: hashToken(token), userId: user.id, expiresAt: new Date(Date.now() + PENDING_LOGIN_MINUTES * 60_000) });
+    await insertPendingLogin(trx, {
+      tokenHash: hashToken(token),
+      userId: user.id,
+      expiresAt: new Date(Date.now() + PENDING_LOGIN_MINUTES * 60_000),
+    });
     await auditFor(user, meta)(trx, 'LOGIN_PASSWORD_VERIFIED', { table: 'users', id: user.id }, { userAgent: meta.userAgent });
   });
   return { pendingToken: token, answer: { userId: user.id, email: user.email } };
@@ -73,14 +90,24 @@ export async function requirePending(ctx: AppContext, token: string | undefined,
 
 function challengeMethods(user: UserRow) {
   const totp = user.mfaEnabled && user.mfaPrimaryMethod === 'totp' && !!user.totpSecret;
-  return { availableMethods: totp ? (['totp'] as const).slice() : (['email'] as const).slice(), preferredMethod: totp ? ('totp' as const) : ('email' as const) };
+  return {
+    availableMethods: totp ? (['totp'] as const).slice() : (['email'] as const).slice(),
+    preferredMethod: totp ? ('totp' as const) : ('email' as const),
+  };
 }
 
 export async function startChallenge(ctx: AppContext, pending: PendingLogin, meta: RequestMeta) {
   const methods = challengeMethods(pending.user);
-  await ctx.db.transaction().execute((trx) =>
-    auditFor(pending.user, meta)(trx, 'MFA_CHALLENGE_STARTED', { table: 'users', id: pending.user.id }, { availableMethods: methods.availableMethods }),
-  );
+  await ctx.db
+    .transaction()
+    .execute((trx) =>
+      auditFor(pending.user, meta)(
+        trx,
+        'MFA_CHALLENGE_STARTED',
+        { table: 'users', id: pending.user.id },
+        { availableMethods: methods.availableMethods },
+      ),
+    );
   return methods;
 }
 
@@ -115,12 +142,19 @@ export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, me
     .execute(async (trx) => {
       const ok =
         method === expected &&
-        (method === 'totp' ? await consumeTotp(ctx, trx, pending.user.id, code) : await consumeEmailCode(trx, pending.user.id, 'login', code, pending.id));
+        (method === 'totp'
+          ? await consumeTotp(ctx, trx, pending.user.id, code)
+          : await consumeEmailCode(trx, pending.user.id, 'login', code, pending.id));
       if (!ok) return { ok: false as const };
       await endPendingLogin(trx, pending.id);
       await releaseCodeAttempt(trx, pending.user, 'login');
       const { token, session } = await createSession(ctx, trx, pending.user, meta);
-      await auditFor(pending.user, meta)(trx, method === 'email' ? 'USER_LOGIN_MFA_EMAIL_SUCCESS' : 'USER_LOGIN', { table: 'sessions', id: session.id }, { method, userAgent: meta.userAgent });
+      await auditFor(pending.user, meta)(
+        trx,
+        method === 'email' ? 'USER_LOGIN_MFA_EMAIL_SUCCESS' : 'USER_LOGIN',
+        { table: 'sessions', id: session.id },
+        { method, userAgent: meta.userAgent },
+      );
       return { ok: true as const, token };
     })
     .catch(async (err: unknown) => {
@@ -133,11 +167,18 @@ export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, me
     const lockedOut = await ctx.db.transaction().execute(async (trx) => {
       if (ended) await endPendingLogin(trx, pending.id);
       const tripped = await confirmCodeFailure(trx, pending.user, 'login', 'login', meta.ip);
-      await auditFor(pending.user, meta)(trx, 'MFA_VERIFICATION_FAILED', { table: 'users', id: pending.user.id }, { method, attempts, pendingLoginEnded: ended, locked: tripped });
+      await auditFor(pending.user, meta)(
+        trx,
+        'MFA_VERIFICATION_FAILED',
+        { table: 'users', id: pending.user.id },
+        { method, attempts, pendingLoginEnded: ended, locked: tripped },
+      );
       return tripped;
     });
     if (lockedOut) await tellLockout(ctx, pending.user, 'login');
-    throw ended ? unauthenticated(MSG.pendingLoginLocked, 'UNAUTHENTICATED', { reason: 'SIGN_IN_ENDED' }) : unauthenticated(MSG.invalidCode);
+    throw ended
+      ? unauthenticated(MSG.pendingLoginLocked, 'UNAUTHENTICATED', { reason: 'SIGN_IN_ENDED' })
+      : unauthenticated(MSG.invalidCode);
   }
   const org = await findOrganization(ctx.db, pending.user.organizationId);
   if (!org) throw new AppError(403, MSG.accountSetupIncomplete, 'ORGANIZATION_MISSING');

@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@strongroom/contracts';
-import { API, Client, createOrgWithAdmin, createTestApp, enrollTotp, nextTotp, signInWithEmailCode, uniqueEmail, waitForCount, type Account, type TestApp } from '../../../test/helpers.js';
+import {
+  API,
+  Client,
+  createOrgWithAdmin,
+  createTestApp,
+  enrollTotp,
+  nextTotp,
+  signInWithEmailCode,
+  uniqueEmail,
+  waitForCount,
+  type Account,
+  type TestApp,
+} from '../../../test/helpers.js';
 import { verifyChain } from '../../shared/audit.js';
 import { currentTotp } from '../mfa/index.js';
 
@@ -14,7 +26,14 @@ beforeAll(async () => {
 afterAll(() => t.shutdown());
 
 const auditActions = async (organizationId: string | null) =>
-  (await t.ctx.db.selectFrom('auditLogs').select('action').where('organizationId', organizationId === null ? 'is' : '=', organizationId as never).orderBy('id').execute()).map((r) => r.action);
+  (
+    await t.ctx.db
+      .selectFrom('auditLogs')
+      .select('action')
+      .where('organizationId', organizationId === null ? 'is' : '=', organizationId as never)
+      .orderBy('id')
+      .execute()
+  ).map((r) => r.action);
 
 describe('password step', () => {
   it('answers userId and email and sets only a pending cookie, never a session', async () => {
@@ -44,19 +63,38 @@ describe('password step', () => {
 
   it('validates with the published messages and refuses unknown fields', async () => {
     const c = new Client(t.app);
-    expect((await c.post('/_api/auth/login_with_password', { email: 'not-an-email', password: 'x' })).json().error).toBe('Email is required');
-    expect((await c.post('/_api/auth/login_with_password', { email: admin.email, password: '' })).json().error).toBe('Password is required');
+    expect((await c.post('/_api/auth/login_with_password', { email: 'not-an-email', password: 'x' })).json().error).toBe(
+      'Email is required',
+    );
+    expect((await c.post('/_api/auth/login_with_password', { email: admin.email, password: '' })).json().error).toBe(
+      'Password is required',
+    );
     const extra = await c.post('/_api/auth/login_with_password', { email: admin.email, password: 'x', role: 'admin' });
     expect(extra.statusCode).toBe(400);
     expect(extra.json().error).toBe('Unrecognized field(s): role.');
   });
 
   it('refuses a form post and a text body (JSON only) and a cross-site origin', async () => {
-    const form = await t.app.inject({ method: 'POST', url: '/_api/auth/login_with_password', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'email=a@b.c&password=x' });
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/_api/auth/login_with_password',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'email=a@b.c&password=x',
+    });
     expect(form.statusCode).toBe(415);
-    const text = await t.app.inject({ method: 'POST', url: '/_api/auth/login_with_password', headers: { 'content-type': 'text/plain' }, payload: '{"email":"a@b.c","password":"x"}' });
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/_api/auth/login_with_password',
+      headers: { 'content-type': 'text/plain' },
+      payload: '{"email":"a@b.c","password":"x"}',
+    });
     expect(text.statusCode).toBe(415);
-    const cross = await t.app.inject({ method: 'POST', url: '/_api/auth/login_with_password', headers: { origin: 'https://evil.example' }, payload: { email: admin.email, password: admin.password } });
+    const cross = await t.app.inject({
+      method: 'POST',
+      url: '/_api/auth/login_with_password',
+      headers: { origin: 'https://evil.example' },
+      payload: { email: admin.email, password: admin.password },
+    });
     expect(cross.statusCode).toBe(403);
     expect(cross.json().code).toBe('FORBIDDEN_ORIGIN');
   });
@@ -68,7 +106,10 @@ describe('password step', () => {
       const r = await c.post('/_api/auth/login_with_password', { email: victim.email, password: `wrong-${i}` });
       expect(r.statusCode).toBe(401);
     }
-    const locked = await new Client(t.app, '10.0.0.3').post('/_api/auth/login_with_password', { email: victim.email, password: victim.password });
+    const locked = await new Client(t.app, '10.0.0.3').post('/_api/auth/login_with_password', {
+      email: victim.email,
+      password: victim.password,
+    });
     expect(locked.statusCode).toBe(429);
     expect(locked.json().code).toBe('RATE_LIMIT_EXCEEDED');
     expect(locked.headers['retry-after']).toBeDefined();
@@ -130,7 +171,9 @@ describe('second factor', () => {
     const c2 = new Client(t.app);
     await c2.post('/_api/auth/login_with_password', { email: admin.email, password: admin.password });
     expect((await c2.post('/_api/auth/mfa-verify-email', { userId, token: code })).statusCode).toBe(401);
-    expect(await auditActions(admin.organizationId)).toEqual(expect.arrayContaining(['LOGIN_PASSWORD_VERIFIED', 'MFA_EMAIL_CODE_SENT', 'USER_LOGIN_MFA_EMAIL_SUCCESS']));
+    expect(await auditActions(admin.organizationId)).toEqual(
+      expect.arrayContaining(['LOGIN_PASSWORD_VERIFIED', 'MFA_EMAIL_CODE_SENT', 'USER_LOGIN_MFA_EMAIL_SUCCESS']),
+    );
   });
 
   it('ends the pending sign-in after five wrong codes', async () => {
@@ -184,7 +227,10 @@ describe('session', () => {
     expect(forged.json()).toMatchObject({ error: MSG.sessionNotFound, code: 'SESSION_NOT_FOUND' });
 
     const c = await signInWithEmailCode(t, admin);
-    expect((await c.get('/_api/auth/session', { 'x-api-version': 'v2.0.0' })).json()).toMatchObject({ code: 'API_VERSION_MISMATCH', error: MSG.apiVersionMismatch });
+    expect((await c.get('/_api/auth/session', { 'x-api-version': 'v2.0.0' })).json()).toMatchObject({
+      code: 'API_VERSION_MISMATCH',
+      error: MSG.apiVersionMismatch,
+    });
     expect((await c.get('/_api/auth/session', { 'x-api-version': 'v1.1.0' })).json().code).toBe('API_VERSION_MISMATCH');
     expect((await c.get('/_api/auth/session', { 'x-api-version': 'v1.0.0' })).json().apiVersion.status).toBe('compatible');
   });
@@ -217,13 +263,22 @@ describe('session', () => {
 
   it('ends after the idle timeout', async () => {
     const c = await signInWithEmailCode(t, admin);
-    await t.ctx.db.updateTable('sessions').set({ idleExpiresAt: new Date(Date.now() - 1000) }).where('userId', '=', admin.userId).execute();
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ idleExpiresAt: new Date(Date.now() - 1000) })
+      .where('userId', '=', admin.userId)
+      .execute();
     expect((await c.get('/_api/auth/session', API)).json().code).toBe('SESSION_NOT_FOUND');
   });
 
   it('keeps the audit chain whole', async () => {
     expect(await verifyChain(t.ctx.db, admin.organizationId)).toMatchObject({ ok: true });
-    await t.ctx.db.updateTable('auditLogs').set({ details: JSON.stringify({ tampered: true }) }).where('organizationId', '=', admin.organizationId).where('action', '=', 'LOGIN_PASSWORD_VERIFIED').execute();
+    await t.ctx.db
+      .updateTable('auditLogs')
+      .set({ details: JSON.stringify({ tampered: true }) })
+      .where('organizationId', '=', admin.organizationId)
+      .where('action', '=', 'LOGIN_PASSWORD_VERIFIED')
+      .execute();
     expect(await verifyChain(t.ctx.db, admin.organizationId)).toMatchObject({ ok: false, reason: 'entry altered' });
   });
 });

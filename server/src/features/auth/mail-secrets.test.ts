@@ -37,7 +37,10 @@ const outbox = (): OutboxMail[] => {
     .sort()
     .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as OutboxMail);
 };
-const lastTo = (to: string) => outbox().filter((m) => m.to === to).at(-1)!;
+const lastTo = (to: string) =>
+  outbox()
+    .filter((m) => m.to === to)
+    .at(-1)!;
 const codeIn = (m: OutboxMail) => /\b(\d{6})\b/.exec(m.text)![1]!;
 const tokenIn = (m: OutboxMail) => new URL(/https?:\/\/\S+/.exec(m.text)![0]).searchParams.get('token')!;
 
@@ -58,9 +61,16 @@ describe('secrets in mail never reach the log', () => {
     expect((await c.post('/_api/settings/mfa-manage', { operation: 'switch_to_email', mfaToken: 'setup' })).statusCode).toBe(200);
     const setup = codeIn(lastTo(admin.email));
     secrets.push(setup);
-    expect((await c.post('/_api/settings/mfa-manage', { operation: 'switch_to_email', mfaToken: setup })).json().message).toBe(MSG.emailEnabled);
+    expect((await c.post('/_api/settings/mfa-manage', { operation: 'switch_to_email', mfaToken: setup })).json().message).toBe(
+      MSG.emailEnabled,
+    );
 
-    await t.ctx.db.updateTable('featureFlags').set({ enabled: false }).where('organizationId', '=', admin.organizationId).where('flagName', '=', 'MFA_USER_MANAGEMENT').execute();
+    await t.ctx.db
+      .updateTable('featureFlags')
+      .set({ enabled: false })
+      .where('organizationId', '=', admin.organizationId)
+      .where('flagName', '=', 'MFA_USER_MANAGEMENT')
+      .execute();
     const invitee = 'quiet.invitee@firm.test';
     expect((await c.post('/_api/settings/users/invite', { email: invitee, role: 'user' })).statusCode).toBe(200);
     secrets.push(tokenIn(lastTo(invitee)));

@@ -10,7 +10,12 @@ import { endUserPendingLogins, spendUserResetTokens } from './auth.repository.js
 const WRONG_CURRENT_RULE: ThrottleRule = { limit: 5, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
 
 /** Changes the signed-in user's password and ends every other session of the account. */
-export async function changePassword(ctx: AppContext, auth: AuthContext, input: { currentPassword: string; newPassword: string }, meta: RequestMeta) {
+export async function changePassword(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: { currentPassword: string; newPassword: string },
+  meta: RequestMeta,
+) {
   const key = `pwchange:${auth.user.id}`;
   // The check is counted before the current password is verified, so concurrent guesses share the limit.
   await reserveAttempt(ctx.db, key, WRONG_CURRENT_RULE);

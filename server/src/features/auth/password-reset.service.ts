@@ -26,7 +26,10 @@ export async function requestPasswordReset(ctx: AppContext, email: string, meta:
   await ctx.db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, address);
     const found = !!user && user.isActive;
-    await auditFor(found ? user : null, meta)(trx, 'PASSWORD_RESET_REQUESTED', found ? { table: 'users', id: user.id } : null, { email: address, accountFound: found });
+    await auditFor(found ? user : null, meta)(trx, 'PASSWORD_RESET_REQUESTED', found ? { table: 'users', id: user.id } : null, {
+      email: address,
+      accountFound: found,
+    });
     await ctx.jobs.enqueue<PasswordResetMailJob>(trx, PASSWORD_RESET_MAIL_JOB, { email: address });
   });
   return { success: true, message: MSG.resetRequested };
@@ -42,7 +45,11 @@ async function sendPasswordResetMail(ctx: AppContext, job: PasswordResetMailJob)
     if (!user || !user.isActive) return null;
     await spendUserResetTokens(trx, user.id);
     const token = newToken();
-    await insertResetToken(trx, { tokenHash: hashToken(token), userId: user.id, expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000) });
+    await insertResetToken(trx, {
+      tokenHash: hashToken(token),
+      userId: user.id,
+      expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000),
+    });
     const link = `${ctx.config.appUrl}/password-reset?token=${encodeURIComponent(token)}`;
     return {
       to: user.email,

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@strongroom/contracts';
-import { API, Client, createOrgWithAdmin, createTestApp, signInWithEmailCode, waitForCount, type Account, type TestApp } from '../../../test/helpers.js';
+import {
+  API,
+  Client,
+  createOrgWithAdmin,
+  createTestApp,
+  signInWithEmailCode,
+  waitForCount,
+  type Account,
+  type TestApp,
+} from '../../../test/helpers.js';
 
 let t: TestApp;
 let admin: Account;
@@ -29,9 +38,15 @@ describe('password reset', () => {
   it('validates input with the published messages', async () => {
     const c = new Client(t.app);
     expect((await c.post('/_api/auth/password-reset', { email: 'nope' })).json().error).toBe(MSG.validEmail);
-    expect((await c.post('/_api/auth/password-reset-verify', { token: '', newPassword: 'longenough' })).json().error).toBe(MSG.resetTokenRequired);
-    expect((await c.post('/_api/auth/password-reset-verify', { token: 'x', newPassword: 'short' })).json().error).toBe(MSG.passwordMin8Long);
-    expect((await c.post('/_api/auth/password-reset-verify', { token: 'x', newPassword: 'a'.repeat(101) })).json().error).toBe(MSG.passwordMax100Long);
+    expect((await c.post('/_api/auth/password-reset-verify', { token: '', newPassword: 'longenough' })).json().error).toBe(
+      MSG.resetTokenRequired,
+    );
+    expect((await c.post('/_api/auth/password-reset-verify', { token: 'x', newPassword: 'short' })).json().error).toBe(
+      MSG.passwordMin8Long,
+    );
+    expect((await c.post('/_api/auth/password-reset-verify', { token: 'x', newPassword: 'a'.repeat(101) })).json().error).toBe(
+      MSG.passwordMax100Long,
+    );
     const bad = await c.post('/_api/auth/password-reset-verify', { token: 'not-a-real-token', newPassword: 'new password 1' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe(MSG.resetTokenInvalid);
@@ -56,7 +71,9 @@ describe('password reset', () => {
     expect((await session.get('/_api/auth/session', API)).json().code).toBe('SESSION_NOT_FOUND');
     expect((await c.post('/_api/auth/login_with_password', { email: admin.email, password: admin.password })).statusCode).toBe(401);
     expect((await c.post('/_api/auth/login_with_password', { email: admin.email, password: 'a brand new secret' })).statusCode).toBe(200);
-    const actions = (await t.ctx.db.selectFrom('auditLogs').select('action').where('organizationId', '=', admin.organizationId).execute()).map((r) => r.action);
+    const actions = (
+      await t.ctx.db.selectFrom('auditLogs').select('action').where('organizationId', '=', admin.organizationId).execute()
+    ).map((r) => r.action);
     expect(actions).toEqual(expect.arrayContaining(['PASSWORD_RESET_REQUESTED', 'PASSWORD_RESET_COMPLETED']));
   });
 
@@ -67,7 +84,13 @@ describe('password reset', () => {
     await c.post('/_api/auth/password-reset', { email: admin.email });
     await waitForCount(t.sink, before + 1);
     const token = tokenOf(await t.sink.lastLink(admin.email, '/password-reset'));
-    await t.ctx.db.updateTable('passwordResetTokens').set({ expiresAt: new Date(Date.now() - 1) }).where('usedAt', 'is', null).execute();
-    expect((await c.post('/_api/auth/password-reset-verify', { token, newPassword: 'too late now' })).json().error).toBe(MSG.resetTokenInvalid);
+    await t.ctx.db
+      .updateTable('passwordResetTokens')
+      .set({ expiresAt: new Date(Date.now() - 1) })
+      .where('usedAt', 'is', null)
+      .execute();
+    expect((await c.post('/_api/auth/password-reset-verify', { token, newPassword: 'too late now' })).json().error).toBe(
+      MSG.resetTokenInvalid,
+    );
   });
 });

@@ -13,22 +13,33 @@ describe('password throttles under concurrency', () => {
   it('80 concurrent wrong passwords for one address: at most 10 are checked, the rest are refused', async () => {
     const victim = await createOrgWithAdmin(t, 'Race LLP');
     const c = new Client(t.app, '10.8.0.1');
-    const burst = await Promise.all(Array.from({ length: 80 }, (_, i) => c.post('/_api/auth/login_with_password', { email: victim.email, password: `wrong-${i}` })));
+    const burst = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => c.post('/_api/auth/login_with_password', { email: victim.email, password: `wrong-${i}` })),
+    );
     const unauthorized = burst.filter((r) => r.statusCode === 401);
     const refused = burst.filter((r) => r.statusCode === 429);
     expect(unauthorized.length).toBeLessThanOrEqual(10);
     expect(unauthorized.length + refused.length).toBe(80);
     expect(refused[0]!.json()).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', error: MSG.tooManyAttempts });
-    const failed = await t.ctx.db.selectFrom('auditLogs').select('id').where('targetId', '=', String(victim.userId)).where('action', '=', 'USER_LOGIN_FAILED').execute();
+    const failed = await t.ctx.db
+      .selectFrom('auditLogs')
+      .select('id')
+      .where('targetId', '=', String(victim.userId))
+      .where('action', '=', 'USER_LOGIN_FAILED')
+      .execute();
     expect(failed.length).toBe(unauthorized.length);
     // Locked: even the right password is refused now.
-    expect((await new Client(t.app, '10.8.0.2').post('/_api/auth/login_with_password', { email: victim.email, password: victim.password })).statusCode).toBe(429);
+    expect(
+      (await new Client(t.app, '10.8.0.2').post('/_api/auth/login_with_password', { email: victim.email, password: victim.password }))
+        .statusCode,
+    ).toBe(429);
   });
 
   it('a right password gives back its attempt from the address budget', async () => {
     const acct = await createOrgWithAdmin(t, 'Office LLP');
     const c = new Client(t.app, '10.8.0.3');
-    for (let i = 0; i < 60; i++) expect((await c.post('/_api/auth/login_with_password', { email: acct.email, password: acct.password })).statusCode).toBe(200);
+    for (let i = 0; i < 60; i++)
+      expect((await c.post('/_api/auth/login_with_password', { email: acct.email, password: acct.password })).statusCode).toBe(200);
   });
 });
 
@@ -59,21 +70,37 @@ describe('TRUST_PROXY', () => {
     it('a spoofed leftmost X-Forwarded-For changes neither the throttled address nor the audit address', async () => {
       const proxy = new Client(t.app, '127.0.0.1');
       for (let i = 0; i < 50; i++) {
-        const r = await proxy.post('/_api/auth/login_with_password', { email: `spray${i}@firm.test`, password: 'password1' }, viaProxy(`203.0.113.${i}`));
+        const r = await proxy.post(
+          '/_api/auth/login_with_password',
+          { email: `spray${i}@firm.test`, password: 'password1' },
+          viaProxy(`203.0.113.${i}`),
+        );
         expect(r.statusCode).toBe(401);
       }
-      const next = await proxy.post('/_api/auth/login_with_password', { email: acct.email, password: acct.password }, viaProxy('203.0.113.200'));
+      const next = await proxy.post(
+        '/_api/auth/login_with_password',
+        { email: acct.email, password: acct.password },
+        viaProxy('203.0.113.200'),
+      );
       expect(next.statusCode).toBe(429);
       const ips = await t.ctx.db.selectFrom('auditLogs').select('ipAddress').where('action', '=', 'USER_LOGIN_FAILED').execute();
       expect(new Set(ips.map((r) => r.ipAddress))).toEqual(new Set(['198.51.100.7']));
       // Another client behind the same proxy is not affected.
-      const other = await proxy.post('/_api/auth/login_with_password', { email: acct.email, password: acct.password }, { 'x-forwarded-for': '192.0.2.44' });
+      const other = await proxy.post(
+        '/_api/auth/login_with_password',
+        { email: acct.email, password: acct.password },
+        { 'x-forwarded-for': '192.0.2.44' },
+      );
       expect(other.statusCode).toBe(200);
     });
 
     it('a client reaching the server directly cannot pick its address with X-Forwarded-For', async () => {
       const direct = new Client(t.app, '192.0.2.99');
-      await direct.post('/_api/auth/login_with_password', { email: 'nobody-direct@firm.test', password: 'password1' }, { 'x-forwarded-for': '198.51.100.250' });
+      await direct.post(
+        '/_api/auth/login_with_password',
+        { email: 'nobody-direct@firm.test', password: 'password1' },
+        { 'x-forwarded-for': '198.51.100.250' },
+      );
       const row = await t.ctx.db
         .selectFrom('auditLogs')
         .select('ipAddress')

@@ -1,7 +1,12 @@
 import type { FeatureFlagName } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 
-export async function insertFlags(db: Executor, organizationId: string, flags: Record<FeatureFlagName, boolean>, names: readonly FeatureFlagName[]): Promise<void> {
+export async function insertFlags(
+  db: Executor,
+  organizationId: string,
+  flags: Record<FeatureFlagName, boolean>,
+  names: readonly FeatureFlagName[],
+): Promise<void> {
   await db
     .insertInto('featureFlags')
     .values(names.map((flagName) => ({ organizationId, flagName, enabled: flags[flagName] })))
@@ -10,6 +15,11 @@ export async function insertFlags(db: Executor, organizationId: string, flags: R
 
 /** The stored setting of one flag, or undefined when the organization has no row for it. */
 export async function findFlag(db: Executor, organizationId: string, flag: FeatureFlagName): Promise<boolean | undefined> {
-  const row = await db.selectFrom('featureFlags').select('enabled').where('organizationId', '=', organizationId).where('flagName', '=', flag).executeTakeFirst();
+  const row = await db
+    .selectFrom('featureFlags')
+    .select('enabled')
+    .where('organizationId', '=', organizationId)
+    .where('flagName', '=', flag)
+    .executeTakeFirst();
   return row?.enabled;
 }

@@ -27,7 +27,13 @@ export function findOpenInvitation(db: Executor, tokenHash: string) {
   return db
     .selectFrom('invitations')
     .innerJoin('organizations', 'organizations.id', 'invitations.organizationId')
-    .select(['invitations.id', 'invitations.email', 'invitations.role', 'invitations.organizationId', 'organizations.name as organizationName'])
+    .select([
+      'invitations.id',
+      'invitations.email',
+      'invitations.role',
+      'invitations.organizationId',
+      'organizations.name as organizationName',
+    ])
     .where('invitations.tokenHash', '=', tokenHash)
     .where('invitations.acceptedAt', 'is', null)
     .where('invitations.revokedAt', 'is', null)

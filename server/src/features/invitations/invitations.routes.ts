@@ -25,12 +25,16 @@ export function invitationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.post('/_api/auth/invitation-verify', { schema: { tags: ['auth'], body: invitationVerifyRequest, response: { 200: invitationVerifyResponse } } }, async (request) =>
-      verifyInvitation(ctx, request.body.token),
+    app.post(
+      '/_api/auth/invitation-verify',
+      { schema: { tags: ['auth'], body: invitationVerifyRequest, response: { 200: invitationVerifyResponse } } },
+      async (request) => verifyInvitation(ctx, request.body.token),
     );
 
-    app.post('/_api/auth/invitation-accept', { schema: { tags: ['auth'], body: invitationAcceptRequest, response: { 200: messageResponse } } }, async (request) =>
-      acceptInvitation(ctx, request.body, requestMeta(request)),
+    app.post(
+      '/_api/auth/invitation-accept',
+      { schema: { tags: ['auth'], body: invitationAcceptRequest, response: { 200: messageResponse } } },
+      async (request) => acceptInvitation(ctx, request.body, requestMeta(request)),
     );
   };
 }

@@ -9,7 +9,13 @@ import { isFlagEnabled } from '../feature-flags/feature-flags.service.js';
 import { withFreshMfa } from '../mfa/index.js';
 import type { AuthContext } from '../sessions/sessions.service.js';
 import { findUserByEmail, hashPassword, insertUser } from '../users/users.service.js';
-import { findOpenInvitation, insertInvitation, lockOpenInvitation, markInvitationAccepted, revokeOpenInvitations } from './invitations.repository.js';
+import {
+  findOpenInvitation,
+  insertInvitation,
+  lockOpenInvitation,
+  markInvitationAccepted,
+  revokeOpenInvitations,
+} from './invitations.repository.js';
 
 const INVITATION_DAYS = 7;
 
@@ -93,7 +99,14 @@ export async function acceptInvitation(ctx: AppContext, input: { token: string; 
     const inv = await lockOpenInvitation(trx, hashToken(input.token));
     if (!inv) throw notFound(MSG.invitationInvalid);
     if (await findUserByEmail(trx, inv.email)) throw conflict(MSG.invitationAccountExists, { reason: 'ACCOUNT_EXISTS' });
-    const user = await insertUser(trx, { organizationId: inv.organizationId, email: inv.email, fullName: input.fullName.trim(), passwordHash, role: inv.role, permissions: DEFAULT_PERMISSIONS[inv.role] });
+    const user = await insertUser(trx, {
+      organizationId: inv.organizationId,
+      email: inv.email,
+      fullName: input.fullName.trim(),
+      passwordHash,
+      role: inv.role,
+      permissions: DEFAULT_PERMISSIONS[inv.role],
+    });
     await markInvitationAccepted(trx, inv.id);
     await auditFor(user, meta)(trx, 'ACCEPT_INVITATION', { table: 'invitations', id: inv.id }, { userId: user.id, role: inv.role });
   });

@@ -1,7 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS, MSG } from '@strongroom/contracts';
 import { createSession } from '../sessions/sessions.service.js';
-import { API, Client, createOrgWithAdmin, createTestApp, enrollTotp, nextTotp, signInWithEmailCode, uniqueEmail, waitForCount, type Account, type TestApp } from '../../../test/helpers.js';
+import {
+  API,
+  Client,
+  createOrgWithAdmin,
+  createTestApp,
+  enrollTotp,
+  nextTotp,
+  signInWithEmailCode,
+  uniqueEmail,
+  waitForCount,
+  type Account,
+  type TestApp,
+} from '../../../test/helpers.js';
 
 let t: TestApp;
 let admin: Account;
@@ -32,7 +44,11 @@ describe('invitations', () => {
     const email = uniqueEmail('colleague');
     const first = await adminClient.post('/_api/settings/users/invite', { email, role: 'user' });
     expect(first.statusCode).toBe(401);
-    expect(first.json()).toMatchObject({ code: 'MFA_REQUIRED', mfaRequired: true, details: { operation: 'MFA_USER_MANAGEMENT', availableMethods: ['totp'], mfaMethod: 'totp' } });
+    expect(first.json()).toMatchObject({
+      code: 'MFA_REQUIRED',
+      mfaRequired: true,
+      details: { operation: 'MFA_USER_MANAGEMENT', availableMethods: ['totp'], mfaMethod: 'totp' },
+    });
     const wrong = await adminClient.post('/_api/settings/users/invite', { email, role: 'user', mfaToken: '000000' });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toMatchObject({ code: 'MFA_INVALID', error: MSG.invalidCode });
@@ -46,21 +62,40 @@ describe('invitations', () => {
 
   it('a system MFA token works for 30 minutes and only in its own session', async () => {
     const other = new Client(t.app);
-    const user = (await t.ctx.db.selectFrom('users').selectAll().where('id', '=', admin.userId).executeTakeFirstOrThrow());
+    const user = await t.ctx.db.selectFrom('users').selectAll().where('id', '=', admin.userId).executeTakeFirstOrThrow();
     const { token } = await t.ctx.db.transaction().execute((trx) => createSession(t.ctx, trx, user, { ip: '127.0.0.1', userAgent: null }));
     other.cookies.set('sr_session', token);
     const r = await other.post('/_api/settings/users/invite', { email: uniqueEmail(), role: 'user', mfaToken: sysToken });
     expect(r.json().code).toBe('MFA_INVALID');
-    await t.ctx.db.updateTable('systemMfaTokens').set({ expiresAt: new Date(Date.now() - 1) }).execute();
+    await t.ctx.db
+      .updateTable('systemMfaTokens')
+      .set({ expiresAt: new Date(Date.now() - 1) })
+      .execute();
     const expired = await adminClient.post('/_api/settings/users/invite', { email: uniqueEmail(), role: 'user', mfaToken: sysToken });
     expect(expired.json().code).toBe('MFA_INVALID');
-    await t.ctx.db.updateTable('systemMfaTokens').set({ expiresAt: new Date(Date.now() + 30 * 60_000) }).execute();
+    await t.ctx.db
+      .updateTable('systemMfaTokens')
+      .set({ expiresAt: new Date(Date.now() + 30 * 60_000) })
+      .execute();
   });
 
   it('validates the invite body', async () => {
-    expect((await adminClient.post('/_api/settings/users/invite', { email: 'x', role: 'user', mfaToken: sysToken })).json().error).toBe(MSG.validEmail);
-    expect((await adminClient.post('/_api/settings/users/invite', { email: uniqueEmail(), role: 'owner', mfaToken: sysToken })).json().error).toBe(MSG.inviteRoleInvalid);
-    expect((await adminClient.post('/_api/settings/users/invite', { email: uniqueEmail(), role: 'user', mfaToken: sysToken, organizationId: 'x' })).statusCode).toBe(400);
+    expect((await adminClient.post('/_api/settings/users/invite', { email: 'x', role: 'user', mfaToken: sysToken })).json().error).toBe(
+      MSG.validEmail,
+    );
+    expect(
+      (await adminClient.post('/_api/settings/users/invite', { email: uniqueEmail(), role: 'owner', mfaToken: sysToken })).json().error,
+    ).toBe(MSG.inviteRoleInvalid);
+    expect(
+      (
+        await adminClient.post('/_api/settings/users/invite', {
+          email: uniqueEmail(),
+          role: 'user',
+          mfaToken: sysToken,
+          organizationId: 'x',
+        })
+      ).statusCode,
+    ).toBe(400);
     expect((await new Client(t.app).post('/_api/settings/users/invite', { email: uniqueEmail(), role: 'user' })).statusCode).toBe(401);
     const dup = await adminClient.post('/_api/settings/users/invite', { email: admin.email, role: 'user', mfaToken: sysToken });
     expect(dup.statusCode).toBe(409);
@@ -74,8 +109,12 @@ describe('invitations', () => {
     const anon = new Client(t.app);
     expect((await anon.post('/_api/auth/invitation-verify', { token })).json()).toEqual({ organizationName: 'Acme LLP', email });
     expect((await anon.post('/_api/auth/invitation-verify', { token: '' })).json().error).toBe(MSG.invitationTokenRequired);
-    expect((await anon.post('/_api/auth/invitation-accept', { token, fullName: 'G', password: 'longenough' })).json().error).toBe(MSG.fullNameMin);
-    expect((await anon.post('/_api/auth/invitation-accept', { token, fullName: 'Gus Guest', password: 'short' })).json().error).toBe(MSG.passwordMin8);
+    expect((await anon.post('/_api/auth/invitation-accept', { token, fullName: 'G', password: 'longenough' })).json().error).toBe(
+      MSG.fullNameMin,
+    );
+    expect((await anon.post('/_api/auth/invitation-accept', { token, fullName: 'Gus Guest', password: 'short' })).json().error).toBe(
+      MSG.passwordMin8,
+    );
     const ok = await anon.post('/_api/auth/invitation-accept', { token, fullName: 'Gus Guest', password: 'guest password' });
     expect(ok.json()).toEqual({ success: true, message: MSG.invitationWelcome });
     const again = await anon.post('/_api/auth/invitation-accept', { token, fullName: 'Gus Guest', password: 'guest password' });
@@ -85,11 +124,21 @@ describe('invitations', () => {
 
     const guest = await signInWithEmailCode(t, { email, password: 'guest password' });
     const s = (await guest.get('/_api/auth/session', API)).json();
-    expect(s.user).toMatchObject({ role: 'guest', permissions: DEFAULT_PERMISSIONS.guest, organizationId: admin.organizationId, mfaSetupRequired: true });
+    expect(s.user).toMatchObject({
+      role: 'guest',
+      permissions: DEFAULT_PERMISSIONS.guest,
+      organizationId: admin.organizationId,
+      mfaSetupRequired: true,
+    });
   });
 
   it('lets users with canInviteUsers invite, never an admin, and refuses plain users and guests', async () => {
-    await t.ctx.db.updateTable('featureFlags').set({ enabled: false }).where('organizationId', '=', admin.organizationId).where('flagName', '=', 'MFA_USER_MANAGEMENT').execute();
+    await t.ctx.db
+      .updateTable('featureFlags')
+      .set({ enabled: false })
+      .where('organizationId', '=', admin.organizationId)
+      .where('flagName', '=', 'MFA_USER_MANAGEMENT')
+      .execute();
     const email = uniqueEmail('member');
     await adminClient.post('/_api/settings/users/invite', { email, role: 'user' });
     const token = tokenOf(await t.sink.lastLink(email, '/accept-invitation'));
@@ -97,11 +146,17 @@ describe('invitations', () => {
     const member = await signInWithEmailCode(t, { email, password: 'member password' });
     await member.post('/_api/settings/mfa-manage', { operation: 'switch_to_email', mfaToken: 'setup' });
     const code = await t.sink.lastCode(email);
-    expect((await member.post('/_api/settings/mfa-manage', { operation: 'switch_to_email', mfaToken: code })).json().message).toBe(MSG.emailEnabled);
+    expect((await member.post('/_api/settings/mfa-manage', { operation: 'switch_to_email', mfaToken: code })).json().message).toBe(
+      MSG.emailEnabled,
+    );
 
     const refused = await member.post('/_api/settings/users/invite', { email: uniqueEmail(), role: 'guest' });
     expect(refused.statusCode).toBe(403);
-    await t.ctx.db.updateTable('users').set({ permissions: JSON.stringify({ ...DEFAULT_PERMISSIONS.user, canInviteUsers: true }) }).where('email', '=', email).execute();
+    await t.ctx.db
+      .updateTable('users')
+      .set({ permissions: JSON.stringify({ ...DEFAULT_PERMISSIONS.user, canInviteUsers: true }) })
+      .where('email', '=', email)
+      .execute();
     expect((await member.post('/_api/settings/users/invite', { email: uniqueEmail(), role: 'guest' })).statusCode).toBe(200);
     const adminInvite = await member.post('/_api/settings/users/invite', { email: uniqueEmail(), role: 'admin' });
     expect(adminInvite.statusCode).toBe(403);
@@ -140,11 +195,18 @@ describe('inviting addresses that already have an account', () => {
     acct = await createOrgWithAdmin(t, 'Discreet LLP');
     c = await signInWithEmailCode(t, acct);
     await c.post('/_api/settings/mfa-manage', { operation: 'switch_to_email', mfaToken: 'setup' });
-    expect((await c.post('/_api/settings/mfa-manage', { operation: 'switch_to_email', mfaToken: await t.sink.lastCode(acct.email) })).json().message).toBe(MSG.emailEnabled);
+    expect(
+      (await c.post('/_api/settings/mfa-manage', { operation: 'switch_to_email', mfaToken: await t.sink.lastCode(acct.email) })).json()
+        .message,
+    ).toBe(MSG.emailEnabled);
   });
 
   async function actionCode(): Promise<string> {
-    await t.ctx.db.updateTable('mfaEmailCodes').set({ createdAt: new Date(Date.now() - 60_000) }).where('userId', '=', acct.userId).execute();
+    await t.ctx.db
+      .updateTable('mfaEmailCodes')
+      .set({ createdAt: new Date(Date.now() - 60_000) })
+      .where('userId', '=', acct.userId)
+      .execute();
     const before = t.sink.messages.length;
     expect((await c.post('/_api/auth/mfa-email', { userId: acct.userId })).statusCode).toBe(200);
     await waitForCount(t.sink, before + 1);

@@ -42,14 +42,22 @@ export function requireVisible<M extends Pick<MatterRow, 'isVaulted'>>(user: Pic
 }
 
 /** A matter of the user's organization that the user may see; another organization's id answers 404. */
-export async function getVisibleMatter(db: Executor, user: Pick<UserRow, 'organizationId' | 'permissions'>, matterId: string): Promise<MatterRow> {
+export async function getVisibleMatter(
+  db: Executor,
+  user: Pick<UserRow, 'organizationId' | 'permissions'>,
+  matterId: string,
+): Promise<MatterRow> {
   const matter = await findMatter(db, user.organizationId, matterId);
   if (!matter) throw notFound(MATTER_MSG.matterNotFound);
   return requireVisible(user, matter);
 }
 
 /** The same, with the row locked for the rest of the transaction (every change to a matter or its tree). */
-export async function lockVisibleMatter(trx: Executor, user: Pick<UserRow, 'organizationId' | 'permissions'>, matterId: string): Promise<MatterRow> {
+export async function lockVisibleMatter(
+  trx: Executor,
+  user: Pick<UserRow, 'organizationId' | 'permissions'>,
+  matterId: string,
+): Promise<MatterRow> {
   const matter = await lockMatterRow(trx, user.organizationId, matterId);
   if (!matter) throw notFound(MATTER_MSG.matterNotFound);
   return requireVisible(user, matter);

@@ -17,12 +17,21 @@ export function findMatter(db: Executor, organizationId: string, matterId: strin
  * matter that was just put under legal hold).
  */
 export function lockMatterRow(db: Executor, organizationId: string, matterId: string) {
-  return db.selectFrom('matters').selectAll().where('organizationId', '=', organizationId).where('id', '=', matterId).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('matters')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', matterId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export function insertMatter(
   db: Executor,
-  values: Pick<MatterRow, 'organizationId' | 'matterName' | 'matterNumber' | 'clientName' | 'description' | 'responsibleLawyer' | 'createdBy'>,
+  values: Pick<
+    MatterRow,
+    'organizationId' | 'matterName' | 'matterNumber' | 'clientName' | 'description' | 'responsibleLawyer' | 'createdBy'
+  >,
 ) {
   return db
     .insertInto('matters')
@@ -44,7 +53,12 @@ export function updateMatterRow(db: Executor, matter: MatterRow, changes: Matter
     .executeTakeFirstOrThrow();
 }
 
-export async function matterNumberTaken(db: Executor, organizationId: string, matterNumber: string, exceptMatterId?: string): Promise<boolean> {
+export async function matterNumberTaken(
+  db: Executor,
+  organizationId: string,
+  matterNumber: string,
+  exceptMatterId?: string,
+): Promise<boolean> {
   let q = db
     .selectFrom('matters')
     .select('id')
@@ -78,7 +92,9 @@ export function nextMatterCounterQuery(db: Executor, organizationId: string, yea
     .insertInto('matterNumberCounters')
     .values({ organizationId, year, lastValue: sql<number>`${highest} + 1` })
     .onConflict((oc) =>
-      oc.columns(['organizationId', 'year']).doUpdateSet({ lastValue: sql<number>`greatest(matter_number_counters.last_value, ${highest}) + 1` }),
+      oc
+        .columns(['organizationId', 'year'])
+        .doUpdateSet({ lastValue: sql<number>`greatest(matter_number_counters.last_value, ${highest}) + 1` }),
     )
     .returning('lastValue');
 }
@@ -122,7 +138,12 @@ function filtered(db: Executor, f: MatterFilters) {
     const pattern = containsPattern(f.search);
     // Each arm can use its column's trigram index (BitmapOr).
     q = q.where((eb) =>
-      eb.or([eb('matterName', 'ilike', pattern), eb('matterNumber', 'ilike', pattern), eb('clientName', 'ilike', pattern), eb('description', 'ilike', pattern)]),
+      eb.or([
+        eb('matterName', 'ilike', pattern),
+        eb('matterNumber', 'ilike', pattern),
+        eb('clientName', 'ilike', pattern),
+        eb('description', 'ilike', pattern),
+      ]),
     );
   }
   if (f.status) q = q.where('isVaulted', '=', f.status === 'Vaulted');
@@ -180,11 +201,7 @@ export type SuggestionFilters = { organizationId: string; includeVaulted: boolea
 
 /** The suggestions of one column (the query, not yet run). */
 export function nameSuggestionsQuery(db: Executor, column: 'clientName' | 'responsibleLawyer', f: SuggestionFilters) {
-  let q = db
-    .selectFrom('matters')
-    .where('organizationId', '=', f.organizationId)
-    .where(column, 'is not', null)
-    .where(column, '!=', '');
+  let q = db.selectFrom('matters').where('organizationId', '=', f.organizationId).where(column, 'is not', null).where(column, '!=', '');
   if (!f.includeVaulted) q = q.where('isVaulted', '=', false);
   const prefix = f.query ? prefixPattern(f.query.toLowerCase()) : '%';
   if (f.query) q = q.where(column, 'ilike', containsPattern(f.query));

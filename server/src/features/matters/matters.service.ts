@@ -63,7 +63,12 @@ export async function listMatters(ctx: AppContext, auth: AuthContext, q: MatterL
     ...dateBounds(q),
   };
   const [rows, totalCount] = await Promise.all([
-    listMatterRows(ctx.db, filters, { sortBy: q.sortBy, direction: q.sortDirection }, { limit: q.pageSize, offset: (q.page - 1) * q.pageSize }),
+    listMatterRows(
+      ctx.db,
+      filters,
+      { sortBy: q.sortBy, direction: q.sortDirection },
+      { limit: q.pageSize, offset: (q.page - 1) * q.pageSize },
+    ),
     countMatters(ctx.db, filters),
   ]);
   return { matters: rows.map(toMatterDto), totalCount };
@@ -82,7 +87,12 @@ export async function nextMatterNumber(ctx: AppContext, auth: AuthContext): Prom
 }
 
 /** Admins and holders of canUpload create matters (the New Matter button is offered to the same people). */
-export async function createMatter(ctx: AppContext, auth: AuthContext, input: CreateMatterRequest, meta: RequestMeta): Promise<MatterResponse> {
+export async function createMatter(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: CreateMatterRequest,
+  meta: RequestMeta,
+): Promise<MatterResponse> {
   const { user } = auth;
   requirePermission(user, 'canUpload');
   const givenNumber = input.matterNumber?.trim();
@@ -90,7 +100,8 @@ export async function createMatter(ctx: AppContext, auth: AuthContext, input: Cr
     const matter = await ctx.db.transaction().execute(async (trx) => {
       let matterNumber: string;
       if (givenNumber) {
-        if (await matterNumberTaken(trx, user.organizationId, givenNumber)) throw conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' });
+        if (await matterNumberTaken(trx, user.organizationId, givenNumber))
+          throw conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' });
         matterNumber = givenNumber;
       } else {
         const year = new Date().getUTCFullYear();
@@ -112,20 +123,27 @@ export async function createMatter(ctx: AppContext, auth: AuthContext, input: Cr
         responsibleLawyer: input.responsibleAttorney,
         createdBy: user.id,
       });
-      await auditFor(user, meta)(trx, 'CREATE_MATTER', { table: 'matters', id: row.id }, {
-        matterName: row.matterName,
-        matterNumber: row.matterNumber,
-        clientName: row.clientName,
-        responsibleLawyer: row.responsibleLawyer,
-        numberGenerated: !givenNumber,
-      });
+      await auditFor(user, meta)(
+        trx,
+        'CREATE_MATTER',
+        { table: 'matters', id: row.id },
+        {
+          matterName: row.matterName,
+          matterNumber: row.matterNumber,
+          clientName: row.clientName,
+          responsibleLawyer: row.responsibleLawyer,
+          numberGenerated: !givenNumber,
+        },
+      );
       return row;
     });
     return { matter: toMatterDto(matter) };
   } catch (err) {
     // Two creations with the same number at once: the unique index decides.
     if (isUniqueViolation(err, 'matters_org_number_unique')) {
-      throw givenNumber ? conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' }) : conflict(MATTER_MSG.concurrentCreation, { reason: 'RACE' });
+      throw givenNumber
+        ? conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' })
+        : conflict(MATTER_MSG.concurrentCreation, { reason: 'RACE' });
     }
     throw err;
   }
@@ -138,7 +156,12 @@ function requireMatterEditor(user: UserRow): void {
 
 const EDITABLE = ['matterName', 'matterNumber', 'clientName', 'description', 'responsibleLawyer'] as const;
 
-export async function updateMatter(ctx: AppContext, auth: AuthContext, input: UpdateMatterRequest, meta: RequestMeta): Promise<MatterChangeResponse> {
+export async function updateMatter(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: UpdateMatterRequest,
+  meta: RequestMeta,
+): Promise<MatterChangeResponse> {
   const { user } = auth;
   requireMatterEditor(user);
   let offer: UndoOffer | undefined;
@@ -175,14 +198,20 @@ export async function updateMatter(ctx: AppContext, auth: AuthContext, input: Up
         throw conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' });
       }
       const updated = await updateMatterRow(trx, current, changes, user.id);
-      await auditFor(user, meta)(trx, 'UPDATE_MATTER', { table: 'matters', id: current.id }, { matterName: updated.matterName, changes: audited, version: updated.version });
+      await auditFor(user, meta)(
+        trx,
+        'UPDATE_MATTER',
+        { table: 'matters', id: current.id },
+        { matterName: updated.matterName, changes: audited, version: updated.version },
+      );
       const before = Object.fromEntries(Object.keys(changes).map((field) => [field, current[field as keyof MatterChanges]]));
       offer = await recordUndo(trx, auth, { kind: 'matter.update', targetId: current.id, version: updated.version, before });
       return updated;
     });
     return { matter: toMatterDto(matter), ...offer };
   } catch (err) {
-    if (isUniqueViolation(err, 'matters_org_number_unique')) throw conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' });
+    if (isUniqueViolation(err, 'matters_org_number_unique'))
+      throw conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' });
     throw err;
   }
 }
@@ -192,7 +221,12 @@ export async function updateMatter(ctx: AppContext, auth: AuthContext, input: Up
  * version the edit produced, still open to changes, and its former number is still free. Raises the version and
  * is audited as UNDO_UPDATE_MATTER.
  */
-export async function undoMatterUpdate(trx: Executor, auth: AuthContext, entry: UndoEntry, meta: RequestMeta): Promise<{ targetId: string; matterId: string }> {
+export async function undoMatterUpdate(
+  trx: Executor,
+  auth: AuthContext,
+  entry: UndoEntry,
+  meta: RequestMeta,
+): Promise<{ targetId: string; matterId: string }> {
   const { user } = auth;
   requireMatterEditor(user);
   const current = await lockVisibleMatter(trx, user, entry.targetId).catch((err: unknown) => {
@@ -213,14 +247,21 @@ export async function undoMatterUpdate(trx: Executor, auth: AuthContext, entry: 
   }
   const updated = await updateMatterRow(trx, current, changes, user.id).catch((err: unknown) => {
     // The former number was taken by a matter created in the same instant: the unique index decides.
-    throw isUniqueViolation(err, 'matters_org_number_unique') ? conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' }) : err;
+    throw isUniqueViolation(err, 'matters_org_number_unique')
+      ? conflict(MATTER_MSG.matterNumberExists, { reason: 'NUMBER_TAKEN', field: 'matterNumber' })
+      : err;
   });
-  await auditFor(user, meta)(trx, 'UNDO_UPDATE_MATTER', { table: 'matters', id: current.id }, {
-    matterName: updated.matterName,
-    undoId: entry.id,
-    changes: audited,
-    version: updated.version,
-  });
+  await auditFor(user, meta)(
+    trx,
+    'UNDO_UPDATE_MATTER',
+    { table: 'matters', id: current.id },
+    {
+      matterName: updated.matterName,
+      undoId: entry.id,
+      changes: audited,
+      version: updated.version,
+    },
+  );
   return { targetId: current.id, matterId: current.id };
 }
 
@@ -237,11 +278,18 @@ async function suggestions(ctx: AppContext, auth: AuthContext, column: 'clientNa
 /** Clients by how many matters name them; Frequent from MATTER_LIMITS.frequentMatterCount (3) matters. */
 export async function clientSuggestions(ctx: AppContext, auth: AuthContext, q: SuggestionQuery): Promise<ClientSuggestion[]> {
   const rows = await suggestions(ctx, auth, 'clientName', q);
-  return rows.map((r) => ({ clientName: r.name, matterCount: r.matterCount, isFrequentClient: r.matterCount >= MATTER_LIMITS.frequentMatterCount }));
+  return rows.map((r) => ({
+    clientName: r.name,
+    matterCount: r.matterCount,
+    isFrequentClient: r.matterCount >= MATTER_LIMITS.frequentMatterCount,
+  }));
 }
 
 export async function lawyerSuggestions(ctx: AppContext, auth: AuthContext, q: SuggestionQuery): Promise<LawyerSuggestion[]> {
   const rows = await suggestions(ctx, auth, 'responsibleLawyer', q);
-  return rows.map((r) => ({ lawyerName: r.name, matterCount: r.matterCount, isFrequentLawyer: r.matterCount >= MATTER_LIMITS.frequentMatterCount }));
+  return rows.map((r) => ({
+    lawyerName: r.name,
+    matterCount: r.matterCount,
+    isFrequentLawyer: r.matterCount >= MATTER_LIMITS.frequentMatterCount,
+  }));
 }
-

@@ -3,7 +3,16 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MATTER_MSG, MSG } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
-import { addMember, auditActions, createFolder, createMatter, newOrganization, ok, setMatterFlags, type Member } from '../../../test/factories.js';
+import {
+  addMember,
+  auditActions,
+  createFolder,
+  createMatter,
+  newOrganization,
+  ok,
+  setMatterFlags,
+  type Member,
+} from '../../../test/factories.js';
 
 let t: TestApp;
 let admin: Member;
@@ -19,7 +28,12 @@ const year = new Date().getUTCFullYear();
 
 describe('POST /_api/matters/create', () => {
   it('creates a matter, generates MAT-YYYY-NNN numbers in sequence and audits it', async () => {
-    const a = await createMatter(admin.client, { matterName: 'Smith v Jones', clientName: 'Smith Ltd', description: 'Contract dispute', responsibleAttorney: 'Jane Counsel' });
+    const a = await createMatter(admin.client, {
+      matterName: 'Smith v Jones',
+      clientName: 'Smith Ltd',
+      description: 'Contract dispute',
+      responsibleAttorney: 'Jane Counsel',
+    });
     expect(a).toMatchObject({
       matterName: 'Smith v Jones',
       clientName: 'Smith Ltd',
@@ -45,14 +59,26 @@ describe('POST /_api/matters/create', () => {
     expect((await createMatter(admin.client)).matterNumber).toBe(`MAT-${year}-004`);
     const audit = (await auditActions(t, admin.organizationId)).filter((e) => e.action === 'CREATE_MATTER');
     expect(audit.length).toBe(4);
-    expect(audit[0]).toMatchObject({ targetId: a.id, details: { matterName: 'Smith v Jones', matterNumber: `MAT-${year}-001`, numberGenerated: true } });
+    expect(audit[0]).toMatchObject({
+      targetId: a.id,
+      details: { matterName: 'Smith v Jones', matterNumber: `MAT-${year}-001`, numberGenerated: true },
+    });
   });
 
   it('refuses a number that exists in the organization, ignoring case, with a 409 the dialog maps to the field', async () => {
     await createMatter(admin.client, { matterNumber: 'MAT-2025-100' });
-    const dup = await admin.client.post('/_api/matters/create', { matterName: 'X', clientName: 'Y', responsibleAttorney: 'Z', matterNumber: 'MAT-2025-100' });
+    const dup = await admin.client.post('/_api/matters/create', {
+      matterName: 'X',
+      clientName: 'Y',
+      responsibleAttorney: 'Z',
+      matterNumber: 'MAT-2025-100',
+    });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json()).toMatchObject({ error: MATTER_MSG.matterNumberExists, code: 'CONFLICT_ERROR', details: { reason: 'NUMBER_TAKEN', field: 'matterNumber' } });
+    expect(dup.json()).toMatchObject({
+      error: MATTER_MSG.matterNumberExists,
+      code: 'CONFLICT_ERROR',
+      details: { reason: 'NUMBER_TAKEN', field: 'matterNumber' },
+    });
     expect(dup.json().error).toContain('already exists');
     // The same number in another organization is fine.
     expect((await createMatter(other.client, { matterNumber: 'MAT-2025-100' })).matterNumber).toBe('MAT-2025-100');
@@ -68,14 +94,30 @@ describe('POST /_api/matters/create', () => {
   it('lets one of many concurrent creations with the same typed number through; the others are told the number is taken', async () => {
     const number = `MAT-${year}-950`;
     const tries = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => admin.client.post('/_api/matters/create', { matterName: `Same number ${i}`, clientName: 'Y', responsibleAttorney: 'Z', matterNumber: number })),
+      Array.from({ length: 8 }, (_, i) =>
+        admin.client.post('/_api/matters/create', {
+          matterName: `Same number ${i}`,
+          clientName: 'Y',
+          responsibleAttorney: 'Z',
+          matterNumber: number,
+        }),
+      ),
     );
     expect(tries.filter((r) => r.statusCode === 200)).toHaveLength(1);
     for (const r of tries.filter((r) => r.statusCode !== 200)) {
       expect(r.statusCode).toBe(409);
-      expect(r.json()).toEqual({ error: MATTER_MSG.matterNumberExists, code: 'CONFLICT_ERROR', details: { reason: 'NUMBER_TAKEN', field: 'matterNumber' } });
+      expect(r.json()).toEqual({
+        error: MATTER_MSG.matterNumberExists,
+        code: 'CONFLICT_ERROR',
+        details: { reason: 'NUMBER_TAKEN', field: 'matterNumber' },
+      });
     }
-    const stored = await t.ctx.db.selectFrom('matters').select('matterName').where('organizationId', '=', admin.organizationId).where('matterNumber', '=', number).execute();
+    const stored = await t.ctx.db
+      .selectFrom('matters')
+      .select('matterName')
+      .where('organizationId', '=', admin.organizationId)
+      .where('matterNumber', '=', number)
+      .execute();
     expect(stored).toHaveLength(1);
   });
 
@@ -91,18 +133,36 @@ describe('POST /_api/matters/create', () => {
     await sql`create trigger strongroom_test_commit_twin before insert on matters
       for each row when (new.matter_name = 'Race probe') execute function strongroom_test_commit_twin()`.execute(t.ctx.db);
     try {
-      const generated = await admin.client.post('/_api/matters/create', { matterName: 'Race probe', clientName: 'Y', responsibleAttorney: 'Z' });
+      const generated = await admin.client.post('/_api/matters/create', {
+        matterName: 'Race probe',
+        clientName: 'Y',
+        responsibleAttorney: 'Z',
+      });
       expect(generated.statusCode).toBe(409);
       expect(generated.json()).toEqual({ error: MATTER_MSG.concurrentCreation, code: 'CONFLICT_ERROR', details: { reason: 'RACE' } });
-      const typed = await admin.client.post('/_api/matters/create', { matterName: 'Race probe', clientName: 'Y', responsibleAttorney: 'Z', matterNumber: `MAT-${year}-960` });
+      const typed = await admin.client.post('/_api/matters/create', {
+        matterName: 'Race probe',
+        clientName: 'Y',
+        responsibleAttorney: 'Z',
+        matterNumber: `MAT-${year}-960`,
+      });
       expect(typed.statusCode).toBe(409);
-      expect(typed.json()).toEqual({ error: MATTER_MSG.matterNumberExists, code: 'CONFLICT_ERROR', details: { reason: 'NUMBER_TAKEN', field: 'matterNumber' } });
+      expect(typed.json()).toEqual({
+        error: MATTER_MSG.matterNumberExists,
+        code: 'CONFLICT_ERROR',
+        details: { reason: 'NUMBER_TAKEN', field: 'matterNumber' },
+      });
     } finally {
       await sql`drop trigger strongroom_test_commit_twin on matters`.execute(t.ctx.db);
       await sql`drop function strongroom_test_commit_twin()`.execute(t.ctx.db);
     }
     // Both refusals rolled back whole: neither the probe nor its twin was kept.
-    const kept = await t.ctx.db.selectFrom('matters').select('id').where('organizationId', '=', admin.organizationId).where('matterName', 'in', ['Race probe', 'Twin']).execute();
+    const kept = await t.ctx.db
+      .selectFrom('matters')
+      .select('id')
+      .where('organizationId', '=', admin.organizationId)
+      .where('matterName', 'in', ['Race probe', 'Twin'])
+      .execute();
     expect(kept).toEqual([]);
   });
 
@@ -159,7 +219,11 @@ describe('numbers after a legacy import of hand-typed numbers', () => {
     expect(r.json().matter.matterNumber).toBe(`MAT-${year}-104`);
     expect((await createMatter(firm.client)).matterNumber).toBe(`MAT-${year}-105`);
     // Concurrent creations after the import each get their own number, none of them a false race.
-    const made = await Promise.all(Array.from({ length: 8 }, () => firm.client.post('/_api/matters/create', { matterName: 'M', clientName: 'C', responsibleAttorney: 'L' })));
+    const made = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        firm.client.post('/_api/matters/create', { matterName: 'M', clientName: 'C', responsibleAttorney: 'L' }),
+      ),
+    );
     expect(made.map((m) => m.statusCode)).toEqual(made.map(() => 200));
     const numbers = made.map((m) => m.json().matter.matterNumber as string);
     expect(new Set(numbers).size).toBe(8);
@@ -182,7 +246,13 @@ describe('numbers after a legacy import of hand-typed numbers', () => {
     await createMatter(firm.client, { matterNumber: `MAT-${year}-500` });
     expect(await next(firm.client)).toBe(`MAT-${year}-501`);
     // Renumbering the generated matter by hand leaves the counter where it is.
-    ok(await firm.client.post('/_api/matters/update', { matterId: first.id, expectedVersion: first.version, matterNumber: `MAT-${year}-900` }));
+    ok(
+      await firm.client.post('/_api/matters/update', {
+        matterId: first.id,
+        expectedVersion: first.version,
+        matterNumber: `MAT-${year}-900`,
+      }),
+    );
     expect((await createMatter(firm.client)).matterNumber).toBe(`MAT-${year}-901`);
   });
 });
@@ -228,7 +298,15 @@ describe('GET /_api/matters/next-number', () => {
 describe('POST /_api/matters/update', () => {
   it('changes fields, bumps the version and audits what changed', async () => {
     const m = await createMatter(admin.client, { description: 'old' });
-    const r = ok(await admin.client.post('/_api/matters/update', { matterId: m.id, matterName: 'Renamed', description: '', responsibleLawyer: 'New Lawyer', expectedVersion: 1 }));
+    const r = ok(
+      await admin.client.post('/_api/matters/update', {
+        matterId: m.id,
+        matterName: 'Renamed',
+        description: '',
+        responsibleLawyer: 'New Lawyer',
+        expectedVersion: 1,
+      }),
+    );
     expect(r.matter).toMatchObject({ id: m.id, matterName: 'Renamed', description: null, responsibleLawyer: 'New Lawyer', version: 2 });
     const r2 = ok(await admin.client.post('/_api/matters/update', { matterId: m.id, clientName: 'Other Client', expectedVersion: 2 }));
     expect(r2.matter).toMatchObject({ clientName: 'Other Client', matterName: 'Renamed', version: 3 });
@@ -239,15 +317,27 @@ describe('POST /_api/matters/update', () => {
     expect(entries).toHaveLength(2);
     expect(entries[0]!.details).toMatchObject({
       version: 2,
-      changes: { matterName: { from: m.matterName, to: 'Renamed' }, description: { from: 'old', to: null }, responsibleLawyer: { from: 'Jane Counsel', to: 'New Lawyer' } },
+      changes: {
+        matterName: { from: m.matterName, to: 'Renamed' },
+        description: { from: 'old', to: null },
+        responsibleLawyer: { from: 'Jane Counsel', to: 'New Lawyer' },
+      },
     });
   });
 
   it('clears the client and the lawyer when sent as null or empty, audits it, and refuses to remove the number', async () => {
     const m = await createMatter(admin.client, { description: 'keep' });
     expect(m.clientName).not.toBeNull();
-    const r = ok(await admin.client.post('/_api/matters/update', { matterId: m.id, clientName: null, responsibleLawyer: '', expectedVersion: 1 }));
-    expect(r.matter).toMatchObject({ clientName: null, responsibleLawyer: null, description: 'keep', matterNumber: m.matterNumber, version: 2 });
+    const r = ok(
+      await admin.client.post('/_api/matters/update', { matterId: m.id, clientName: null, responsibleLawyer: '', expectedVersion: 1 }),
+    );
+    expect(r.matter).toMatchObject({
+      clientName: null,
+      responsibleLawyer: null,
+      description: 'keep',
+      matterNumber: m.matterNumber,
+      version: 2,
+    });
     const detail = ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`));
     expect(detail.matter).toMatchObject({ clientName: null, responsibleLawyer: null });
     const entries = (await auditActions(t, admin.organizationId)).filter((e) => e.action === 'UPDATE_MATTER' && e.targetId === m.id);
@@ -256,13 +346,18 @@ describe('POST /_api/matters/update', () => {
       changes: { clientName: { from: m.clientName, to: null }, responsibleLawyer: { from: 'Jane Counsel', to: null } },
     });
     // Clearing what is already empty changes nothing.
-    expect(ok(await admin.client.post('/_api/matters/update', { matterId: m.id, clientName: null, expectedVersion: 2 })).matter.version).toBe(2);
+    expect(
+      ok(await admin.client.post('/_api/matters/update', { matterId: m.id, clientName: null, expectedVersion: 2 })).matter.version,
+    ).toBe(2);
     for (const matterNumber of [null, '', '  ']) {
       const refused = await admin.client.post('/_api/matters/update', { matterId: m.id, matterNumber, expectedVersion: 2 });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().error).toBe(MATTER_MSG.matterNumberNotRemovable);
     }
-    expect(ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`)).matter).toMatchObject({ matterNumber: m.matterNumber, version: 2 });
+    expect(ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`)).matter).toMatchObject({
+      matterNumber: m.matterNumber,
+      version: 2,
+    });
   });
 
   it('lets exactly one of two updates with the same expectedVersion through; the other is a 409 version mismatch', async () => {
@@ -275,7 +370,10 @@ describe('POST /_api/matters/update', () => {
     expect(codes).toEqual([200, 409]);
     const lost = a.statusCode === 409 ? a : b;
     const won = a.statusCode === 200 ? a : b;
-    expect(lost.json()).toMatchObject({ code: 'CONFLICT_ERROR', details: { reason: 'VERSION_MISMATCH', currentVersion: 2, updatedBy: 'Ada Admin' } });
+    expect(lost.json()).toMatchObject({
+      code: 'CONFLICT_ERROR',
+      details: { reason: 'VERSION_MISMATCH', currentVersion: 2, updatedBy: 'Ada Admin' },
+    });
     expect(lost.json().error.toLowerCase()).toContain('version mismatch');
     expect(lost.json().details.updatedAt).toBe(won.json().matter.updatedAt);
     const detail = ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`));
@@ -285,10 +383,17 @@ describe('POST /_api/matters/update', () => {
   it('refuses a number another matter has, and accepts its own', async () => {
     const a = await createMatter(admin.client);
     const b = await createMatter(admin.client);
-    const r = await admin.client.post('/_api/matters/update', { matterId: b.id, matterNumber: a.matterNumber.toLowerCase().replace('mat', 'MAT'), expectedVersion: 1 });
+    const r = await admin.client.post('/_api/matters/update', {
+      matterId: b.id,
+      matterNumber: a.matterNumber.toLowerCase().replace('mat', 'MAT'),
+      expectedVersion: 1,
+    });
     expect(r.statusCode).toBe(409);
     expect(r.json()).toMatchObject({ error: MATTER_MSG.matterNumberExists, details: { reason: 'NUMBER_TAKEN', field: 'matterNumber' } });
-    expect(ok(await admin.client.post('/_api/matters/update', { matterId: b.id, matterNumber: b.matterNumber, expectedVersion: 1 })).matter.version).toBe(1);
+    expect(
+      ok(await admin.client.post('/_api/matters/update', { matterId: b.id, matterNumber: b.matterNumber, expectedVersion: 1 })).matter
+        .version,
+    ).toBe(1);
   });
 
   it('validates with the published messages', async () => {
@@ -300,7 +405,9 @@ describe('POST /_api/matters/update', () => {
     };
     expect(await v({ matterId: 'nope', expectedVersion: 1 })).toBe('Invalid Matter ID format.');
     expect(await v({ matterId: m.id, matterName: '', expectedVersion: 1 })).toBe('Matter name cannot be empty.');
-    expect(await v({ matterId: m.id, description: 'x'.repeat(2001), expectedVersion: 1 })).toBe('Description cannot exceed 2000 characters.');
+    expect(await v({ matterId: m.id, description: 'x'.repeat(2001), expectedVersion: 1 })).toBe(
+      'Description cannot exceed 2000 characters.',
+    );
     expect(await v({ matterId: m.id, matterNumber: 'M-1', expectedVersion: 1 })).toBe(MATTER_MSG.matterNumberFormat);
     expect(await v({ matterId: m.id, matterName: 'X' })).toBe(MATTER_MSG.expectedVersionRequired);
     expect(await v({ matterId: m.id, expectedVersion: 1, status: 'Vaulted' })).toBe(MSG.unknownFields(['status']));
@@ -322,11 +429,17 @@ describe('POST /_api/matters/update', () => {
   it('lets admins and canUpload holders edit; others get 403; another organization gets 404', async () => {
     const m = await createMatter(admin.client);
     const user = await addMember(t, admin.organizationId, 'user');
-    expect(ok(await user.client.post('/_api/matters/update', { matterId: m.id, matterName: 'By user', expectedVersion: 1 })).matter.version).toBe(2);
+    expect(
+      ok(await user.client.post('/_api/matters/update', { matterId: m.id, matterName: 'By user', expectedVersion: 1 })).matter.version,
+    ).toBe(2);
     const reader = await addMember(t, admin.organizationId, 'user', { canUpload: false });
-    expect((await reader.client.post('/_api/matters/update', { matterId: m.id, matterName: 'No', expectedVersion: 2 })).statusCode).toBe(403);
+    expect((await reader.client.post('/_api/matters/update', { matterId: m.id, matterName: 'No', expectedVersion: 2 })).statusCode).toBe(
+      403,
+    );
     const guest = await addMember(t, admin.organizationId, 'guest');
-    expect((await guest.client.post('/_api/matters/update', { matterId: m.id, matterName: 'No', expectedVersion: 2 })).statusCode).toBe(403);
+    expect((await guest.client.post('/_api/matters/update', { matterId: m.id, matterName: 'No', expectedVersion: 2 })).statusCode).toBe(
+      403,
+    );
     const foreign = await other.client.post('/_api/matters/update', { matterId: m.id, matterName: 'No', expectedVersion: 2 });
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().error).toBe('Matter not found.');
@@ -342,7 +455,14 @@ describe('GET /_api/matters/detail', () => {
     const r = ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`));
     expect(r.matter).toMatchObject({ id: m.id, matterName: 'Tree' });
     expect(r.nodes.map((n: { name: string }) => n.name)).toEqual(['Alpha', 'beta']);
-    expect(r.nodes[0]).toMatchObject({ id: a.id, nodeType: 'folder', parentId: null, path: '/Alpha', matterId: m.id, organizationId: admin.organizationId });
+    expect(r.nodes[0]).toMatchObject({
+      id: a.id,
+      nodeType: 'folder',
+      parentId: null,
+      path: '/Alpha',
+      matterId: m.id,
+      organizationId: admin.organizationId,
+    });
     expect(r.nodes[0].children).toEqual([expect.objectContaining({ id: sub.id, parentId: a.id, path: '/Alpha/Sub', children: [] })]);
     expect(r.nodes[1]).toMatchObject({ id: b.id, children: [] });
     expect(r.nodes[0].createdBy).toMatch(/^[0-9a-f-]{36}$/);
@@ -365,7 +485,10 @@ describe('GET /_api/matters/detail', () => {
     const r = await blind.client.get(`/_api/matters/detail?matterId=${m.id}`);
     expect(r.statusCode).toBe(403);
     expect(r.json().error).toBe(MATTER_MSG.vaultedHidden);
-    expect(ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`)).matter).toMatchObject({ isVaulted: true, status: 'Vaulted' });
+    expect(ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`)).matter).toMatchObject({
+      isVaulted: true,
+      status: 'Vaulted',
+    });
   });
 });
 
@@ -375,7 +498,14 @@ describe('GET /_api/matters/list', () => {
   beforeAll(async () => {
     firm = await newOrganization(t, 'List & Co');
     const make = async (name: string, client: string, lawyer: string, description?: string) =>
-      (await createMatter(firm.client, { matterName: name, clientName: client, responsibleAttorney: lawyer, ...(description ? { description } : {}) })).id;
+      (
+        await createMatter(firm.client, {
+          matterName: name,
+          clientName: client,
+          responsibleAttorney: lawyer,
+          ...(description ? { description } : {}),
+        })
+      ).id;
     ids = {
       alpha: await make('Alpha lease', 'Northwind', 'Jane Counsel', 'Office lease renewal'),
       bravo: await make('bravo merger', 'Contoso', 'Jane Counsel'),
@@ -385,14 +515,26 @@ describe('GET /_api/matters/list', () => {
     };
     await setMatterFlags(t, ids.delta!, { vaulted: true, legalHold: true });
     // Spread creation times over known days.
-    const days: Record<string, string> = { alpha: '2026-01-10T10:00:00Z', bravo: '2026-02-10T10:00:00Z', charlie: '2026-03-10T10:00:00Z', delta: '2026-03-10T10:00:00Z', echo: '2026-04-10T23:30:00Z' };
-    for (const [k, d] of Object.entries(days)) await t.ctx.db.updateTable('matters').set({ createdAt: new Date(d) }).where('id', '=', ids[k]!).execute();
+    const days: Record<string, string> = {
+      alpha: '2026-01-10T10:00:00Z',
+      bravo: '2026-02-10T10:00:00Z',
+      charlie: '2026-03-10T10:00:00Z',
+      delta: '2026-03-10T10:00:00Z',
+      echo: '2026-04-10T23:30:00Z',
+    };
+    for (const [k, d] of Object.entries(days))
+      await t.ctx.db
+        .updateTable('matters')
+        .set({ createdAt: new Date(d) })
+        .where('id', '=', ids[k]!)
+        .execute();
   });
 
-  const list = async (query: string, c = firm.client) => ok(await c.get(`/_api/matters/list${query}`)) as { matters: Array<{ id: string; matterName: string }>; totalCount: number };
+  const list = async (query: string, c = firm.client) =>
+    ok(await c.get(`/_api/matters/list${query}`)) as { matters: Array<{ id: string; matterName: string }>; totalCount: number };
   const names = (r: { matters: Array<{ matterName: string }> }) => r.matters.map((m) => m.matterName);
 
-  it('answers matters newest first by default with the total count, only this organization\'s', async () => {
+  it("answers matters newest first by default with the total count, only this organization's", async () => {
     const r = await list('');
     expect(r.totalCount).toBe(5);
     const n = names(r);
@@ -421,8 +563,15 @@ describe('GET /_api/matters/list', () => {
     expect((await list('?status=Open')).totalCount).toBe(4);
     expect((await list('?status=All')).totalCount).toBe(5);
     expect(names(await list('?clientName=NORTHWIND&sortBy=matter_name&sortDirection=asc'))).toEqual(['Alpha lease', 'Charlie estate']);
-    expect(names(await list('?responsibleLawyer=sam%20barrister&sortBy=matter_name&sortDirection=asc'))).toEqual(['Charlie estate', 'Delta patent']);
-    expect(names(await list('?dateFrom=2026-02-10&dateTo=2026-03-10&sortBy=matter_name&sortDirection=asc'))).toEqual(['bravo merger', 'Charlie estate', 'Delta patent']);
+    expect(names(await list('?responsibleLawyer=sam%20barrister&sortBy=matter_name&sortDirection=asc'))).toEqual([
+      'Charlie estate',
+      'Delta patent',
+    ]);
+    expect(names(await list('?dateFrom=2026-02-10&dateTo=2026-03-10&sortBy=matter_name&sortDirection=asc'))).toEqual([
+      'bravo merger',
+      'Charlie estate',
+      'Delta patent',
+    ]);
     // A date-only dateTo includes the whole (UTC) day.
     expect(names(await list('?dateFrom=2026-04-10&dateTo=2026-04-10'))).toEqual(['Echo arbitration']);
     expect(names(await list('?dateTo=2026-01-10T10:00:00.000Z'))).toEqual(['Alpha lease']);
@@ -430,8 +579,20 @@ describe('GET /_api/matters/list', () => {
   });
 
   it('sorts by each field both ways with id as the tiebreaker', async () => {
-    expect(names(await list('?sortBy=matter_name&sortDirection=asc'))).toEqual(['Alpha lease', 'bravo merger', 'Charlie estate', 'Delta patent', 'Echo arbitration']);
-    expect(names(await list('?sortBy=matter_name&sortDirection=desc'))).toEqual(['Echo arbitration', 'Delta patent', 'Charlie estate', 'bravo merger', 'Alpha lease']);
+    expect(names(await list('?sortBy=matter_name&sortDirection=asc'))).toEqual([
+      'Alpha lease',
+      'bravo merger',
+      'Charlie estate',
+      'Delta patent',
+      'Echo arbitration',
+    ]);
+    expect(names(await list('?sortBy=matter_name&sortDirection=desc'))).toEqual([
+      'Echo arbitration',
+      'Delta patent',
+      'Charlie estate',
+      'bravo merger',
+      'Alpha lease',
+    ]);
     const byClient = (await list('?sortBy=client_name&sortDirection=asc')).matters as unknown as Array<{ clientName: string; id: string }>;
     expect(byClient.map((m) => m.clientName.toLowerCase())).toEqual(['contoso', 'contoso', 'fabrikam', 'northwind', 'northwind']);
     expect(byClient[0]!.id < byClient[1]!.id).toBe(true);
@@ -472,7 +633,7 @@ describe('GET /_api/matters/list', () => {
     expect(names(r)).not.toContain('Delta patent');
   });
 
-  it('never shows another organization\'s matters', async () => {
+  it("never shows another organization's matters", async () => {
     const r = await list('?pageSize=100', other.client);
     expect(r.matters.map((m) => m.id)).not.toEqual(expect.arrayContaining([ids.alpha]));
     expect(r.matters.every((m) => !Object.values(ids).includes(m.id))).toBe(true);
@@ -505,7 +666,11 @@ describe('client and lawyer suggestions', () => {
     expect(ok(await firm.client.get('/_api/matters/clients/suggestions?limit=1'))).toHaveLength(1);
     const lawyers = ok(await firm.client.get('/_api/matters/lawyers/suggestions?query=sa'));
     expect(lawyers).toEqual([{ lawyerName: 'Sam Barrister', matterCount: 2, isFrequentLawyer: false }]);
-    expect(ok(await firm.client.get('/_api/matters/lawyers/suggestions'))[0]).toEqual({ lawyerName: 'Jane Counsel', matterCount: 3, isFrequentLawyer: true });
+    expect(ok(await firm.client.get('/_api/matters/lawyers/suggestions'))[0]).toEqual({
+      lawyerName: 'Jane Counsel',
+      matterCount: 3,
+      isFrequentLawyer: true,
+    });
   });
 
   it('refuses a one-character query with 400 and a clear message, and still answers an empty or absent one', async () => {
@@ -521,7 +686,9 @@ describe('client and lawyer suggestions', () => {
         expect(r.length).toBeGreaterThan(0);
       }
       // Two characters are enough.
-      expect(ok(await firm.client.get(`${path}?query=ac`)).length + ok(await firm.client.get(`${path}?query=ja`)).length).toBeGreaterThan(0);
+      expect(ok(await firm.client.get(`${path}?query=ac`)).length + ok(await firm.client.get(`${path}?query=ja`)).length).toBeGreaterThan(
+        0,
+      );
     }
   });
 
@@ -538,7 +705,14 @@ describe('client and lawyer suggestions', () => {
 describe('OpenAPI', () => {
   it('documents the matter, node and upload calls, the node tree included', async () => {
     const doc = (await t.app.inject('/_api/openapi.json')).json();
-    for (const path of ['/_api/matters/list', '/_api/matters/detail', '/_api/nodes/move', '/_api/nodes/download-url', '/_api/upload/presigned', '/_api/upload/parts']) {
+    for (const path of [
+      '/_api/matters/list',
+      '/_api/matters/detail',
+      '/_api/nodes/move',
+      '/_api/nodes/download-url',
+      '/_api/upload/presigned',
+      '/_api/upload/parts',
+    ]) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
     expect(JSON.stringify(doc.paths['/_api/matters/detail'])).toContain('#/components/schemas/NodeTree');

@@ -73,7 +73,12 @@ describe('a person who may change nothing', () => {
     const file = { fileName: 'letter.pdf', fileType: 'application/pdf', matterId: matter.id, parentId: null, fileSize: bytes.length };
     const signed = ok(await uploader.client.post('/_api/upload/presigned', file));
     const url = new URL(signed.url);
-    const put = await t.app.inject({ method: 'PUT', url: url.pathname + url.search, payload: bytes, headers: { ...signed.headers, 'content-length': String(bytes.length) } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: url.pathname + url.search,
+      payload: bytes,
+      headers: { ...signed.headers, 'content-length': String(bytes.length) },
+    });
     expect(put.statusCode).toBe(200);
     await t.ctx.db
       .updateTable('users')
@@ -87,8 +92,20 @@ describe('a person who may change nothing', () => {
   });
 
   it('keeps the plain permission answer for someone who holds another write permission but not the one needed', async () => {
-    const renamer = await addMember(t, admin.organizationId, 'user', { canUpload: false, canRename: true, canDelete: false }, 'Rita Renamer');
-    const deleter = await addMember(t, admin.organizationId, 'user', { canUpload: false, canRename: false, canDelete: true }, 'Dan Deleter');
+    const renamer = await addMember(
+      t,
+      admin.organizationId,
+      'user',
+      { canUpload: false, canRename: true, canDelete: false },
+      'Rita Renamer',
+    );
+    const deleter = await addMember(
+      t,
+      admin.organizationId,
+      'user',
+      { canUpload: false, canRename: false, canDelete: true },
+      'Dan Deleter',
+    );
     const matter = await createMatter(admin.client);
     const folder = await createFolder(admin.client, matter.id, 'Docs');
     const spare = await createFolder(admin.client, matter.id, 'Spare');
@@ -125,17 +142,33 @@ describe('a matter whose retention has expired', () => {
     const matter = await createMatter(admin.client);
     const folder = await createFolder(admin.client, matter.id, 'Docs');
     const target = await createFolder(admin.client, matter.id, 'Target');
-    await t.ctx.db.updateTable('matters').set({ retentionExpiresAt: new Date(Date.now() + 86_400_000) }).where('id', '=', matter.id).execute();
-    expect((await admin.client.post('/_api/nodes/create', { matterId: matter.id, parentId: null, folderName: 'Still fine' })).statusCode).toBe(200);
+    await t.ctx.db
+      .updateTable('matters')
+      .set({ retentionExpiresAt: new Date(Date.now() + 86_400_000) })
+      .where('id', '=', matter.id)
+      .execute();
+    expect(
+      (await admin.client.post('/_api/nodes/create', { matterId: matter.id, parentId: null, folderName: 'Still fine' })).statusCode,
+    ).toBe(200);
 
-    await t.ctx.db.updateTable('matters').set({ retentionExpiresAt: new Date(Date.now() - 1000) }).where('id', '=', matter.id).execute();
+    await t.ctx.db
+      .updateTable('matters')
+      .set({ retentionExpiresAt: new Date(Date.now() - 1000) })
+      .where('id', '=', matter.id)
+      .execute();
     const attempts = await Promise.all([
       admin.client.post('/_api/matters/update', { matterId: matter.id, expectedVersion: matter.version, description: 'late' }),
       admin.client.post('/_api/nodes/create', { matterId: matter.id, parentId: null, folderName: 'Too late' }),
       admin.client.post('/_api/nodes/rename', { nodeId: folder.id, newName: 'Too late' }),
       admin.client.post('/_api/nodes/move', { nodeId: folder.id, newParentId: target.id }),
       admin.client.post('/_api/nodes/delete', { nodeId: target.id }),
-      admin.client.post('/_api/upload/presigned', { fileName: 'late.pdf', fileType: 'application/pdf', matterId: matter.id, parentId: null, fileSize: 10 }),
+      admin.client.post('/_api/upload/presigned', {
+        fileName: 'late.pdf',
+        fileType: 'application/pdf',
+        matterId: matter.id,
+        parentId: null,
+        fileSize: 10,
+      }),
     ]);
     for (const res of attempts) {
       expect(res.statusCode).toBe(409);

@@ -6,7 +6,15 @@ import { badRequest, internalError } from '../../shared/errors.js';
 import { deliverOr503 } from '../../shared/mail-delivery.js';
 import type { AuthContext } from '../sessions/sessions.service.js';
 import { lockUser, updateUser, type UserRow } from '../users/users.service.js';
-import { consumeEmailCode, consumeTotp, consumeUserCode, createEmailCode, InvalidMfaCode, issueSystemToken, withCodeAttempt } from './mfa.service.js';
+import {
+  consumeEmailCode,
+  consumeTotp,
+  consumeUserCode,
+  createEmailCode,
+  InvalidMfaCode,
+  issueSystemToken,
+  withCodeAttempt,
+} from './mfa.service.js';
 import { decryptTotpSecret, encryptTotpSecret } from './secret-box.js';
 import { matchTotpStep, newTotpSecret, totpQrCode } from './totp.js';
 
@@ -20,7 +28,12 @@ function countingFailures<T>(ctx: AppContext, user: UserRow, operation: string, 
  * between methods but never turned off. While it is not set up yet, mfaToken is 'setup'; afterwards a
  * switch needs a code of the current method.
  */
-export async function manageMfa(ctx: AppContext, auth: AuthContext, input: MfaManageRequest, meta: RequestMeta): Promise<MfaManageResponse> {
+export async function manageMfa(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: MfaManageRequest,
+  meta: RequestMeta,
+): Promise<MfaManageResponse> {
   const user = auth.user;
   const audit = auditFor(user, meta);
   const settingUp = !user.mfaEnabled;
@@ -51,7 +64,13 @@ export async function manageMfa(ctx: AppContext, auth: AuthContext, input: MfaMa
         const pendingSecret = await decryptTotpSecret(ctx.config, user.id, fresh.totpPendingSecret);
         const step = matchTotpStep(pendingSecret, input.totpToken!);
         if (step === null) throw new InvalidMfaCode();
-        await updateUser(trx, user.id, { totpSecret: await encryptTotpSecret(ctx.config, user.id, pendingSecret), totpPendingSecret: null, totpLastUsedStep: String(step), mfaEnabled: true, mfaPrimaryMethod: 'totp' });
+        await updateUser(trx, user.id, {
+          totpSecret: await encryptTotpSecret(ctx.config, user.id, pendingSecret),
+          totpPendingSecret: null,
+          totpLastUsedStep: String(step),
+          mfaEnabled: true,
+          mfaPrimaryMethod: 'totp',
+        });
         await audit(trx, 'MFA_TOTP_ENABLED', { table: 'users', id: user.id }, { previousMethod: user.mfaPrimaryMethod });
         return { success: true, message: MSG.totpEnabled, mfaEnabled: true, mfaPrimaryMethod: 'totp' as const };
       }),
@@ -105,12 +124,22 @@ export async function sendActionEmailCode(ctx: AppContext, auth: AuthContext, me
 }
 
 /** POST /_api/auth/verifySystemMfa: a right code buys a 30-minute token bound to this session. */
-export async function verifySystemMfa(ctx: AppContext, auth: AuthContext, input: { operation: SystemMfaOperation; mfaToken: string }, meta: RequestMeta) {
+export async function verifySystemMfa(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: { operation: SystemMfaOperation; mfaToken: string },
+  meta: RequestMeta,
+) {
   return countingFailures(ctx, auth.user, input.operation, meta, () =>
     ctx.db.transaction().execute(async (trx) => {
       if (!(await consumeUserCode(ctx, trx, auth.user, input.mfaToken))) throw new InvalidMfaCode();
       const { token, expiresAt } = await issueSystemToken(trx, auth, input.operation);
-      await auditFor(auth.user, meta)(trx, 'MFA_VERIFICATION_SUCCESS', { table: 'system_mfa_tokens', id: null }, { operation: input.operation, validMinutes: 30 });
+      await auditFor(auth.user, meta)(
+        trx,
+        'MFA_VERIFICATION_SUCCESS',
+        { table: 'system_mfa_tokens', id: null },
+        { operation: input.operation, validMinutes: 30 },
+      );
       return { success: true as const, systemMfaToken: token, expiresAt: expiresAt.toISOString() };
     }),
   );

@@ -3,7 +3,12 @@ import type { Executor } from '../../platform/db/database.js';
 export type EmailCodePurpose = 'login' | 'setup' | 'action';
 
 /** When the user's newest code of that purpose was made (of that pending sign-in, when one is named). */
-export async function newestEmailCodeAt(db: Executor, userId: number, purpose: EmailCodePurpose, pendingLoginId: string | null): Promise<Date | undefined> {
+export async function newestEmailCodeAt(
+  db: Executor,
+  userId: number,
+  purpose: EmailCodePurpose,
+  pendingLoginId: string | null,
+): Promise<Date | undefined> {
   let q = db.selectFrom('mfaEmailCodes').select('createdAt').where('userId', '=', userId).where('purpose', '=', purpose);
   if (pendingLoginId) q = q.where('pendingLoginId', '=', pendingLoginId);
   const row = await q.orderBy('createdAt', 'desc').limit(1).executeTakeFirst();
@@ -12,14 +17,23 @@ export async function newestEmailCodeAt(db: Executor, userId: number, purpose: E
 
 /** Marks every unused code of that purpose used. */
 export async function spendEmailCodes(db: Executor, userId: number, purpose: EmailCodePurpose): Promise<void> {
-  await db.updateTable('mfaEmailCodes').set({ usedAt: new Date() }).where('userId', '=', userId).where('purpose', '=', purpose).where('usedAt', 'is', null).execute();
+  await db
+    .updateTable('mfaEmailCodes')
+    .set({ usedAt: new Date() })
+    .where('userId', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('usedAt', 'is', null)
+    .execute();
 }
 
 export async function insertEmailCode(
   db: Executor,
   values: { userId: number; purpose: EmailCodePurpose; pendingLoginId: string | null; codeHash: string; expiresAt: Date },
 ): Promise<void> {
-  await db.insertInto('mfaEmailCodes').values({ ...values, usedAt: null }).execute();
+  await db
+    .insertInto('mfaEmailCodes')
+    .values({ ...values, usedAt: null })
+    .execute();
 }
 
 /** The newest live code of that purpose, locked for the rest of the transaction. */
@@ -39,12 +53,20 @@ export async function markEmailCodeUsed(db: Executor, id: string): Promise<void>
   await db.updateTable('mfaEmailCodes').set({ usedAt: new Date() }).where('id', '=', id).execute();
 }
 
-export async function insertSystemToken(db: Executor, values: { tokenHash: string; userId: number; sessionId: string; operation: string; expiresAt: Date }): Promise<void> {
+export async function insertSystemToken(
+  db: Executor,
+  values: { tokenHash: string; userId: number; sessionId: string; operation: string; expiresAt: Date },
+): Promise<void> {
   await db.insertInto('systemMfaTokens').values(values).execute();
 }
 
 /** The operation a live system MFA token of this user and session was issued for, or undefined. */
-export async function findLiveSystemTokenOperation(db: Executor, tokenHash: string, userId: number, sessionId: string): Promise<string | undefined> {
+export async function findLiveSystemTokenOperation(
+  db: Executor,
+  tokenHash: string,
+  userId: number,
+  sessionId: string,
+): Promise<string | undefined> {
   const row = await db
     .selectFrom('systemMfaTokens')
     .select('operation')

@@ -14,7 +14,10 @@ export function mfaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
     app.post(
       '/_api/auth/verifySystemMfa',
-      { schema: { tags: ['auth'], body: verifySystemMfaRequest, response: { 200: verifySystemMfaResponse } }, config: { auth: 'signed-in' } },
+      {
+        schema: { tags: ['auth'], body: verifySystemMfaRequest, response: { 200: verifySystemMfaResponse } },
+        config: { auth: 'signed-in' },
+      },
       async (request) => verifySystemMfa(ctx, authOf(request), request.body, requestMeta(request)),
     );
   };

@@ -28,7 +28,8 @@ const SYSTEM_TOKEN_MINUTES = 30;
 const codeHash = (userId: number, code: string) => hashToken(`${userId}:${code}`);
 
 function emailCodeMessage(to: string, code: string, purpose: 'login' | 'setup' | 'action'): MailMessage {
-  const why = purpose === 'login' ? 'to finish signing in' : purpose === 'setup' ? 'to turn on email verification' : 'to confirm a protected action';
+  const why =
+    purpose === 'login' ? 'to finish signing in' : purpose === 'setup' ? 'to turn on email verification' : 'to confirm a protected action';
   return {
     to,
     // The code stays out of the subject: subjects end up in logs, notifications and mail listings.
@@ -52,12 +53,24 @@ export async function createEmailCode(
   }
   await spendEmailCodes(trx, user.id, purpose);
   const code = newSixDigitCode();
-  await insertEmailCode(trx, { userId: user.id, purpose, pendingLoginId, codeHash: codeHash(user.id, code), expiresAt: new Date(Date.now() + EMAIL_CODE_MINUTES * 60_000) });
+  await insertEmailCode(trx, {
+    userId: user.id,
+    purpose,
+    pendingLoginId,
+    codeHash: codeHash(user.id, code),
+    expiresAt: new Date(Date.now() + EMAIL_CODE_MINUTES * 60_000),
+  });
   return emailCodeMessage(user.email, code, purpose);
 }
 
 /** Consumes the newest live code of that purpose if it matches. */
-export async function consumeEmailCode(trx: Executor, userId: number, purpose: 'login' | 'setup' | 'action', code: string, pendingLoginId?: string): Promise<boolean> {
+export async function consumeEmailCode(
+  trx: Executor,
+  userId: number,
+  purpose: 'login' | 'setup' | 'action',
+  code: string,
+  pendingLoginId?: string,
+): Promise<boolean> {
   const row = await lockNewestLiveEmailCode(trx, userId, purpose, pendingLoginId);
   if (!row || !safeEqualHex(row.codeHash, codeHash(userId, code))) return false;
   await markEmailCodeUsed(trx, row.id);
@@ -166,10 +179,21 @@ export function releaseCodeAttempt(db: Executor, user: UserRow, scope: CodeScope
  * Keeps a reserved check as a wrong code inside `trx` (with the caller's audit entry); answers true when
  * this failure locked the user's code checks. The caller then calls `tellLockout` after the commit.
  */
-export async function confirmCodeFailure(trx: Executor, user: UserRow, scope: CodeScope, operation: string, ip: string | null): Promise<boolean> {
+export async function confirmCodeFailure(
+  trx: Executor,
+  user: UserRow,
+  scope: CodeScope,
+  operation: string,
+  ip: string | null,
+): Promise<boolean> {
   const locked = await confirmFailure(trx, codeThrottleKey(scope, user.id), ruleOf(scope));
   if (locked) {
-    await auditFor(user, { ip })(trx, 'MFA_VERIFICATION_LOCKED', { table: 'users', id: user.id }, { scope, operation, limit: ruleOf(scope).limit, lockMinutes: ruleOf(scope).lockSeconds / 60 });
+    await auditFor(user, { ip })(
+      trx,
+      'MFA_VERIFICATION_LOCKED',
+      { table: 'users', id: user.id },
+      { scope, operation, limit: ruleOf(scope).limit, lockMinutes: ruleOf(scope).lockSeconds / 60 },
+    );
   }
   return locked;
 }
@@ -197,7 +221,13 @@ export async function tellLockout(ctx: AppContext, user: UserRow, scope: CodeSco
  * (InvalidMfaCode, after `fn`'s transaction rolled back) is counted with its audit entry, any other outcome
  * gives the reservation back.
  */
-export async function withCodeAttempt<T>(ctx: AppContext, user: UserRow, operation: string, ip: string | null, fn: () => Promise<T>): Promise<T> {
+export async function withCodeAttempt<T>(
+  ctx: AppContext,
+  user: UserRow,
+  operation: string,
+  ip: string | null,
+  fn: () => Promise<T>,
+): Promise<T> {
   await reserveCodeAttempt(ctx, user, 'action');
   let result: T;
   try {

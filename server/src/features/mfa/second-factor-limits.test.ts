@@ -2,7 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@strongroom/contracts';
-import { Client, createOrgWithAdmin, createTestApp, enrollTotp, nextTotp, signInWithEmailCode, uniqueEmail, waitForCount, type Account, type TestApp } from '../../../test/helpers.js';
+import {
+  Client,
+  createOrgWithAdmin,
+  createTestApp,
+  enrollTotp,
+  nextTotp,
+  signInWithEmailCode,
+  uniqueEmail,
+  waitForCount,
+  type Account,
+  type TestApp,
+} from '../../../test/helpers.js';
 import { MFA_KEY_FILE } from './secret-box.js';
 import { currentTotp } from './totp.js';
 
@@ -52,7 +63,9 @@ describe('second factor at sign-in', () => {
     await waitForCount(t.sink, before + 1);
     const code = await t.sink.lastCode(acct.email);
 
-    const burst = await Promise.all(Array.from({ length: 200 }, () => c.post('/_api/auth/mfa-verify-email', { userId, token: wrongFor(code) })));
+    const burst = await Promise.all(
+      Array.from({ length: 200 }, () => c.post('/_api/auth/mfa-verify-email', { userId, token: wrongFor(code) })),
+    );
     expect(burst.every((r) => r.statusCode === 401 || r.statusCode === 429)).toBe(true);
     // Each checked code leaves one audit entry: never more than five for one pending sign-in.
     expect(await auditCount(acct.userId, 'MFA_VERIFICATION_FAILED')).toBeLessThanOrEqual(5);
@@ -101,7 +114,9 @@ describe('second factor when signed in', () => {
   it('checks at most five of 30 concurrent wrong system MFA codes', async () => {
     const { acct, c } = await emailUser('Concurrent Sys LLP');
     const code = await actionCode(acct, c);
-    const burst = await Promise.all(Array.from({ length: 30 }, () => c.post('/_api/auth/verifySystemMfa', { operation: 'MFA_SETTINGS', mfaToken: wrongFor(code) })));
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, () => c.post('/_api/auth/verifySystemMfa', { operation: 'MFA_SETTINGS', mfaToken: wrongFor(code) })),
+    );
     const by = statuses(burst);
     expect(by[401] ?? 0).toBeLessThanOrEqual(5);
     expect((by[401] ?? 0) + (by[429] ?? 0)).toBe(30);
@@ -116,19 +131,27 @@ describe('second factor when signed in', () => {
     const { acct, c } = await emailUser('Concurrent StepUp LLP');
     const code = await actionCode(acct, c);
     const burst = await Promise.all(
-      Array.from({ length: 30 }, () => c.post('/_api/settings/users/invite', { email: uniqueEmail('burst'), role: 'user', mfaToken: wrongFor(code) })),
+      Array.from({ length: 30 }, () =>
+        c.post('/_api/settings/users/invite', { email: uniqueEmail('burst'), role: 'user', mfaToken: wrongFor(code) }),
+      ),
     );
     const by = statuses(burst);
     expect(by[401] ?? 0).toBeLessThanOrEqual(5);
     expect((by[401] ?? 0) + (by[429] ?? 0)).toBe(30);
-    expect(await t.ctx.db.selectFrom('invitations').select('id').where('organizationId', '=', acct.organizationId).execute()).toHaveLength(0);
+    expect(await t.ctx.db.selectFrom('invitations').select('id').where('organizationId', '=', acct.organizationId).execute()).toHaveLength(
+      0,
+    );
   });
 
   it('a right code gives its attempt back, so normal use never locks anyone', async () => {
     const { acct, c } = await emailUser('Steady LLP');
     for (let i = 0; i < 6; i++) {
       // Each new code needs the 30-second resend gap to pass; move the previous one back instead of waiting.
-      await t.ctx.db.updateTable('mfaEmailCodes').set({ createdAt: new Date(Date.now() - 60_000) }).where('userId', '=', acct.userId).execute();
+      await t.ctx.db
+        .updateTable('mfaEmailCodes')
+        .set({ createdAt: new Date(Date.now() - 60_000) })
+        .where('userId', '=', acct.userId)
+        .execute();
       const code = await actionCode(acct, c);
       expect((await c.post('/_api/auth/verifySystemMfa', { operation: 'VIEW_ARCHIVAL_STATS', mfaToken: code })).statusCode).toBe(200);
     }
@@ -140,11 +163,19 @@ describe('system MFA tokens are scoped to a risk class', () => {
     const { acct, c } = await emailUser('Scope LLP');
     const stats = await c.post('/_api/auth/verifySystemMfa', { operation: 'VIEW_ARCHIVAL_STATS', mfaToken: await actionCode(acct, c) });
     expect(stats.statusCode).toBe(200);
-    const refused = await c.post('/_api/settings/users/invite', { email: uniqueEmail('boss'), role: 'admin', mfaToken: stats.json().systemMfaToken });
+    const refused = await c.post('/_api/settings/users/invite', {
+      email: uniqueEmail('boss'),
+      role: 'admin',
+      mfaToken: stats.json().systemMfaToken,
+    });
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toMatchObject({ code: 'MFA_INVALID', error: MSG.invalidCode });
 
-    await t.ctx.db.updateTable('mfaEmailCodes').set({ createdAt: new Date(Date.now() - 60_000) }).where('userId', '=', acct.userId).execute();
+    await t.ctx.db
+      .updateTable('mfaEmailCodes')
+      .set({ createdAt: new Date(Date.now() - 60_000) })
+      .where('userId', '=', acct.userId)
+      .execute();
     const people = await c.post('/_api/auth/verifySystemMfa', { operation: 'MFA_USER_MANAGEMENT', mfaToken: await actionCode(acct, c) });
     const email = uniqueEmail('boss');
     const ok = await c.post('/_api/settings/users/invite', { email, role: 'admin', mfaToken: people.json().systemMfaToken });
@@ -157,7 +188,11 @@ describe('TOTP secrets at rest', () => {
   it('stores the secret encrypted, and sign-in with the authenticator still works', async () => {
     const acct = await createOrgWithAdmin(t, 'Cipher LLP');
     const secret = await enrollTotp(await signInWithEmailCode(t, acct));
-    const row = await t.ctx.db.selectFrom('users').select(['totpSecret', 'totpPendingSecret']).where('id', '=', acct.userId).executeTakeFirstOrThrow();
+    const row = await t.ctx.db
+      .selectFrom('users')
+      .select(['totpSecret', 'totpPendingSecret'])
+      .where('id', '=', acct.userId)
+      .executeTakeFirstOrThrow();
     expect(row.totpSecret).toMatch(/^v1:/);
     expect(row.totpSecret).not.toContain(secret);
     expect(row.totpPendingSecret).toBeNull();

@@ -65,7 +65,11 @@ export function isEncryptedSecret(stored: string): boolean {
   return stored.startsWith(PREFIX);
 }
 
-export async function encryptTotpSecret(config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>, userId: number, secret: string): Promise<string> {
+export async function encryptTotpSecret(
+  config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>,
+  userId: number,
+  secret: string,
+): Promise<string> {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', await mfaKey(config), iv);
   cipher.setAAD(Buffer.from(`user:${userId}`));
@@ -74,7 +78,11 @@ export async function encryptTotpSecret(config: Pick<Config, 'dataDir' | 'mfaEnc
 }
 
 /** The base32 secret of a stored value; a value that does not decrypt is a configuration fault (500). */
-export async function decryptTotpSecret(config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>, userId: number, stored: string): Promise<string> {
+export async function decryptTotpSecret(
+  config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>,
+  userId: number,
+  stored: string,
+): Promise<string> {
   if (!isEncryptedSecret(stored)) return stored;
   try {
     const raw = Buffer.from(stored.slice(PREFIX.length), 'base64url');

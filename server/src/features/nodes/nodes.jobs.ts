@@ -18,7 +18,13 @@ type DeleteObjectsJob = { organizationId: string; keys: string[]; reason: string
 /** Keys per job: a folder with many thousands of files becomes several small jobs. */
 const KEYS_PER_JOB = 200;
 
-export async function enqueueObjectDeletion(ctx: AppContext, trx: Executor, organizationId: string, keys: string[], reason: string): Promise<void> {
+export async function enqueueObjectDeletion(
+  ctx: AppContext,
+  trx: Executor,
+  organizationId: string,
+  keys: string[],
+  reason: string,
+): Promise<void> {
   for (let i = 0; i < keys.length; i += KEYS_PER_JOB) {
     await ctx.jobs.enqueue<DeleteObjectsJob>(trx, DELETE_OBJECTS_JOB, { organizationId, keys: keys.slice(i, i + KEYS_PER_JOB), reason });
   }

@@ -22,7 +22,13 @@ export function findNode(db: Executor, organizationId: string, nodeId: string): 
 }
 
 export function lockNode(db: Executor, organizationId: string, nodeId: string): Promise<NodeRow | undefined> {
-  return db.selectFrom('nodes').selectAll().where('organizationId', '=', organizationId).where('id', '=', nodeId).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('nodes')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', nodeId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** The names from the matter's root down to the node itself (the query, not yet run). */
@@ -60,7 +66,13 @@ export async function isSelfOrDescendant(db: Executor, nodeId: string, candidate
 }
 
 /** Whether a folder already holds a node of that name, ignoring case (optionally not counting one node). */
-export async function nameTaken(db: Executor, matterId: string, parentId: string | null, name: string, exceptNodeId?: string): Promise<boolean> {
+export async function nameTaken(
+  db: Executor,
+  matterId: string,
+  parentId: string | null,
+  name: string,
+  exceptNodeId?: string,
+): Promise<boolean> {
   let q = db
     .selectFrom('nodes')
     .select('id')
@@ -73,7 +85,18 @@ export async function nameTaken(db: Executor, matterId: string, parentId: string
 
 export type NewNode = Pick<
   NodeRow,
-  'organizationId' | 'matterId' | 'parentId' | 'name' | 'nodeType' | 'mimeType' | 'sha256Hash' | 'storagePath' | 'uploadId' | 'uploadStatus' | 'uploadProgress' | 'createdBy'
+  | 'organizationId'
+  | 'matterId'
+  | 'parentId'
+  | 'name'
+  | 'nodeType'
+  | 'mimeType'
+  | 'sha256Hash'
+  | 'storagePath'
+  | 'uploadId'
+  | 'uploadStatus'
+  | 'uploadProgress'
+  | 'createdBy'
 > & { fileSize: number | null };
 
 export function insertNode(db: Executor, values: NewNode): Promise<NodeRow> {

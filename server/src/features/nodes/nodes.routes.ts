@@ -27,20 +27,30 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { tags: ['matters'], querystring: matterDetailQuery, response: { 200: matterDetailResponse } }, config },
       async (request) => getMatterDetail(ctx, authOf(request), request.query.matterId),
     );
-    app.post('/_api/nodes/create', { schema: { tags, body: createFolderRequest, response: { 200: nodeResponse } }, config }, async (request) =>
-      createFolder(ctx, authOf(request), request.body, requestMeta(request)),
+    app.post(
+      '/_api/nodes/create',
+      { schema: { tags, body: createFolderRequest, response: { 200: nodeResponse } }, config },
+      async (request) => createFolder(ctx, authOf(request), request.body, requestMeta(request)),
     );
-    app.post('/_api/nodes/rename', { schema: { tags, body: renameNodeRequest, response: { 200: nodeChangeResponse } }, config }, async (request) =>
-      renameNode(ctx, authOf(request), request.body, requestMeta(request)),
+    app.post(
+      '/_api/nodes/rename',
+      { schema: { tags, body: renameNodeRequest, response: { 200: nodeChangeResponse } }, config },
+      async (request) => renameNode(ctx, authOf(request), request.body, requestMeta(request)),
     );
-    app.post('/_api/nodes/move', { schema: { tags, body: moveNodeRequest, response: { 200: nodeChangeResponse } }, config }, async (request) =>
-      moveNode(ctx, authOf(request), request.body, requestMeta(request)),
+    app.post(
+      '/_api/nodes/move',
+      { schema: { tags, body: moveNodeRequest, response: { 200: nodeChangeResponse } }, config },
+      async (request) => moveNode(ctx, authOf(request), request.body, requestMeta(request)),
     );
-    app.post('/_api/nodes/delete', { schema: { tags, body: deleteNodeRequest, response: { 200: deleteNodeResponse } }, config }, async (request) =>
-      deleteNode(ctx, authOf(request), request.body.nodeId, requestMeta(request)),
+    app.post(
+      '/_api/nodes/delete',
+      { schema: { tags, body: deleteNodeRequest, response: { 200: deleteNodeResponse } }, config },
+      async (request) => deleteNode(ctx, authOf(request), request.body.nodeId, requestMeta(request)),
     );
-    app.get('/_api/nodes/download-url', { schema: { tags, querystring: downloadUrlQuery, response: { 200: downloadUrlResponse } }, config }, async (request) =>
-      downloadUrl(ctx, authOf(request), request.query.nodeId, requestMeta(request)),
+    app.get(
+      '/_api/nodes/download-url',
+      { schema: { tags, querystring: downloadUrlQuery, response: { 200: downloadUrlResponse } }, config },
+      async (request) => downloadUrl(ctx, authOf(request), request.query.nodeId, requestMeta(request)),
     );
   };
 }

@@ -1,4 +1,12 @@
-import type { CreateFolderRequest, MatterDetailResponse, MoveNodeRequest, NodeChangeResponse, NodeDto, NodeTreeDto, RenameNodeRequest } from '@strongroom/contracts';
+import type {
+  CreateFolderRequest,
+  MatterDetailResponse,
+  MoveNodeRequest,
+  NodeChangeResponse,
+  NodeDto,
+  NodeTreeDto,
+  RenameNodeRequest,
+} from '@strongroom/contracts';
 import { NODE_MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { MAX_PRESIGN_SECONDS } from '../../platform/storage/blob-store.js';
@@ -7,7 +15,14 @@ import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest, conflict, notFound } from '../../shared/errors.js';
 import { isUniqueViolation } from '../../shared/unique-violation.js';
-import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, requireMatterWriter, toMatterDto, type MatterRow } from '../matters/index.js';
+import {
+  getVisibleMatter,
+  lockVisibleMatter,
+  requireMatterWritable,
+  requireMatterWriter,
+  toMatterDto,
+  type MatterRow,
+} from '../matters/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { recordUndo, undoUnavailable, type UndoEntry, type UndoOffer } from '../undo/undo.service.js';
 import { enqueueObjectDeletion } from './nodes.jobs.js';
@@ -63,7 +78,11 @@ export async function nodeDto(db: Executor, organizationId: string, nodeId: stri
 }
 
 const byFolderThenName = (a: NodeRow, b: NodeRow) =>
-  a.nodeType === b.nodeType ? a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }) : a.nodeType === 'folder' ? -1 : 1;
+  a.nodeType === b.nodeType
+    ? a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true })
+    : a.nodeType === 'folder'
+      ? -1
+      : 1;
 
 /** The matter's nodes as a tree: root entries with their children, folders first, then files, by name. */
 async function matterTree(db: Executor, matter: MatterRow): Promise<NodeTreeDto[]> {
@@ -99,8 +118,15 @@ export async function resolveParentFolder(trx: Executor, matter: MatterRow, pare
 }
 
 /** 409 when the folder already has an item of that name (case-insensitive). */
-export async function requireNameFree(trx: Executor, matterId: string, parentId: string | null, name: string, exceptNodeId?: string): Promise<void> {
-  if (await nameTaken(trx, matterId, parentId, name, exceptNodeId)) throw conflict(NODE_MSG.nameExists(name), { reason: 'NAME_TAKEN', field: 'name' });
+export async function requireNameFree(
+  trx: Executor,
+  matterId: string,
+  parentId: string | null,
+  name: string,
+  exceptNodeId?: string,
+): Promise<void> {
+  if (await nameTaken(trx, matterId, parentId, name, exceptNodeId))
+    throw conflict(NODE_MSG.nameExists(name), { reason: 'NAME_TAKEN', field: 'name' });
 }
 
 /** Runs a tree change; a name clash that slipped past the check (a race) still answers 409. */
@@ -118,7 +144,12 @@ export function insertFileNode(trx: Executor, values: Omit<NewNode, 'nodeType'>)
   return insertNode(trx, { ...values, nodeType: 'file' });
 }
 
-export async function createFolder(ctx: AppContext, auth: AuthContext, input: CreateFolderRequest, meta: RequestMeta): Promise<{ node: NodeDto }> {
+export async function createFolder(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: CreateFolderRequest,
+  meta: RequestMeta,
+): Promise<{ node: NodeDto }> {
   const { user } = auth;
   requireMatterWriter(user, 'canUpload');
   const name = input.folderName;
@@ -145,7 +176,12 @@ export async function createFolder(ctx: AppContext, auth: AuthContext, input: Cr
           uploadProgress: null,
           createdBy: user.id,
         });
-        await auditFor(user, meta)(trx, 'CREATE_FOLDER', { table: 'nodes', id: row.id }, { matterId: matter.id, matterName: matter.matterName, name, parentId });
+        await auditFor(user, meta)(
+          trx,
+          'CREATE_FOLDER',
+          { table: 'nodes', id: row.id },
+          { matterId: matter.id, matterName: matter.matterName, name, parentId },
+        );
         return row;
       }),
   );
@@ -168,7 +204,12 @@ async function lockNodeForChange(trx: Executor, auth: AuthContext, nodeId: strin
 }
 
 /** Folders only, as in the detail dialog's menu: a file keeps the name it was filed under, part of its record. */
-export async function renameNode(ctx: AppContext, auth: AuthContext, input: RenameNodeRequest, meta: RequestMeta): Promise<NodeChangeResponse> {
+export async function renameNode(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: RenameNodeRequest,
+  meta: RequestMeta,
+): Promise<NodeChangeResponse> {
   const { user } = auth;
   requireMatterWriter(user, 'canRename');
   const newName = input.newName;
@@ -182,8 +223,18 @@ export async function renameNode(ctx: AppContext, auth: AuthContext, input: Rena
         if (node.name === newName) return node;
         await requireNameFree(trx, node.matterId, node.parentId, newName, node.id);
         const updated = await updateNode(trx, node, { name: newName });
-        await auditFor(user, meta)(trx, 'RENAME_NODE', { table: 'nodes', id: node.id }, { matterId: matter.id, nodeType: node.nodeType, from: node.name, to: newName });
-        offer = await recordUndo(trx, auth, { kind: 'node.rename', targetId: node.id, version: updated.version, before: { name: node.name } });
+        await auditFor(user, meta)(
+          trx,
+          'RENAME_NODE',
+          { table: 'nodes', id: node.id },
+          { matterId: matter.id, nodeType: node.nodeType, from: node.name, to: newName },
+        );
+        offer = await recordUndo(trx, auth, {
+          kind: 'node.rename',
+          targetId: node.id,
+          version: updated.version,
+          before: { name: node.name },
+        });
         return updated;
       }),
   );
@@ -207,11 +258,22 @@ export async function moveNode(ctx: AppContext, auth: AuthContext, input: MoveNo
         const parentId = await resolveParentFolder(trx, matter, target);
         if (parentId === node.parentId) throw badRequest(NODE_MSG.moveSameParent);
         // Under the matter's lock the tree cannot change between this check and the update.
-        if (parentId && node.nodeType === 'folder' && (await isSelfOrDescendant(trx, node.id, parentId))) throw badRequest(NODE_MSG.moveIntoItself);
+        if (parentId && node.nodeType === 'folder' && (await isSelfOrDescendant(trx, node.id, parentId)))
+          throw badRequest(NODE_MSG.moveIntoItself);
         await requireNameFree(trx, matter.id, parentId, node.name, node.id);
         const updated = await updateNode(trx, node, { parentId });
-        await auditFor(user, meta)(trx, 'MOVE_NODE', { table: 'nodes', id: node.id }, { matterId: matter.id, name: node.name, nodeType: node.nodeType, fromParentId: node.parentId, toParentId: parentId });
-        offer = await recordUndo(trx, auth, { kind: 'node.move', targetId: node.id, version: updated.version, before: { parentId: node.parentId } });
+        await auditFor(user, meta)(
+          trx,
+          'MOVE_NODE',
+          { table: 'nodes', id: node.id },
+          { matterId: matter.id, name: node.name, nodeType: node.nodeType, fromParentId: node.parentId, toParentId: parentId },
+        );
+        offer = await recordUndo(trx, auth, {
+          kind: 'node.move',
+          targetId: node.id,
+          version: updated.version,
+          before: { parentId: node.parentId },
+        });
         return updated;
       }),
   );
@@ -231,7 +293,12 @@ async function lockNodeForUndo(trx: Executor, auth: AuthContext, entry: UndoEntr
 }
 
 /** Undo of a rename: the folder takes its former name back, if that name is still free in its folder. */
-export async function undoRenameNode(trx: Executor, auth: AuthContext, entry: UndoEntry, meta: RequestMeta): Promise<{ targetId: string; matterId: string }> {
+export async function undoRenameNode(
+  trx: Executor,
+  auth: AuthContext,
+  entry: UndoEntry,
+  meta: RequestMeta,
+): Promise<{ targetId: string; matterId: string }> {
   const { user } = auth;
   const { matter, node } = await lockNodeForUndo(trx, auth, entry);
   const name = String((entry.before as { name: string }).name);
@@ -242,7 +309,12 @@ export async function undoRenameNode(trx: Executor, auth: AuthContext, entry: Un
       await updateNode(trx, node, { name });
     },
   );
-  await auditFor(user, meta)(trx, 'UNDO_RENAME_NODE', { table: 'nodes', id: node.id }, { matterId: matter.id, undoId: entry.id, nodeType: node.nodeType, from: node.name, to: name });
+  await auditFor(user, meta)(
+    trx,
+    'UNDO_RENAME_NODE',
+    { table: 'nodes', id: node.id },
+    { matterId: matter.id, undoId: entry.id, nodeType: node.nodeType, from: node.name, to: name },
+  );
   return { targetId: node.id, matterId: matter.id };
 }
 
@@ -250,7 +322,12 @@ export async function undoRenameNode(trx: Executor, auth: AuthContext, entry: Un
  * Undo of a move: the item goes back to its former folder, if that folder still exists in the matter, is not
  * the item itself or below it now, and has no other item of the same name.
  */
-export async function undoMoveNode(trx: Executor, auth: AuthContext, entry: UndoEntry, meta: RequestMeta): Promise<{ targetId: string; matterId: string }> {
+export async function undoMoveNode(
+  trx: Executor,
+  auth: AuthContext,
+  entry: UndoEntry,
+  meta: RequestMeta,
+): Promise<{ targetId: string; matterId: string }> {
   const { user } = auth;
   const { matter, node } = await lockNodeForUndo(trx, auth, entry);
   const formerParent = (entry.before as { parentId: string | null }).parentId;
@@ -268,7 +345,12 @@ export async function undoMoveNode(trx: Executor, auth: AuthContext, entry: Undo
       await updateNode(trx, node, { parentId });
     },
   );
-  await auditFor(user, meta)(trx, 'UNDO_MOVE_NODE', { table: 'nodes', id: node.id }, { matterId: matter.id, undoId: entry.id, name: node.name, nodeType: node.nodeType, fromParentId: node.parentId, toParentId: parentId });
+  await auditFor(user, meta)(
+    trx,
+    'UNDO_MOVE_NODE',
+    { table: 'nodes', id: node.id },
+    { matterId: matter.id, undoId: entry.id, name: node.name, nodeType: node.nodeType, fromParentId: node.parentId, toParentId: parentId },
+  );
   return { targetId: node.id, matterId: matter.id };
 }
 
@@ -277,7 +359,12 @@ export async function undoMoveNode(trx: Executor, auth: AuthContext, entry: Undo
  * stored objects; the job runs after the commit. So a crash leaves at worst an object without a row (removed
  * when the job runs), never a row without its object.
  */
-export async function deleteNode(ctx: AppContext, auth: AuthContext, nodeId: string, meta: RequestMeta): Promise<{ success: true; deletedCount: number }> {
+export async function deleteNode(
+  ctx: AppContext,
+  auth: AuthContext,
+  nodeId: string,
+  meta: RequestMeta,
+): Promise<{ success: true; deletedCount: number }> {
   const { user } = auth;
   // A person who may change nothing is told the matter is read-only; one lacking only canDelete, that they lack it.
   requireMatterWriter(user, 'canDelete');
@@ -287,23 +374,36 @@ export async function deleteNode(ctx: AppContext, auth: AuthContext, nodeId: str
     const rows = await deleteSubtree(trx, user.organizationId, node.id);
     const keys = rows.flatMap((r) => (r.storagePath ? [r.storagePath] : []));
     if (keys.length > 0) await enqueueObjectDeletion(ctx, trx, user.organizationId, keys, 'node-deleted');
-    await auditFor(user, meta)(trx, 'DELETE_NODE', { table: 'nodes', id: node.id }, {
-      matterId: matter.id,
-      name: node.name,
-      nodeType: node.nodeType,
-      path,
-      deletedNodes: rows.length,
-      deletedFiles: rows.filter((r) => r.nodeType === 'file').length,
-      deletedBytes: rows.reduce((sum, r) => sum + Number(r.fileSize ?? 0), 0),
-      fileIds: rows.filter((r) => r.nodeType === 'file').map((r) => r.id).slice(0, 1000),
-    });
+    await auditFor(user, meta)(
+      trx,
+      'DELETE_NODE',
+      { table: 'nodes', id: node.id },
+      {
+        matterId: matter.id,
+        name: node.name,
+        nodeType: node.nodeType,
+        path,
+        deletedNodes: rows.length,
+        deletedFiles: rows.filter((r) => r.nodeType === 'file').length,
+        deletedBytes: rows.reduce((sum, r) => sum + Number(r.fileSize ?? 0), 0),
+        fileIds: rows
+          .filter((r) => r.nodeType === 'file')
+          .map((r) => r.id)
+          .slice(0, 1000),
+      },
+    );
     return rows.length;
   });
   return { success: true, deletedCount: deleted };
 }
 
 /** A short-lived download link for a file (canRetrieve), audited as DOWNLOAD_FILE. Reading is allowed under hold and in the vault. */
-export async function downloadUrl(ctx: AppContext, auth: AuthContext, nodeId: string, meta: RequestMeta): Promise<{ url: string; expiresAt: string }> {
+export async function downloadUrl(
+  ctx: AppContext,
+  auth: AuthContext,
+  nodeId: string,
+  meta: RequestMeta,
+): Promise<{ url: string; expiresAt: string }> {
   const { user } = auth;
   requirePermission(user, 'canRetrieve');
   const node = await findNode(ctx.db, user.organizationId, nodeId);
@@ -317,7 +417,18 @@ export async function downloadUrl(ctx: AppContext, auth: AuthContext, nodeId: st
     contentType: node.mimeType ?? undefined,
   });
   await ctx.db.transaction().execute((trx) =>
-    auditFor(user, meta)(trx, 'DOWNLOAD_FILE', { table: 'nodes', id: node.id }, { matterId: matter.id, matterName: matter.matterName, fileName: node.name, fileSize: Number(node.fileSize), sha256Hash: node.sha256Hash }),
+    auditFor(user, meta)(
+      trx,
+      'DOWNLOAD_FILE',
+      { table: 'nodes', id: node.id },
+      {
+        matterId: matter.id,
+        matterName: matter.matterName,
+        fileName: node.name,
+        fileSize: Number(node.fileSize),
+        sha256Hash: node.sha256Hash,
+      },
+    ),
   );
   return { url: signed.url, expiresAt: signed.expiresAt.toISOString() };
 }

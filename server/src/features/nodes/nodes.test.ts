@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, NODE_MSG } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
-import { addMember, auditActions, createFolder, createMatter, newOrganization, ok, setMatterFlags, uploadFile, type Member } from '../../../test/factories.js';
+import {
+  addMember,
+  auditActions,
+  createFolder,
+  createMatter,
+  newOrganization,
+  ok,
+  setMatterFlags,
+  uploadFile,
+  type Member,
+} from '../../../test/factories.js';
 
 let t: TestApp;
 let admin: Member;
@@ -23,7 +33,15 @@ describe('POST /_api/nodes/create', () => {
   it('creates folders at the root and inside folders, audited', async () => {
     const m = await createMatter(admin.client);
     const a = await createFolder(admin.client, m.id, '  Pleadings  ');
-    expect(a).toMatchObject({ name: 'Pleadings', nodeType: 'folder', parentId: null, matterId: m.id, path: '/Pleadings', fileSize: null, sha256Hash: null });
+    expect(a).toMatchObject({
+      name: 'Pleadings',
+      nodeType: 'folder',
+      parentId: null,
+      matterId: m.id,
+      path: '/Pleadings',
+      fileSize: null,
+      sha256Hash: null,
+    });
     const b = ok(await admin.client.post('/_api/nodes/create', { matterId: m.id, folderName: 'No parent field' })).node;
     expect(b.parentId).toBeNull();
     const c = await createFolder(admin.client, m.id, 'Drafts', a.id);
@@ -37,7 +55,11 @@ describe('POST /_api/nodes/create', () => {
     const a = await createFolder(admin.client, m.id, 'Evidence');
     const dup = await admin.client.post('/_api/nodes/create', { matterId: m.id, parentId: null, folderName: 'EVIDENCE' });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json()).toEqual({ error: 'An item named "EVIDENCE" already exists in this folder.', code: 'CONFLICT_ERROR', details: { reason: 'NAME_TAKEN', field: 'name' } });
+    expect(dup.json()).toEqual({
+      error: 'An item named "EVIDENCE" already exists in this folder.',
+      code: 'CONFLICT_ERROR',
+      details: { reason: 'NAME_TAKEN', field: 'name' },
+    });
     // The same name in another folder is fine.
     await createFolder(admin.client, m.id, 'Evidence', a.id);
     // Two at once: one wins.
@@ -102,11 +124,15 @@ describe('POST /_api/nodes/create', () => {
     const reader = await addMember(t, admin.organizationId, 'user', { canUpload: false });
     expect((await reader.client.post('/_api/nodes/create', { matterId: m.id, parentId: null, folderName: 'X' })).statusCode).toBe(403);
     const guest = await addMember(t, admin.organizationId, 'guest', { canUpload: true });
-    expect((await guest.client.post('/_api/nodes/create', { matterId: m.id, parentId: null, folderName: 'X' })).json().error).toBe(MSG.accessDenied('guest'));
+    expect((await guest.client.post('/_api/nodes/create', { matterId: m.id, parentId: null, folderName: 'X' })).json().error).toBe(
+      MSG.accessDenied('guest'),
+    );
     const r = await other.client.post('/_api/nodes/create', { matterId: m.id, parentId: null, folderName: 'X' });
     expect(r.statusCode).toBe(404);
     expect(r.json().error).toBe('Matter not found.');
-    expect((await admin.client.post('/_api/nodes/create', { matterId: randomUUID(), parentId: null, folderName: 'X' })).statusCode).toBe(404);
+    expect((await admin.client.post('/_api/nodes/create', { matterId: randomUUID(), parentId: null, folderName: 'X' })).statusCode).toBe(
+      404,
+    );
   });
 });
 
@@ -134,7 +160,11 @@ describe('POST /_api/nodes/rename', () => {
     await createFolder(admin.client, m.id, 'Two');
     const clash = await admin.client.post('/_api/nodes/rename', { nodeId: a.id, newName: 'two' });
     expect(clash.statusCode).toBe(409);
-    expect(clash.json()).toEqual({ error: 'An item named "two" already exists in this folder.', code: 'CONFLICT_ERROR', details: { reason: 'NAME_TAKEN', field: 'name' } });
+    expect(clash.json()).toEqual({
+      error: 'An item named "two" already exists in this folder.',
+      code: 'CONFLICT_ERROR',
+      details: { reason: 'NAME_TAKEN', field: 'name' },
+    });
     const file = await uploadFile(t, admin.client, m.id, 'memo.pdf', Buffer.from('memo'));
     const r = await admin.client.post('/_api/nodes/rename', { nodeId: file.id, newName: 'other.pdf' });
     expect(r.statusCode).toBe(400);
@@ -162,7 +192,9 @@ describe('POST /_api/nodes/rename', () => {
     expect(held.statusCode).toBe(409);
     expect(held.json().error).toBe('Actions are disabled due to legal hold');
     await setMatterFlags(t, m.id, { vaulted: true });
-    expect((await admin.client.post('/_api/nodes/rename', { nodeId: a.id, newName: 'H' })).json().error).toBe('Actions are disabled for vaulted matters');
+    expect((await admin.client.post('/_api/nodes/rename', { nodeId: a.id, newName: 'H' })).json().error).toBe(
+      'Actions are disabled for vaulted matters',
+    );
   });
 });
 
@@ -172,9 +204,18 @@ describe('POST /_api/nodes/move', () => {
     const a = await createFolder(admin.client, m.id, 'A');
     const b = await createFolder(admin.client, m.id, 'B');
     const file = await uploadFile(t, admin.client, m.id, 'exhibit.pdf', Buffer.from('exhibit'), a.id);
-    expect(ok(await admin.client.post('/_api/nodes/move', { nodeId: file.id, newParentId: b.id })).node).toMatchObject({ parentId: b.id, path: '/B/exhibit.pdf' });
-    expect(ok(await admin.client.post('/_api/nodes/move', { nodeId: a.id, newParentId: b.id })).node).toMatchObject({ parentId: b.id, path: '/B/A' });
-    expect(ok(await admin.client.post('/_api/nodes/move', { nodeId: a.id, newParentId: null })).node).toMatchObject({ parentId: null, path: '/A' });
+    expect(ok(await admin.client.post('/_api/nodes/move', { nodeId: file.id, newParentId: b.id })).node).toMatchObject({
+      parentId: b.id,
+      path: '/B/exhibit.pdf',
+    });
+    expect(ok(await admin.client.post('/_api/nodes/move', { nodeId: a.id, newParentId: b.id })).node).toMatchObject({
+      parentId: b.id,
+      path: '/B/A',
+    });
+    expect(ok(await admin.client.post('/_api/nodes/move', { nodeId: a.id, newParentId: null })).node).toMatchObject({
+      parentId: null,
+      path: '/A',
+    });
     const moves = (await auditActions(t, admin.organizationId)).filter((e) => e.action === 'MOVE_NODE' && e.targetId === a.id);
     expect(moves.map((e) => e.details)).toEqual([
       expect.objectContaining({ fromParentId: null, toParentId: b.id }),
@@ -205,11 +246,17 @@ describe('POST /_api/nodes/move', () => {
     const notes = await createFolder(admin.client, m.id, 'notes');
     const r = await admin.client.post('/_api/nodes/move', { nodeId: notes.id, newParentId: a.id });
     expect(r.statusCode).toBe(409);
-    expect(r.json()).toEqual({ error: 'An item named "notes" already exists in this folder.', code: 'CONFLICT_ERROR', details: { reason: 'NAME_TAKEN', field: 'name' } });
+    expect(r.json()).toEqual({
+      error: 'An item named "notes" already exists in this folder.',
+      code: 'CONFLICT_ERROR',
+      details: { reason: 'NAME_TAKEN', field: 'name' },
+    });
     const m2 = await createMatter(admin.client);
     const far = await createFolder(admin.client, m2.id, 'Far');
     expect((await admin.client.post('/_api/nodes/move', { nodeId: notes.id, newParentId: far.id })).statusCode).toBe(404);
-    expect((await admin.client.post('/_api/nodes/move', { nodeId: notes.id, newParentId: 'bad' })).json().error).toBe('Invalid Parent ID format.');
+    expect((await admin.client.post('/_api/nodes/move', { nodeId: notes.id, newParentId: 'bad' })).json().error).toBe(
+      'Invalid Parent ID format.',
+    );
   });
 
   it('keeps the tree valid when two moves that would make a cycle race', async () => {
@@ -240,7 +287,9 @@ describe('POST /_api/nodes/move', () => {
     expect((await user.client.post('/_api/nodes/move', { nodeId: a.id, newParentId: b.id })).statusCode).toBe(403);
     expect((await other.client.post('/_api/nodes/move', { nodeId: a.id, newParentId: null })).statusCode).toBe(404);
     await setMatterFlags(t, m.id, { legalHold: true });
-    expect((await admin.client.post('/_api/nodes/move', { nodeId: a.id, newParentId: b.id })).json().error).toBe('Actions are disabled due to legal hold');
+    expect((await admin.client.post('/_api/nodes/move', { nodeId: a.id, newParentId: b.id })).json().error).toBe(
+      'Actions are disabled due to legal hold',
+    );
   });
 });
 
@@ -268,7 +317,14 @@ describe('POST /_api/nodes/delete', () => {
     expect(await t.ctx.store.head(f2.storagePath)).toBeNull();
     expect(await t.ctx.store.head(f3.storagePath)).not.toBeNull();
     const entry = (await auditActions(t, admin.organizationId)).find((e) => e.action === 'DELETE_NODE' && e.targetId === top.id);
-    expect(entry?.details).toMatchObject({ name: 'Top', nodeType: 'folder', path: '/Top', deletedNodes: 4, deletedFiles: 2, deletedBytes: 6 });
+    expect(entry?.details).toMatchObject({
+      name: 'Top',
+      nodeType: 'folder',
+      path: '/Top',
+      deletedNodes: 4,
+      deletedFiles: 2,
+      deletedBytes: 6,
+    });
     // A single file too.
     expect(ok(await admin.client.post('/_api/nodes/delete', { nodeId: f3.id }))).toEqual({ success: true, deletedCount: 1 });
     await t.ctx.jobs.runDueJobs(['delete-objects']);

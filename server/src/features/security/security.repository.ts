@@ -16,7 +16,12 @@ export async function countReport(db: Executor, userId: number, windowSeconds: n
         windowStartedAt: sql<Date>`case when auth_throttle.window_started_at <= now() - make_interval(secs => ${windowSeconds}) then now() else auth_throttle.window_started_at end`,
       }),
     )
-    .returning(['failures', sql<number>`greatest(1, ceil(extract(epoch from window_started_at + make_interval(secs => ${windowSeconds}) - now())))::int`.as('retryAfter')])
+    .returning([
+      'failures',
+      sql<number>`greatest(1, ceil(extract(epoch from window_started_at + make_interval(secs => ${windowSeconds}) - now())))::int`.as(
+        'retryAfter',
+      ),
+    ])
     .executeTakeFirstOrThrow();
   return { count: row.failures, retryAfter: Number(row.retryAfter) };
 }

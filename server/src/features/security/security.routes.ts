@@ -9,7 +9,10 @@ export function securityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/_api/security/event-log',
-      { schema: { tags: ['security'], body: securityEventLogRequest, response: { 200: securityLogResponse } }, config: { auth: 'signed-in' } },
+      {
+        schema: { tags: ['security'], body: securityEventLogRequest, response: { 200: securityLogResponse } },
+        config: { auth: 'signed-in' },
+      },
       async (request) => logClientEvent(ctx, authOf(request), 'security_event', request.body, requestMeta(request)),
     );
     app.post(

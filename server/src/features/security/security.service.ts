@@ -26,16 +26,34 @@ async function reserveReport(db: Executor, userId: number): Promise<void> {
  * so that nobody mistakes them for events the server witnessed. Only members (admins and users) past the MFA setup
  * wall may report; each report is bounded by the contract (details 16 KB, 8 levels) and by REPORT_LIMIT.
  */
-export async function logClientEvent(ctx: AppContext, auth: AuthContext, kind: 'security_event' | 'forensic_log', input: Report, meta: RequestMeta) {
+export async function logClientEvent(
+  ctx: AppContext,
+  auth: AuthContext,
+  kind: 'security_event' | 'forensic_log',
+  input: Report,
+  meta: RequestMeta,
+) {
   requireMemberRole(auth.user);
   await reserveReport(ctx.db, auth.user.id);
-  const action = kind === 'forensic_log' ? input.action.trim().toUpperCase().replace(/[^A-Z0-9_]+/g, '_').slice(0, 100) : input.action;
+  const action =
+    kind === 'forensic_log'
+      ? input.action
+          .trim()
+          .toUpperCase()
+          .replace(/[^A-Z0-9_]+/g, '_')
+          .slice(0, 100)
+      : input.action;
   const entry = await ctx.db.transaction().execute((trx) =>
-    auditFor(auth.user, meta)(trx, kind === 'forensic_log' ? `FORENSIC_${action}` : action, { table: kind, id: input.targetId ?? null }, {
-      ...(input.details ?? {}),
-      reportedBy: 'client',
-      ...(meta.userAgent ? { userAgent: meta.userAgent } : {}),
-    }),
+    auditFor(auth.user, meta)(
+      trx,
+      kind === 'forensic_log' ? `FORENSIC_${action}` : action,
+      { table: kind, id: input.targetId ?? null },
+      {
+        ...(input.details ?? {}),
+        reportedBy: 'client',
+        ...(meta.userAgent ? { userAgent: meta.userAgent } : {}),
+      },
+    ),
   );
   return { success: true as const, id: entry.id };
 }

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@strongroom/contracts';
-import { API, Client, createOrgWithAdmin, createTestApp, enrollTotp, signInWithEmailCode, type Account, type TestApp } from '../../../test/helpers.js';
+import {
+  API,
+  Client,
+  createOrgWithAdmin,
+  createTestApp,
+  enrollTotp,
+  signInWithEmailCode,
+  type Account,
+  type TestApp,
+} from '../../../test/helpers.js';
 
 // What the session guard answers for routes that declare their need in `config.auth`.
 
@@ -19,7 +28,13 @@ beforeAll(async () => {
 afterAll(async () => t?.shutdown());
 
 async function sessionRow(userId: number) {
-  return t.ctx.db.selectFrom('sessions').selectAll().where('userId', '=', userId).where('revokedAt', 'is', null).orderBy('createdAt', 'desc').executeTakeFirstOrThrow();
+  return t.ctx.db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null)
+    .orderBy('createdAt', 'desc')
+    .executeTakeFirstOrThrow();
 }
 
 describe('the session guard', () => {
@@ -59,7 +74,11 @@ describe('the session guard', () => {
     expect(session.statusCode).toBe(200);
     expect(session.json().user.mfaSetupRequired).toBe(true);
     expect((await c.post('/_api/settings/mfa-manage', { operation: 'generate_totp_secret' })).statusCode).toBe(200);
-    for (const r of [await c.post('/_api/settings/password', password), await c.post('/_api/settings/users/invite', invite), await c.post('/_api/auth/verifySystemMfa', systemMfa)]) {
+    for (const r of [
+      await c.post('/_api/settings/password', password),
+      await c.post('/_api/settings/users/invite', invite),
+      await c.post('/_api/auth/verifySystemMfa', systemMfa),
+    ]) {
       expect(r.statusCode).toBe(403);
       expect(r.json()).toMatchObject({ error: SETUP_WALL, code: 'PERMISSION_ERROR' });
     }
@@ -74,7 +93,11 @@ describe('the session guard', () => {
     await enrollTotp(c);
     const soon = new Date(Date.now() + 5 * 60_000);
     const { id } = await sessionRow(admin.userId);
-    await t.ctx.db.updateTable('sessions').set({ idleExpiresAt: soon, lastSeenAt: new Date(Date.now() - 60_000) }).where('id', '=', id).execute();
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ idleExpiresAt: soon, lastSeenAt: new Date(Date.now() - 60_000) })
+      .where('id', '=', id)
+      .execute();
 
     const read = await c.get('/_api/auth/session', API);
     expect(read.statusCode).toBe(200);
@@ -90,11 +113,19 @@ describe('the session guard', () => {
   it('lets anyone log out: a dead cookie ends nothing, a live one ends its session', async () => {
     const stranger = new Client(t.app);
     stranger.cookies.set('sr_session', 'no-such-session');
-    const before = await t.ctx.db.selectFrom('auditLogs').select((eb) => eb.fn.countAll<string>().as('n')).where('action', '=', 'USER_LOGOUT').executeTakeFirstOrThrow();
+    const before = await t.ctx.db
+      .selectFrom('auditLogs')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('action', '=', 'USER_LOGOUT')
+      .executeTakeFirstOrThrow();
     const r = await stranger.post('/_api/auth/logout');
     expect(r.statusCode).toBe(200);
     expect(r.json()).toEqual({ success: true });
-    const after = await t.ctx.db.selectFrom('auditLogs').select((eb) => eb.fn.countAll<string>().as('n')).where('action', '=', 'USER_LOGOUT').executeTakeFirstOrThrow();
+    const after = await t.ctx.db
+      .selectFrom('auditLogs')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('action', '=', 'USER_LOGOUT')
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
 
     const account = await createOrgWithAdmin(t, 'Leaving LLP');

@@ -15,7 +15,15 @@ export type AuthContext = { session: SessionRow; user: UserRow; org: Organizatio
 
 export function insertSession(
   db: Executor,
-  values: { tokenHash: string; userId: number; organizationId: string; idleExpiresAt: Date; absoluteExpiresAt: Date; ipAddress: string; userAgent: string | null },
+  values: {
+    tokenHash: string;
+    userId: number;
+    organizationId: string;
+    idleExpiresAt: Date;
+    absoluteExpiresAt: Date;
+    ipAddress: string;
+    userAgent: string | null;
+  },
 ): Promise<SessionRow> {
   return db
     .insertInto('sessions')
@@ -25,14 +33,23 @@ export function insertSession(
 }
 
 export async function revokeUserSessions(db: Executor, userId: number, reason: string, exceptSessionId?: string): Promise<number> {
-  let q = db.updateTable('sessions').set({ revokedAt: new Date(), revokedReason: reason }).where('userId', '=', userId).where('revokedAt', 'is', null);
+  let q = db
+    .updateTable('sessions')
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null);
   if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
   const res = await q.executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
 
 export async function revokeSession(db: Executor, sessionId: string, reason: string): Promise<void> {
-  await db.updateTable('sessions').set({ revokedAt: new Date(), revokedReason: reason }).where('id', '=', sessionId).where('revokedAt', 'is', null).execute();
+  await db
+    .updateTable('sessions')
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where('id', '=', sessionId)
+    .where('revokedAt', 'is', null)
+    .execute();
 }
 
 /** The lookup behind findLiveSession (the query, not yet run): the session row joined to its user and organization. */
@@ -74,9 +91,21 @@ export async function findLiveSession(db: Executor, tokenHash: string, now: Date
   const row = await liveSessionQuery(db, tokenHash, now).executeTakeFirst();
   if (!row) return null;
   const {
-    sessionId, idleExpiresAt, absoluteExpiresAt, lastSeenAt, sessionOrganizationId,
-    orgName, orgPrimaryContactName, orgPrimaryContactEmail, orgPrimaryContactPhone, orgMfaRequired,
-    orgDefaultRetentionYears, orgCreatedAt, orgUpdatedAt, orgStorageQuotaBytes, ...user
+    sessionId,
+    idleExpiresAt,
+    absoluteExpiresAt,
+    lastSeenAt,
+    sessionOrganizationId,
+    orgName,
+    orgPrimaryContactName,
+    orgPrimaryContactEmail,
+    orgPrimaryContactPhone,
+    orgMfaRequired,
+    orgDefaultRetentionYears,
+    orgCreatedAt,
+    orgUpdatedAt,
+    orgStorageQuotaBytes,
+    ...user
   } = row;
   if (sessionOrganizationId !== user.organizationId) return null;
   const org: OrganizationRow = {

@@ -6,17 +6,35 @@ import { AppError, conflict } from '../../shared/errors.js';
 import { hashToken, newToken, safeEqualHex } from '../../shared/tokens.js';
 import { insertDefaultFlags } from '../feature-flags/feature-flags.service.js';
 import { countOrganizations, findUserByEmail, hashPassword, insertUser } from '../users/users.service.js';
-import { deleteSetupTokenHash, findSetupTokenHash, insertOrganization, lockOrganizationSetup, saveSetupTokenHash } from './setup.repository.js';
+import {
+  deleteSetupTokenHash,
+  findSetupTokenHash,
+  insertOrganization,
+  lockOrganizationSetup,
+  saveSetupTokenHash,
+} from './setup.repository.js';
 
 export type NewOrganization = { name: string; adminName: string; adminEmail: string; adminPassword: string };
 
 /** Creates an organization with its first administrator (CLI and /setup). */
 async function createOrganization(trx: Executor, input: NewOrganization, meta: RequestMeta | null, via: 'cli' | 'setup') {
-  if (await findUserByEmail(trx, input.adminEmail)) throw conflict(MSG.invitationAccountExists, { reason: 'ACCOUNT_EXISTS', field: 'adminEmail' });
+  if (await findUserByEmail(trx, input.adminEmail))
+    throw conflict(MSG.invitationAccountExists, { reason: 'ACCOUNT_EXISTS', field: 'adminEmail' });
   const passwordHash = await hashPassword(input.adminPassword);
-  const org = await insertOrganization(trx, { name: input.name.trim(), primaryContactName: input.adminName.trim(), primaryContactEmail: input.adminEmail.trim().toLowerCase() });
+  const org = await insertOrganization(trx, {
+    name: input.name.trim(),
+    primaryContactName: input.adminName.trim(),
+    primaryContactEmail: input.adminEmail.trim().toLowerCase(),
+  });
   await insertDefaultFlags(trx, org.id);
-  const admin = await insertUser(trx, { organizationId: org.id, email: input.adminEmail.trim().toLowerCase(), fullName: input.adminName.trim(), passwordHash, role: 'admin', permissions: DEFAULT_PERMISSIONS.admin });
+  const admin = await insertUser(trx, {
+    organizationId: org.id,
+    email: input.adminEmail.trim().toLowerCase(),
+    fullName: input.adminName.trim(),
+    passwordHash,
+    role: 'admin',
+    permissions: DEFAULT_PERMISSIONS.admin,
+  });
   await auditFor(admin, meta)(trx, 'ORGANIZATION_CREATED', { table: 'organizations', id: org.id }, { name: org.name, via });
   return { organizationId: org.id, userId: admin.id };
 }

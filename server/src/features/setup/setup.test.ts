@@ -10,7 +10,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.shutdown());
 
-const body = (setupToken: string) => ({ setupToken, organizationName: 'First Firm LLP', adminName: 'Fay First', adminEmail: 'fay@first.test', adminPassword: 'first password' });
+const body = (setupToken: string) => ({
+  setupToken,
+  organizationName: 'First Firm LLP',
+  adminName: 'Fay First',
+  adminEmail: 'fay@first.test',
+  adminPassword: 'first password',
+});
 
 describe('first run', () => {
   it('says setup is needed, refuses a wrong token, creates the organization once', async () => {
@@ -34,7 +40,11 @@ describe('first run', () => {
     const again = await c.post('/_api/setup', body(token));
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ error: MSG.setupDone, code: 'CONFLICT_ERROR', details: { reason: 'ALREADY_SET_UP' } });
-    const flags = await t.ctx.db.selectFrom('featureFlags').select(['flagName', 'enabled']).where('organizationId', '=', ok.json().organizationId).execute();
+    const flags = await t.ctx.db
+      .selectFrom('featureFlags')
+      .select(['flagName', 'enabled'])
+      .where('organizationId', '=', ok.json().organizationId)
+      .execute();
     expect(flags).toHaveLength(6);
     expect(await prepareSetupToken(t.ctx)).toBeNull();
     const login = await c.post('/_api/auth/login_with_password', { email: 'fay@first.test', password: 'first password' });
@@ -43,12 +53,22 @@ describe('first run', () => {
 
   it('refuses a second organization whose administrator already has an account, and keeps nothing of it', async () => {
     const before = await t.ctx.db.selectFrom('organizations').select('id').execute();
-    const refused = await createOrganizationFromCli(t.ctx.db, { name: 'Second Firm', adminName: 'Fay Again', adminEmail: 'fay@first.test', adminPassword: 'second password' }).then(
+    const refused = await createOrganizationFromCli(t.ctx.db, {
+      name: 'Second Firm',
+      adminName: 'Fay Again',
+      adminEmail: 'fay@first.test',
+      adminPassword: 'second password',
+    }).then(
       () => null,
       (err: unknown) => err,
     );
     expect(refused).toBeInstanceOf(AppError);
-    expect(refused).toMatchObject({ statusCode: 409, code: 'CONFLICT_ERROR', message: MSG.invitationAccountExists, details: { reason: 'ACCOUNT_EXISTS', field: 'adminEmail' } });
+    expect(refused).toMatchObject({
+      statusCode: 409,
+      code: 'CONFLICT_ERROR',
+      message: MSG.invitationAccountExists,
+      details: { reason: 'ACCOUNT_EXISTS', field: 'adminEmail' },
+    });
     expect(await t.ctx.db.selectFrom('organizations').select('id').execute()).toEqual(before);
   });
 });

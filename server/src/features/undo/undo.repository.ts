@@ -36,7 +36,11 @@ export function insertUndoEntry(db: Executor, e: NewUndoEntry): Promise<Pick<Und
  * undo in progress holds (a claim only takes entries that have not expired yet).
  */
 export async function sweepExpiredEntries(db: Executor, userId: number): Promise<void> {
-  await db.deleteFrom('undoEntries').where('userId', '=', userId).where('expiresAt', '<', sql<Date>`now() - interval '1 hour'`).execute();
+  await db
+    .deleteFrom('undoEntries')
+    .where('userId', '=', userId)
+    .where('expiresAt', '<', sql<Date>`now() - interval '1 hour'`)
+    .execute();
 }
 
 export function findUndoEntry(db: Executor, organizationId: string, id: string): Promise<UndoEntryRow | undefined> {

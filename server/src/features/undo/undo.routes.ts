@@ -11,8 +11,10 @@ import { applyUndo, type UndoHandlers } from './undo.service.js';
  */
 export function undoRoutes(ctx: AppContext, handlers: UndoHandlers): FastifyPluginAsyncZod {
   return async (app) => {
-    app.post('/_api/undo', { schema: { tags: ['undo'], body: undoRequest, response: { 200: undoResponse } }, config: { auth: 'signed-in' } }, async (request) =>
-      applyUndo(ctx, authOf(request), handlers, request.body.undoId, requestMeta(request)),
+    app.post(
+      '/_api/undo',
+      { schema: { tags: ['undo'], body: undoRequest, response: { 200: undoResponse } }, config: { auth: 'signed-in' } },
+      async (request) => applyUndo(ctx, authOf(request), handlers, request.body.undoId, requestMeta(request)),
     );
   };
 }

@@ -24,12 +24,19 @@ export type UndoEntry = Pick<UndoEntryRow, 'id' | 'kind' | 'targetId' | 'version
  * it locks what the original change locked, re-checks permission and the object's state, refuses with
  * `undoUnavailable` when the object is no longer at entry.version, and appends its audit entry.
  */
-type UndoHandler = (trx: Executor, auth: AuthContext, entry: UndoEntry, meta: RequestMeta) => Promise<{ targetId: string; matterId: string | null }>;
+type UndoHandler = (
+  trx: Executor,
+  auth: AuthContext,
+  entry: UndoEntry,
+  meta: RequestMeta,
+) => Promise<{ targetId: string; matterId: string | null }>;
 export type UndoHandlers = Record<UndoKind, UndoHandler>;
 
 /** The answer when the object changed since, or the entry expired or was used: 'Undo failed' in the browser. */
 export function undoUnavailable(reason: 'EXPIRED' | 'CHANGED' | 'GONE'): AppError {
-  return reason === 'EXPIRED' ? new AppError(410, UNDO_MSG.unavailable, 'CONFLICT_ERROR', { reason }) : conflict(UNDO_MSG.unavailable, { reason });
+  return reason === 'EXPIRED'
+    ? new AppError(410, UNDO_MSG.unavailable, 'CONFLICT_ERROR', { reason })
+    : conflict(UNDO_MSG.unavailable, { reason });
 }
 
 /** What a change answers so that the browser can offer Undo. */
@@ -42,11 +49,22 @@ export async function recordUndo(
   entry: { kind: UndoKind; targetId: string; version: number; before: Record<string, unknown> },
 ): Promise<UndoOffer> {
   await sweepExpiredEntries(trx, auth.user.id);
-  const row = await insertUndoEntry(trx, { ...entry, organizationId: auth.user.organizationId, userId: auth.user.id, windowMs: UNDO_WINDOW_MS });
+  const row = await insertUndoEntry(trx, {
+    ...entry,
+    organizationId: auth.user.organizationId,
+    userId: auth.user.id,
+    windowMs: UNDO_WINDOW_MS,
+  });
   return { undoId: row.id, undoExpiresAt: row.expiresAt.toISOString() };
 }
 
-export async function applyUndo(ctx: AppContext, auth: AuthContext, handlers: UndoHandlers, undoId: string, meta: RequestMeta): Promise<UndoResponse> {
+export async function applyUndo(
+  ctx: AppContext,
+  auth: AuthContext,
+  handlers: UndoHandlers,
+  undoId: string,
+  meta: RequestMeta,
+): Promise<UndoResponse> {
   const { user } = auth;
   requireMemberRole(user);
   const done = await ctx.db.transaction().execute(async (trx) => {

@@ -3,7 +3,16 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MATTER_MSG, MSG, UNDO_MSG, UNDO_WINDOW_MS } from '@strongroom/contracts';
 import { createTestApp, type Client, type TestApp } from '../../../test/helpers.js';
-import { addMember, auditActions, createFolder, createMatter, newOrganization, ok, setMatterFlags, type Member } from '../../../test/factories.js';
+import {
+  addMember,
+  auditActions,
+  createFolder,
+  createMatter,
+  newOrganization,
+  ok,
+  setMatterFlags,
+  type Member,
+} from '../../../test/factories.js';
 
 let t: TestApp;
 let admin: Member;
@@ -33,7 +42,10 @@ async function move(c: Client, nodeId: string, newParentId: string | null) {
 }
 async function edit(c: Client, matterId: string, fields: Record<string, unknown>) {
   const { version } = await matterRow(matterId);
-  return ok(await c.post('/_api/matters/update', { matterId, expectedVersion: version, ...fields })) as { matter: Record<string, unknown>; undoId?: string };
+  return ok(await c.post('/_api/matters/update', { matterId, expectedVersion: version, ...fields })) as {
+    matter: Record<string, unknown>;
+    undoId?: string;
+  };
 }
 async function undoAudits(organizationId: string) {
   return (await auditActions(t, organizationId)).filter((e) => e.action.startsWith('UNDO_'));
@@ -56,7 +68,13 @@ describe('undo of a folder rename', () => {
 
     const res = await undo(admin.client, renamed.undoId);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ success: true, message: 'Undo operation successful.', kind: 'node.rename', targetId: folder.id, matterId: matter.id });
+    expect(res.json()).toEqual({
+      success: true,
+      message: 'Undo operation successful.',
+      kind: 'node.rename',
+      targetId: folder.id,
+      matterId: matter.id,
+    });
     expect((await nodeRow(folder.id)).name).toBe('Pleadings');
     const detail = ok(await admin.client.get(`/_api/matters/detail?matterId=${matter.id}`));
     expect(detail.nodes.map((n: { name: string }) => n.name)).toContain('Pleadings');
@@ -82,7 +100,11 @@ describe('undo of a folder rename', () => {
     const matter = await createMatter(admin.client);
     const folder = await createFolder(admin.client, matter.id, 'Drafts');
     const { undoId } = await rename(admin.client, folder.id, 'Drafts 2');
-    await t.ctx.db.updateTable('undoEntries').set({ expiresAt: sql<Date>`now() - interval '1 second'` }).where('id', '=', undoId!).execute();
+    await t.ctx.db
+      .updateTable('undoEntries')
+      .set({ expiresAt: sql<Date>`now() - interval '1 second'` })
+      .where('id', '=', undoId!)
+      .execute();
     unavailable(await undo(admin.client, undoId), 410);
     expect((await nodeRow(folder.id)).name).toBe('Drafts 2');
   });
@@ -122,7 +144,10 @@ describe('undo of a move', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ kind: 'node.move', targetId: item.id, matterId: matter.id, message: UNDO_MSG.success });
     expect((await nodeRow(item.id)).parentId).toBe(from.id);
-    expect((await undoAudits(admin.organizationId)).at(-1)).toMatchObject({ action: 'UNDO_MOVE_NODE', details: { fromParentId: to.id, toParentId: from.id } });
+    expect((await undoAudits(admin.organizationId)).at(-1)).toMatchObject({
+      action: 'UNDO_MOVE_NODE',
+      details: { fromParentId: to.id, toParentId: from.id },
+    });
   });
 
   it('puts an item moved out of the root back at the root', async () => {
@@ -165,11 +190,21 @@ describe('undo of a matter edit', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ kind: 'matter.update', targetId: matter.id, matterId: matter.id });
     const row = await matterRow(matter.id);
-    expect(row).toMatchObject({ matterName: 'Original', clientName: 'Client One', description: 'First words', responsibleLawyer: 'Jane Counsel', version: 3 });
+    expect(row).toMatchObject({
+      matterName: 'Original',
+      clientName: 'Client One',
+      description: 'First words',
+      responsibleLawyer: 'Jane Counsel',
+      version: 3,
+    });
     expect((await undoAudits(admin.organizationId)).at(-1)).toMatchObject({
       action: 'UNDO_UPDATE_MATTER',
       targetId: matter.id,
-      details: { undoId: edited.undoId, version: 3, changes: { matterName: { from: 'Renamed matter', to: 'Original' }, clientName: { from: null, to: 'Client One' } } },
+      details: {
+        undoId: edited.undoId,
+        version: 3,
+        changes: { matterName: { from: 'Renamed matter', to: 'Original' }, clientName: { from: null, to: 'Client One' } },
+      },
     });
     unavailable(await undo(admin.client, edited.undoId), 410);
   });
@@ -223,8 +258,16 @@ describe('who may undo', () => {
     const matter = await createMatter(admin.client);
     const folder = await createFolder(admin.client, matter.id, 'Orig');
     const { undoId } = await rename(renamer.client, folder.id, 'Changed');
-    const users = await t.ctx.db.selectFrom('users').select(['id', 'permissions']).where('id', '=', renamer.userId).executeTakeFirstOrThrow();
-    await t.ctx.db.updateTable('users').set({ permissions: JSON.stringify({ ...users.permissions, canRename: false }) }).where('id', '=', renamer.userId).execute();
+    const users = await t.ctx.db
+      .selectFrom('users')
+      .select(['id', 'permissions'])
+      .where('id', '=', renamer.userId)
+      .executeTakeFirstOrThrow();
+    await t.ctx.db
+      .updateTable('users')
+      .set({ permissions: JSON.stringify({ ...users.permissions, canRename: false }) })
+      .where('id', '=', renamer.userId)
+      .execute();
     const res = await undo(renamer.client, undoId);
     expect(res.statusCode).toBe(403);
     expect((await nodeRow(folder.id)).name).toBe('Changed');
@@ -265,7 +308,11 @@ describe('undo on a matter that became read-only', () => {
     const matter = await createMatter(admin.client);
     const folder = await createFolder(admin.client, matter.id, 'Kept');
     const { undoId } = await rename(admin.client, folder.id, 'Kept 2');
-    await t.ctx.db.updateTable('matters').set({ retentionExpiresAt: new Date(Date.now() - 1000) }).where('id', '=', matter.id).execute();
+    await t.ctx.db
+      .updateTable('matters')
+      .set({ retentionExpiresAt: new Date(Date.now() - 1000) })
+      .where('id', '=', matter.id)
+      .execute();
     const res = await undo(admin.client, undoId);
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ error: 'Actions are disabled for read-only matters', details: { reason: 'RETENTION_EXPIRED' } });

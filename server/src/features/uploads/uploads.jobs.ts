@@ -16,7 +16,13 @@ import { BlobNotSupportedError } from '../../platform/storage/blob-store.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext } from '../../shared/context.js';
 import { enqueueObjectDeletion, referencedKeys } from '../nodes/index.js';
-import { deadUploadsSince, expiredPendingUploads, expireUploadSession, purgeFinishedUploads, type UploadSessionRow } from './uploads.repository.js';
+import {
+  deadUploadsSince,
+  expiredPendingUploads,
+  expireUploadSession,
+  purgeFinishedUploads,
+  type UploadSessionRow,
+} from './uploads.repository.js';
 
 const CLEANUP_UPLOADS_JOB = 'cleanup-incomplete-uploads';
 const DAY_MS = 86_400_000;
@@ -32,12 +38,17 @@ async function expire(ctx: AppContext, session: UploadSessionRow): Promise<boole
     if (!row) return false;
     // A single PUT's object, or the file a stopped completion joined: no node points at it.
     await enqueueObjectDeletion(ctx, trx, session.organizationId, [session.s3Key], 'upload-expired');
-    await auditFor({ organizationId: session.organizationId, actor: null })(trx, 'UPLOAD_EXPIRED', { table: 'upload_sessions', id: session.id }, {
-      matterId: session.matterId,
-      fileName: session.fileName,
-      multipart: session.kind === 'multipart',
-      startedAt: session.createdAt.toISOString(),
-    });
+    await auditFor({ organizationId: session.organizationId, actor: null })(
+      trx,
+      'UPLOAD_EXPIRED',
+      { table: 'upload_sessions', id: session.id },
+      {
+        matterId: session.matterId,
+        fileName: session.fileName,
+        multipart: session.kind === 'multipart',
+        startedAt: session.createdAt.toISOString(),
+      },
+    );
     return true;
   });
   if (done && session.kind === 'multipart') await abortQuietly(ctx, session.s3Key, session.uploadId!);
@@ -60,7 +71,10 @@ async function sweepDeadUploads(ctx: AppContext, now: Date): Promise<number> {
     const batch = await deadUploadsSince(ctx.db, new Date(now.getTime() - SWEEP_WINDOW_MS), after, BATCH);
     if (batch.length === 0) break;
     after = batch[batch.length - 1]!.id;
-    const used = await referencedKeys(ctx.db, batch.map((s) => s.s3Key));
+    const used = await referencedKeys(
+      ctx.db,
+      batch.map((s) => s.s3Key),
+    );
     for (const session of batch) {
       if (used.has(session.s3Key)) continue;
       if (session.kind === 'multipart') await abortQuietly(ctx, session.s3Key, session.uploadId!);

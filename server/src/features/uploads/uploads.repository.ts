@@ -6,11 +6,18 @@ export type UploadSessionRow = Selectable<UploadSessionsTable>;
 
 export function insertUploadSession(
   db: Executor,
-  values: Pick<UploadSessionRow, 'organizationId' | 'userId' | 'matterId' | 'parentId' | 's3Key' | 'uploadId' | 'fileName' | 'fileType' | 'kind' | 'expiresAt'> & {
+  values: Pick<
+    UploadSessionRow,
+    'organizationId' | 'userId' | 'matterId' | 'parentId' | 's3Key' | 'uploadId' | 'fileName' | 'fileType' | 'kind' | 'expiresAt'
+  > & {
     fileSize: number | null;
   },
 ) {
-  return db.insertInto('uploadSessions').values({ ...values, nodeId: null, finishedAt: null }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('uploadSessions')
+    .values({ ...values, nodeId: null, finishedAt: null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export function findUploadById(db: Executor, id: string) {
@@ -39,7 +46,12 @@ export function findUserUpload(
  * The same lookup for a part's presign, with the state of the upload's matter in the same query (one round trip
  * per part instead of two: the presign call is made once per 10 MiB).
  */
-export function findUserUploadWithMatterState(db: Executor, who: { organizationId: string; userId: number }, s3Key: string, uploadId: string) {
+export function findUserUploadWithMatterState(
+  db: Executor,
+  who: { organizationId: string; userId: number },
+  s3Key: string,
+  uploadId: string,
+) {
   return db
     .selectFrom('uploadSessions as u')
     .innerJoin('matters as m', (join) => join.onRef('m.id', '=', 'u.matterId').onRef('m.organizationId', '=', 'u.organizationId'))
@@ -68,7 +80,10 @@ export function claimUpload(db: Executor, id: string, claimId: string, leaseMs: 
     .where('id', '=', id)
     .where('expiresAt', '>', now)
     .where((eb) =>
-      eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'completing'), eb('claimedAt', '<', new Date(now.getTime() - leaseMs))])]),
+      eb.or([
+        eb('status', '=', 'pending'),
+        eb.and([eb('status', '=', 'completing'), eb('claimedAt', '<', new Date(now.getTime() - leaseMs))]),
+      ]),
     )
     .returningAll()
     .executeTakeFirst();
@@ -108,7 +123,10 @@ export function abortUploadSession(db: Executor, id: string, leaseMs: number) {
     .set({ status: 'aborted', finishedAt: now, claimId: null, claimedAt: null })
     .where('id', '=', id)
     .where((eb) =>
-      eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'completing'), eb('claimedAt', '<', new Date(now.getTime() - leaseMs))])]),
+      eb.or([
+        eb('status', '=', 'pending'),
+        eb.and([eb('status', '=', 'completing'), eb('claimedAt', '<', new Date(now.getTime() - leaseMs))]),
+      ]),
     )
     .returningAll()
     .executeTakeFirst();
@@ -136,7 +154,10 @@ export function expiredPendingUploads(db: Executor, now: Date, limit: number, le
     .selectAll()
     .where('expiresAt', '<', now)
     .where((eb) =>
-      eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'completing'), eb('claimedAt', '<', new Date(now.getTime() - leaseMs))])]),
+      eb.or([
+        eb('status', '=', 'pending'),
+        eb.and([eb('status', '=', 'completing'), eb('claimedAt', '<', new Date(now.getTime() - leaseMs))]),
+      ]),
     )
     .orderBy('expiresAt')
     .limit(limit)
@@ -190,8 +211,12 @@ export async function purgeFinishedUploads(db: Executor, before: Date): Promise<
  */
 export async function organizationQuota(db: Executor, organizationId: string, lock = false): Promise<{ storageQuotaBytes: string | null }> {
   const { rows } = lock
-    ? await sql<{ quota: string | null }>`select storage_quota_bytes::text as quota from organizations where id = ${organizationId} for update`.execute(db.withoutPlugins())
-    : await sql<{ quota: string | null }>`select storage_quota_bytes::text as quota from organizations where id = ${organizationId}`.execute(db.withoutPlugins());
+    ? await sql<{
+        quota: string | null;
+      }>`select storage_quota_bytes::text as quota from organizations where id = ${organizationId} for update`.execute(db.withoutPlugins())
+    : await sql<{
+        quota: string | null;
+      }>`select storage_quota_bytes::text as quota from organizations where id = ${organizationId}`.execute(db.withoutPlugins());
   return { storageQuotaBytes: rows[0]?.quota ?? null };
 }
 

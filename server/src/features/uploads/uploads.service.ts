@@ -40,7 +40,14 @@ import { requireMemberRole, requirePermission } from '../../shared/access.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, badRequest, conflict, notFound } from '../../shared/errors.js';
-import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, requireMatterWriter, requireVisible, type MatterRow } from '../matters/index.js';
+import {
+  getVisibleMatter,
+  lockVisibleMatter,
+  requireMatterWritable,
+  requireMatterWriter,
+  requireVisible,
+  type MatterRow,
+} from '../matters/index.js';
 import { enqueueObjectDeletion, findNode, insertFileNode, nodeDto, requireNameFree, resolveParentFolder } from '../nodes/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import {
@@ -72,7 +79,13 @@ function objectKey(organizationId: string, matterId: string): string {
 }
 
 /** The MIME type to store, after the type and size rules; 400 with the published texts (UPLOAD_MSG) otherwise. */
-function checkFile(ctx: AppContext, fileName: string, fileType: string, fileSize: number | undefined, max = ctx.config.uploadMaxBytes): string {
+function checkFile(
+  ctx: AppContext,
+  fileName: string,
+  fileType: string,
+  fileSize: number | undefined,
+  max = ctx.config.uploadMaxBytes,
+): string {
   const mime = allowedMimeType(fileName, fileType);
   if (!mime) throw badRequest(UPLOAD_MSG.invalidFileType);
   if (fileSize !== undefined && fileSize > max) throw badRequest(UPLOAD_MSG.fileTooLarge(formatByteLimit(max)));
@@ -106,7 +119,13 @@ function effectiveQuota(ctx: AppContext, own: string | null): number | undefined
  * uploads in flight declared). The organization's row stays locked until the caller's transaction ends, so two
  * uploads checked at the same time are checked one after the other and cannot both take the last free bytes.
  */
-async function requireQuota(ctx: AppContext, trx: Executor, organizationId: string, bytes: number, exceptSessionId: string | null): Promise<void> {
+async function requireQuota(
+  ctx: AppContext,
+  trx: Executor,
+  organizationId: string,
+  bytes: number,
+  exceptSessionId: string | null,
+): Promise<void> {
   // Most organizations have no quota: they skip the lock.
   if (effectiveQuota(ctx, (await organizationQuota(trx, organizationId)).storageQuotaBytes) === undefined) return;
   const quota = effectiveQuota(ctx, (await organizationQuota(trx, organizationId, true)).storageQuotaBytes);
@@ -123,7 +142,8 @@ function singlePutLimit(ctx: AppContext): number {
 export async function presignUpload(ctx: AppContext, auth: AuthContext, input: PresignedUrlRequest): Promise<PresignedUrlResponse> {
   // Someone who may change nothing is told matters are read-only to them; anyone else without canUpload, that they lack it.
   requireMatterWriter(auth.user, 'canUpload');
-  if (input.partNumber !== undefined) return presignPart(ctx, auth, input as PresignedUrlRequest & { partNumber: number; uploadId: string; s3Key: string });
+  if (input.partNumber !== undefined)
+    return presignPart(ctx, auth, input as PresignedUrlRequest & { partNumber: number; uploadId: string; s3Key: string });
   const fileSize = input.fileSize;
   const mime = checkFile(ctx, input.fileName, input.fileType, fileSize, Math.min(ctx.config.uploadMaxBytes, MAX_SINGLE_PUT_SIZE));
   // From the threshold on, a file goes in parts: a single PUT of it would be refused at completion anyway.
@@ -162,7 +182,8 @@ async function presignPart(
 ): Promise<PresignedUrlResponse> {
   const session = await findUserUploadWithMatterState(ctx.db, who(auth), input.s3Key, input.uploadId);
   if (!session || session.status !== 'pending' || session.expiresAt.getTime() < Date.now()) throw notFound(UPLOAD_MSG.uploadNotFound);
-  if (session.kind !== 'multipart' || session.matterId !== input.matterId || session.fileName !== input.fileName) throw badRequest(UPLOAD_MSG.uploadMismatch);
+  if (session.kind !== 'multipart' || session.matterId !== input.matterId || session.fileName !== input.fileName)
+    throw badRequest(UPLOAD_MSG.uploadMismatch);
   // A hold applied during the upload stops it (the matter's state comes with the upload row).
   const matter = { isVaulted: session.matterIsVaulted, status: session.matterStatus, legalHold: session.matterLegalHold };
   requireMatterWritable(requireVisible(auth.user, matter), UPLOAD_READ_ONLY);
@@ -193,7 +214,11 @@ async function presignPart(
   };
 }
 
-export async function initMultipart(ctx: AppContext, auth: AuthContext, input: MultipartInitRequest): Promise<{ uploadId: string; s3Key: string }> {
+export async function initMultipart(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: MultipartInitRequest,
+): Promise<{ uploadId: string; s3Key: string }> {
   requireMatterWriter(auth.user, 'canUpload');
   const mime = checkFile(ctx, input.fileName, input.fileType, input.fileSize);
   const target = await checkTarget(ctx, auth, input.matterId, input.parentId, input.fileName);
@@ -247,7 +272,12 @@ async function rejectUpload(ctx: AppContext, auth: AuthContext, claim: Claim, re
     const row = await finishClaimed(trx, session.id, claim.id, 'failed');
     if (!row) return false;
     await enqueueObjectDeletion(ctx, trx, session.organizationId, [session.s3Key], 'upload-rejected');
-    await auditFor(auth.user, meta)(trx, 'UPLOAD_FAILED', { table: 'upload_sessions', id: session.id }, { matterId: session.matterId, fileName: session.fileName, reason, multipart: session.kind === 'multipart' });
+    await auditFor(auth.user, meta)(
+      trx,
+      'UPLOAD_FAILED',
+      { table: 'upload_sessions', id: session.id },
+      { matterId: session.matterId, fileName: session.fileName, reason, multipart: session.kind === 'multipart' },
+    );
     return true;
   });
   if (failed) await removeStored(ctx, session);
@@ -258,7 +288,8 @@ async function removeStored(ctx: AppContext, session: Pick<UploadSessionRow, 'ki
   try {
     if (session.kind === 'multipart') await ctx.store.abortMultipart({ key: session.s3Key, uploadId: session.uploadId! });
   } catch (err) {
-    if (!(err instanceof BlobNotSupportedError)) ctx.log.warn({ err, key: session.s3Key }, 'aborting an ended upload failed; the cleanup job retries');
+    if (!(err instanceof BlobNotSupportedError))
+      ctx.log.warn({ err, key: session.s3Key }, 'aborting an ended upload failed; the cleanup job retries');
   }
   try {
     await ctx.store.delete(session.s3Key);
@@ -280,19 +311,31 @@ function expectedEtag(input: MultipartCompleteRequest): string | null {
  * and for a multipart upload the same parts, so the same bytes); a request for other data is refused, so a
  * client is never told that bytes it did not send are its file.
  */
-async function answerCompleted(ctx: AppContext, auth: AuthContext, session: UploadSessionRow, input: MultipartCompleteRequest): Promise<{ file: NodeDto }> {
+async function answerCompleted(
+  ctx: AppContext,
+  auth: AuthContext,
+  session: UploadSessionRow,
+  input: MultipartCompleteRequest,
+): Promise<{ file: NodeDto }> {
   const node = session.nodeId ? await findNode(ctx.db, auth.user.organizationId, session.nodeId) : undefined;
   if (!node) throw notFound(UPLOAD_MSG.uploadNotFound);
-  if (Number(node.fileSize) !== input.fileSize) throw conflict(UPLOAD_MSG.completedWithOtherParts, { reason: 'UPLOAD_COMPLETED_OTHERWISE' });
+  if (Number(node.fileSize) !== input.fileSize)
+    throw conflict(UPLOAD_MSG.completedWithOtherParts, { reason: 'UPLOAD_COMPLETED_OTHERWISE' });
   if (session.kind === 'multipart') {
     const head = await ctx.store.head(session.s3Key);
-    if (!head || head.etag !== expectedEtag(input)) throw conflict(UPLOAD_MSG.completedWithOtherParts, { reason: 'UPLOAD_COMPLETED_OTHERWISE' });
+    if (!head || head.etag !== expectedEtag(input))
+      throw conflict(UPLOAD_MSG.completedWithOtherParts, { reason: 'UPLOAD_COMPLETED_OTHERWISE' });
   }
   return { file: await nodeDto(ctx.db, auth.user.organizationId, node.id) };
 }
 
 /** Why an upload could not be taken for completion, as the caller sees it. */
-async function answerUnclaimable(ctx: AppContext, auth: AuthContext, sessionId: string, input: MultipartCompleteRequest): Promise<{ file: NodeDto }> {
+async function answerUnclaimable(
+  ctx: AppContext,
+  auth: AuthContext,
+  sessionId: string,
+  input: MultipartCompleteRequest,
+): Promise<{ file: NodeDto }> {
   const now = await findUploadById(ctx.db, sessionId);
   if (now?.status === 'completed') return answerCompleted(ctx, auth, now, input);
   if (now?.status === 'completing' || (now?.status === 'pending' && now.expiresAt.getTime() > Date.now())) {
@@ -303,9 +346,14 @@ async function answerUnclaimable(ctx: AppContext, auth: AuthContext, sessionId: 
 
 /** Renews the claim's lease while the completion works (joining and hashing gigabytes takes a while). */
 function keepClaim(ctx: AppContext, claim: Claim): () => void {
-  const timer = setInterval(() => {
-    renewClaim(ctx.db, claim.session.id, claim.id).catch((err: unknown) => ctx.log.warn({ err }, 'renewing an upload completion lease failed'));
-  }, Math.max(500, Math.floor(leaseMs(ctx) / 3)));
+  const timer = setInterval(
+    () => {
+      renewClaim(ctx.db, claim.session.id, claim.id).catch((err: unknown) =>
+        ctx.log.warn({ err }, 'renewing an upload completion lease failed'),
+      );
+    },
+    Math.max(500, Math.floor(leaseMs(ctx) / 3)),
+  );
   timer.unref();
   return () => clearInterval(timer);
 }
@@ -329,14 +377,24 @@ class ClaimLostError extends Error {}
  * stored bytes. A concurrent completion gets 409 (or the finished file, when it asked for the same data); an
  * abort meanwhile gets 409; after a crash a retry takes the upload over once the lease has run out.
  */
-export async function completeUpload(ctx: AppContext, auth: AuthContext, input: MultipartCompleteRequest, meta: RequestMeta): Promise<{ file: NodeDto }> {
+export async function completeUpload(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: MultipartCompleteRequest,
+  meta: RequestMeta,
+): Promise<{ file: NodeDto }> {
   const { user } = auth;
   requireMatterWriter(user, 'canUpload');
   const uploadId = input.uploadId ?? null;
   const found = await findUserUpload(ctx.db, who(auth), input.s3Key, uploadId);
   if (!found) throw notFound(UPLOAD_MSG.uploadNotFound);
   const mime = checkFile(ctx, input.fileName, input.fileType, input.fileSize);
-  if (found.matterId !== input.matterId || found.parentId !== (input.parentId ?? null) || found.fileName !== input.fileName || found.fileType !== mime) {
+  if (
+    found.matterId !== input.matterId ||
+    found.parentId !== (input.parentId ?? null) ||
+    found.fileName !== input.fileName ||
+    found.fileType !== mime
+  ) {
     throw badRequest(UPLOAD_MSG.uploadMismatch);
   }
   if (found.status === 'completed') return answerCompleted(ctx, auth, found, input);
@@ -353,11 +411,19 @@ export async function completeUpload(ctx: AppContext, auth: AuthContext, input: 
     stop();
     // Whatever stopped this completion short (wrong parts, a missing file, a store error): the upload is
     // pending again, so a corrected retry may complete it. Once finished or taken over, nothing changes.
-    await releaseClaim(ctx.db, claim.session.id, claim.id).catch((err: unknown) => ctx.log.warn({ err }, 'releasing an upload claim failed; its lease runs out'));
+    await releaseClaim(ctx.db, claim.session.id, claim.id).catch((err: unknown) =>
+      ctx.log.warn({ err }, 'releasing an upload claim failed; its lease runs out'),
+    );
   }
 }
 
-async function completeClaimed(ctx: AppContext, auth: AuthContext, claim: Claim, input: MultipartCompleteRequest, meta: RequestMeta): Promise<{ file: NodeDto }> {
+async function completeClaimed(
+  ctx: AppContext,
+  auth: AuthContext,
+  claim: Claim,
+  input: MultipartCompleteRequest,
+  meta: RequestMeta,
+): Promise<{ file: NodeDto }> {
   const { user } = auth;
   const session = claim.session;
   if (session.fileSize !== null && Number(session.fileSize) !== input.fileSize) {
@@ -368,15 +434,23 @@ async function completeClaimed(ctx: AppContext, auth: AuthContext, claim: Claim,
   let head: BlobHead | null;
   let parts = 0;
   if (session.kind === 'multipart') {
-    const list = [...(input.parts ?? [])].map((p) => ({ partNumber: p.PartNumber, etag: p.ETag })).sort((a, b) => a.partNumber - b.partNumber);
+    const list = [...(input.parts ?? [])]
+      .map((p) => ({ partNumber: p.PartNumber, etag: p.ETag }))
+      .sort((a, b) => a.partNumber - b.partNumber);
     if (list.some((p, i) => i > 0 && p.partNumber === list[i - 1]!.partNumber)) throw badRequest(UPLOAD_MSG.partsMismatch);
     parts = list.length;
     try {
-      head = await ctx.store.completeMultipart({ key: session.s3Key, uploadId: session.uploadId!, parts: list, partSize: UPLOAD_LIMITS.chunkSize });
+      head = await ctx.store.completeMultipart({
+        key: session.s3Key,
+        uploadId: session.uploadId!,
+        parts: list,
+        partSize: UPLOAD_LIMITS.chunkSize,
+      });
     } catch (err) {
       // Missing or wrong parts: the upload stays open, so the client can send them and complete again.
       if (err instanceof BlobInvalidPartError) throw badRequest(UPLOAD_MSG.partsMismatch);
-      if (err instanceof BlobObjectExistsError) throw conflict(UPLOAD_MSG.completedWithOtherParts, { reason: 'UPLOAD_COMPLETED_OTHERWISE' });
+      if (err instanceof BlobObjectExistsError)
+        throw conflict(UPLOAD_MSG.completedWithOtherParts, { reason: 'UPLOAD_COMPLETED_OTHERWISE' });
       if (!(err instanceof BlobUploadNotFoundError)) throw err;
       // The store's upload is gone. A completion that stopped after its assembly (a crash) leaves the object:
       // the same parts finish its work, other parts are refused. Nothing stored: the parts are lost.
@@ -436,17 +510,22 @@ async function completeClaimed(ctx: AppContext, auth: AuthContext, claim: Claim,
         createdBy: user.id,
       });
       if (!(await finishClaimed(trx, session.id, claim.id, 'completed', node.id))) throw new ClaimLostError();
-      await auditFor(user, meta)(trx, 'UPLOAD_FILE', { table: 'nodes', id: node.id }, {
-        matterId: matter.id,
-        matterName: matter.matterName,
-        fileName: node.name,
-        parentId,
-        fileSize: head.size,
-        mimeType: node.mimeType,
-        sha256Hash,
-        multipart: session.kind === 'multipart',
-        ...(parts ? { parts } : {}),
-      });
+      await auditFor(user, meta)(
+        trx,
+        'UPLOAD_FILE',
+        { table: 'nodes', id: node.id },
+        {
+          matterId: matter.id,
+          matterName: matter.matterName,
+          fileName: node.name,
+          parentId,
+          fileSize: head.size,
+          mimeType: node.mimeType,
+          sha256Hash,
+          multipart: session.kind === 'multipart',
+          ...(parts ? { parts } : {}),
+        },
+      );
       return node.id;
     });
   } catch (err) {
@@ -467,7 +546,12 @@ async function completeClaimed(ctx: AppContext, auth: AuthContext, claim: Claim,
  * only over a pending upload (or one whose completion died): while a completion holds the upload, or once it is
  * complete, the abort is refused with 409 and nothing is removed.
  */
-export async function abortUpload(ctx: AppContext, auth: AuthContext, input: { s3Key: string; uploadId: string }, meta: RequestMeta): Promise<{ success: true }> {
+export async function abortUpload(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: { s3Key: string; uploadId: string },
+  meta: RequestMeta,
+): Promise<{ success: true }> {
   requireMemberRole(auth.user);
   const session = await findUserUpload(ctx.db, who(auth), input.s3Key, input.uploadId);
   if (!session || session.kind !== 'multipart') throw notFound(UPLOAD_MSG.uploadNotFound);
@@ -476,7 +560,12 @@ export async function abortUpload(ctx: AppContext, auth: AuthContext, input: { s
     if (!row) return null;
     // A completion that died may have stored the joined object: it goes with the upload.
     await enqueueObjectDeletion(ctx, trx, session.organizationId, [session.s3Key], 'upload-aborted');
-    await auditFor(auth.user, meta)(trx, 'UPLOAD_ABORTED', { table: 'upload_sessions', id: session.id }, { matterId: session.matterId, fileName: session.fileName, fileSize: session.fileSize === null ? null : Number(session.fileSize) });
+    await auditFor(auth.user, meta)(
+      trx,
+      'UPLOAD_ABORTED',
+      { table: 'upload_sessions', id: session.id },
+      { matterId: session.matterId, fileName: session.fileName, fileSize: session.fileSize === null ? null : Number(session.fileSize) },
+    );
     return row;
   });
   if (!aborted) {
@@ -491,7 +580,11 @@ export async function abortUpload(ctx: AppContext, auth: AuthContext, input: { s
 }
 
 /** Parts already stored, for resuming after a reload; `listable: false` when the store cannot list them. */
-export async function listUploadParts(ctx: AppContext, auth: AuthContext, input: { s3Key: string; uploadId: string }): Promise<UploadPartsResponse> {
+export async function listUploadParts(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: { s3Key: string; uploadId: string },
+): Promise<UploadPartsResponse> {
   requirePermission(auth.user, 'canUpload');
   const session = await pendingUpload(ctx, auth, input.s3Key, input.uploadId);
   if (session.kind !== 'multipart') throw notFound(UPLOAD_MSG.uploadNotFound);

@@ -6,7 +6,18 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MATTER_MSG, MSG, UPLOAD_MSG } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
-import { addMember, auditActions, createFolder, createMatter, freePort, newOrganization, ok, setMatterFlags, sha256, type Member } from '../../../test/factories.js';
+import {
+  addMember,
+  auditActions,
+  createFolder,
+  createMatter,
+  freePort,
+  newOrganization,
+  ok,
+  setMatterFlags,
+  sha256,
+  type Member,
+} from '../../../test/factories.js';
 
 let t: TestApp;
 let admin: Member;
@@ -46,7 +57,15 @@ describe('standard upload', () => {
     const m = await createMatter(admin.client);
     const folder = await createFolder(admin.client, m.id, 'Correspondence');
     const bytes = randomBytes(200_000);
-    const signed = ok(await admin.client.post('/_api/upload/presigned', { fileName: 'Letter to client.pdf', fileType: 'application/pdf', matterId: m.id, parentId: folder.id, fileSize: bytes.length }));
+    const signed = ok(
+      await admin.client.post('/_api/upload/presigned', {
+        fileName: 'Letter to client.pdf',
+        fileType: 'application/pdf',
+        matterId: m.id,
+        parentId: folder.id,
+        fileSize: bytes.length,
+      }),
+    );
     expect(signed).toMatchObject({ method: 'PUT', headers: { 'Content-Type': 'application/pdf' } });
     expect(signed.s3Key).toMatch(new RegExp(`^org/${admin.organizationId}/matters/${m.id}/[0-9a-f-]{36}$`));
     expect(signed.s3Key).not.toContain('Letter');
@@ -58,9 +77,16 @@ describe('standard upload', () => {
     // Write-once: the same URL cannot replace the bytes.
     expect((await put(signed.url, randomBytes(bytes.length), signed.headers)).status).toBe(412);
 
-    const done = ok(await admin.client.post('/_api/upload/multipart-complete', {
-      s3Key: signed.s3Key, fileName: 'Letter to client.pdf', fileType: 'application/pdf', matterId: m.id, parentId: folder.id, fileSize: bytes.length,
-    }));
+    const done = ok(
+      await admin.client.post('/_api/upload/multipart-complete', {
+        s3Key: signed.s3Key,
+        fileName: 'Letter to client.pdf',
+        fileType: 'application/pdf',
+        matterId: m.id,
+        parentId: folder.id,
+        fileSize: bytes.length,
+      }),
+    );
     expect(done.file).toMatchObject({
       name: 'Letter to client.pdf',
       nodeType: 'file',
@@ -76,13 +102,26 @@ describe('standard upload', () => {
     });
     expect(sha256(await download(admin.client, done.file.id))).toBe(sha256(bytes));
     // Completing again answers the same file (a retried request), and creates nothing new.
-    const again = ok(await admin.client.post('/_api/upload/multipart-complete', {
-      s3Key: signed.s3Key, fileName: 'Letter to client.pdf', fileType: 'application/pdf', matterId: m.id, parentId: folder.id, fileSize: bytes.length,
-    }));
+    const again = ok(
+      await admin.client.post('/_api/upload/multipart-complete', {
+        s3Key: signed.s3Key,
+        fileName: 'Letter to client.pdf',
+        fileType: 'application/pdf',
+        matterId: m.id,
+        parentId: folder.id,
+        fileSize: bytes.length,
+      }),
+    );
     expect(again.file.id).toBe(done.file.id);
     expect(await nodesOf(m.id)).toHaveLength(2);
     const entry = (await auditActions(t, admin.organizationId)).find((e) => e.action === 'UPLOAD_FILE' && e.targetId === done.file.id);
-    expect(entry?.details).toMatchObject({ fileName: 'Letter to client.pdf', fileSize: bytes.length, sha256Hash: sha256(bytes), multipart: false, matterId: m.id });
+    expect(entry?.details).toMatchObject({
+      fileName: 'Letter to client.pdf',
+      fileSize: bytes.length,
+      sha256Hash: sha256(bytes),
+      multipart: false,
+      matterId: m.id,
+    });
   });
 
   it('fails a completion whose fileSize does not match, leaving no node and no object', async () => {
@@ -100,7 +139,9 @@ describe('standard upload', () => {
     // The durable deletion job is there too, and harmless.
     expect(await t.ctx.jobs.runDueJobs(['delete-objects'])).toEqual({ completed: 1, failed: 0 });
     // The failed upload cannot be completed afterwards.
-    expect((await admin.client.post('/_api/upload/multipart-complete', { ...body, s3Key: signed.s3Key, fileSize: bytes.length })).statusCode).toBe(404);
+    expect(
+      (await admin.client.post('/_api/upload/multipart-complete', { ...body, s3Key: signed.s3Key, fileSize: bytes.length })).statusCode,
+    ).toBe(404);
   });
 
   it('asks to upload again when the bytes never arrived, and refuses details other than those presigned', async () => {
@@ -114,8 +155,17 @@ describe('standard upload', () => {
     expect(renamed.statusCode).toBe(400);
     expect(renamed.json().error).toBe(UPLOAD_MSG.uploadMismatch);
     const m2 = await createMatter(admin.client);
-    expect((await admin.client.post('/_api/upload/multipart-complete', { ...body, matterId: m2.id, s3Key: signed.s3Key })).json().error).toBe(UPLOAD_MSG.uploadMismatch);
-    expect((await admin.client.post('/_api/upload/multipart-complete', { ...body, s3Key: `org/${admin.organizationId}/matters/${m.id}/made-up` })).statusCode).toBe(404);
+    expect(
+      (await admin.client.post('/_api/upload/multipart-complete', { ...body, matterId: m2.id, s3Key: signed.s3Key })).json().error,
+    ).toBe(UPLOAD_MSG.uploadMismatch);
+    expect(
+      (
+        await admin.client.post('/_api/upload/multipart-complete', {
+          ...body,
+          s3Key: `org/${admin.organizationId}/matters/${m.id}/made-up`,
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('leaves no node when the matter is put under legal hold before completion, and deletes the object', async () => {
@@ -145,7 +195,9 @@ describe('multipart upload', () => {
 
     const etags: string[] = [];
     const sendPart = async (i: number) => {
-      const signed = ok(await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: i + 1, uploadId: init.uploadId, s3Key: init.s3Key }));
+      const signed = ok(
+        await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: i + 1, uploadId: init.uploadId, s3Key: init.s3Key }),
+      );
       expect(signed).toMatchObject({ partNumber: i + 1, s3Key: init.s3Key, method: 'PUT' });
       const res = await put(signed.url, parts[i]!, signed.headers);
       expect(res.status).toBe(200);
@@ -155,7 +207,9 @@ describe('multipart upload', () => {
     await sendPart(0);
     await sendPart(1);
     // A reload: what is stored already, so only the rest is sent.
-    const listed = ok(await admin.client.get(`/_api/upload/parts?uploadId=${encodeURIComponent(init.uploadId)}&s3Key=${encodeURIComponent(init.s3Key)}`));
+    const listed = ok(
+      await admin.client.get(`/_api/upload/parts?uploadId=${encodeURIComponent(init.uploadId)}&s3Key=${encodeURIComponent(init.s3Key)}`),
+    );
     expect(listed).toEqual({
       listable: true,
       parts: [
@@ -165,11 +219,22 @@ describe('multipart upload', () => {
     });
     await sendPart(2);
     // Parts given unquoted (as the client keeps them) and out of order: the server sorts them.
-    const done = ok(await admin.client.post('/_api/upload/multipart-complete', {
-      ...meta, s3Key: init.s3Key, uploadId: init.uploadId, fileSize: whole.length,
-      parts: [2, 0, 1].map((i) => ({ PartNumber: i + 1, ETag: etags[i]!.replace(/"/g, '') })),
-    }));
-    expect(done.file).toMatchObject({ name: 'Discovery.zip', fileSize: whole.length, sha256Hash: sha256(whole), uploadId: init.uploadId, mimeType: 'application/zip' });
+    const done = ok(
+      await admin.client.post('/_api/upload/multipart-complete', {
+        ...meta,
+        s3Key: init.s3Key,
+        uploadId: init.uploadId,
+        fileSize: whole.length,
+        parts: [2, 0, 1].map((i) => ({ PartNumber: i + 1, ETag: etags[i]!.replace(/"/g, '') })),
+      }),
+    );
+    expect(done.file).toMatchObject({
+      name: 'Discovery.zip',
+      fileSize: whole.length,
+      sha256Hash: sha256(whole),
+      uploadId: init.uploadId,
+      mimeType: 'application/zip',
+    });
     expect(sha256(await download(admin.client, done.file.id))).toBe(sha256(whole));
     expect((await sessionOf(init.s3Key)).status).toBe('completed');
     const entry = (await auditActions(t, admin.organizationId)).find((e) => e.action === 'UPLOAD_FILE' && e.targetId === done.file.id);
@@ -180,18 +245,31 @@ describe('multipart upload', () => {
     const m = await createMatter(admin.client);
     const meta = { fileName: 'big.mp4', fileType: 'video/mp4', matterId: m.id, parentId: null };
     const init = ok(await admin.client.post('/_api/upload/multipart-init', meta));
-    const signed = ok(await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key }));
+    const signed = ok(
+      await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key }),
+    );
     const bytes = randomBytes(2048);
     const etag = (await put(signed.url, bytes, signed.headers)).headers.get('etag')!;
     const wrongParts = await admin.client.post('/_api/upload/multipart-complete', {
-      ...meta, s3Key: init.s3Key, uploadId: init.uploadId, fileSize: bytes.length, parts: [{ PartNumber: 1, ETag: etag }, { PartNumber: 2, ETag: 'a'.repeat(32) }],
+      ...meta,
+      s3Key: init.s3Key,
+      uploadId: init.uploadId,
+      fileSize: bytes.length,
+      parts: [
+        { PartNumber: 1, ETag: etag },
+        { PartNumber: 2, ETag: 'a'.repeat(32) },
+      ],
     });
     expect(wrongParts.statusCode).toBe(400);
     expect(wrongParts.json().error).toBe(UPLOAD_MSG.partsMismatch);
     expect((await sessionOf(init.s3Key)).status).toBe('pending');
     // The size the client claims differs from what was stored: no node, nothing left.
     const wrongSize = await admin.client.post('/_api/upload/multipart-complete', {
-      ...meta, s3Key: init.s3Key, uploadId: init.uploadId, fileSize: bytes.length + 5, parts: [{ PartNumber: 1, ETag: etag }],
+      ...meta,
+      s3Key: init.s3Key,
+      uploadId: init.uploadId,
+      fileSize: bytes.length + 5,
+      parts: [{ PartNumber: 1, ETag: etag }],
     });
     expect(wrongSize.statusCode).toBe(400);
     expect(wrongSize.json().error).toBe(UPLOAD_MSG.sizeMismatch);
@@ -204,7 +282,13 @@ describe('multipart upload', () => {
     const m = await createMatter(admin.client);
     const meta = { fileName: 'sized.zip', fileType: 'application/zip', matterId: m.id, parentId: null };
     const init = ok(await admin.client.post('/_api/upload/multipart-init', { ...meta, fileSize: 100 }));
-    const r = await admin.client.post('/_api/upload/multipart-complete', { ...meta, s3Key: init.s3Key, uploadId: init.uploadId, fileSize: 99, parts: [{ PartNumber: 1, ETag: 'b'.repeat(32) }] });
+    const r = await admin.client.post('/_api/upload/multipart-complete', {
+      ...meta,
+      s3Key: init.s3Key,
+      uploadId: init.uploadId,
+      fileSize: 99,
+      parts: [{ PartNumber: 1, ETag: 'b'.repeat(32) }],
+    });
     expect(r.statusCode).toBe(400);
     expect(r.json().error).toBe(UPLOAD_MSG.sizeMismatch);
     expect((await sessionOf(init.s3Key)).status).toBe('failed');
@@ -215,15 +299,32 @@ describe('multipart upload', () => {
     const m = await createMatter(admin.client);
     const meta = { fileName: 'cancel.zip', fileType: 'application/zip', matterId: m.id, parentId: null };
     const init = ok(await admin.client.post('/_api/upload/multipart-init', meta));
-    const signed = ok(await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key }));
+    const signed = ok(
+      await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key }),
+    );
     const etag = (await put(signed.url, randomBytes(100), signed.headers)).headers.get('etag')!;
-    expect(ok(await admin.client.post('/_api/upload/multipart-abort', { s3Key: init.s3Key, uploadId: init.uploadId }))).toEqual({ success: true });
-    expect(ok(await admin.client.post('/_api/upload/multipart-abort', { s3Key: init.s3Key, uploadId: init.uploadId }))).toEqual({ success: true });
+    expect(ok(await admin.client.post('/_api/upload/multipart-abort', { s3Key: init.s3Key, uploadId: init.uploadId }))).toEqual({
+      success: true,
+    });
+    expect(ok(await admin.client.post('/_api/upload/multipart-abort', { s3Key: init.s3Key, uploadId: init.uploadId }))).toEqual({
+      success: true,
+    });
     await expect(t.ctx.store.listParts({ key: init.s3Key, uploadId: init.uploadId })).rejects.toThrow(/No multipart upload/);
-    expect((await admin.client.get(`/_api/upload/parts?uploadId=${init.uploadId}&s3Key=${encodeURIComponent(init.s3Key)}`)).statusCode).toBe(404);
-    const late = await admin.client.post('/_api/upload/multipart-complete', { ...meta, s3Key: init.s3Key, uploadId: init.uploadId, fileSize: 100, parts: [{ PartNumber: 1, ETag: etag }] });
+    expect(
+      (await admin.client.get(`/_api/upload/parts?uploadId=${init.uploadId}&s3Key=${encodeURIComponent(init.s3Key)}`)).statusCode,
+    ).toBe(404);
+    const late = await admin.client.post('/_api/upload/multipart-complete', {
+      ...meta,
+      s3Key: init.s3Key,
+      uploadId: init.uploadId,
+      fileSize: 100,
+      parts: [{ PartNumber: 1, ETag: etag }],
+    });
     expect(late.statusCode).toBe(404);
-    expect((await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 2, uploadId: init.uploadId, s3Key: init.s3Key })).statusCode).toBe(404);
+    expect(
+      (await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 2, uploadId: init.uploadId, s3Key: init.s3Key }))
+        .statusCode,
+    ).toBe(404);
     const entries = (await auditActions(t, admin.organizationId)).filter((e) => e.action === 'UPLOAD_ABORTED');
     expect(entries).toHaveLength(1);
     expect(entries[0]!.details).toMatchObject({ fileName: 'cancel.zip', matterId: m.id });
@@ -235,13 +336,30 @@ describe('multipart upload', () => {
     const init = ok(await admin.client.post('/_api/upload/multipart-init', meta));
     const colleague = await addMember(t, admin.organizationId, 'user');
     for (const c of [colleague.client, other.client]) {
-      expect((await c.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key })).statusCode).toBe(404);
+      expect(
+        (await c.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key })).statusCode,
+      ).toBe(404);
       expect((await c.get(`/_api/upload/parts?uploadId=${init.uploadId}&s3Key=${encodeURIComponent(init.s3Key)}`)).statusCode).toBe(404);
-      expect((await c.post('/_api/upload/multipart-abort', { s3Key: init.s3Key, uploadId: init.uploadId })).json().error).toBe(UPLOAD_MSG.uploadNotFound);
-      expect((await c.post('/_api/upload/multipart-complete', { ...meta, s3Key: init.s3Key, uploadId: init.uploadId, fileSize: 1, parts: [{ PartNumber: 1, ETag: 'c'.repeat(32) }] })).statusCode).toBe(404);
+      expect((await c.post('/_api/upload/multipart-abort', { s3Key: init.s3Key, uploadId: init.uploadId })).json().error).toBe(
+        UPLOAD_MSG.uploadNotFound,
+      );
+      expect(
+        (
+          await c.post('/_api/upload/multipart-complete', {
+            ...meta,
+            s3Key: init.s3Key,
+            uploadId: init.uploadId,
+            fileSize: 1,
+            parts: [{ PartNumber: 1, ETag: 'c'.repeat(32) }],
+          })
+        ).statusCode,
+      ).toBe(404);
     }
     // A key of this upload with another upload id is not this upload.
-    expect((await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: 'f'.repeat(32), s3Key: init.s3Key })).statusCode).toBe(404);
+    expect(
+      (await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: 'f'.repeat(32), s3Key: init.s3Key }))
+        .statusCode,
+    ).toBe(404);
     expect((await sessionOf(init.s3Key)).status).toBe('pending');
   });
 });
@@ -252,7 +370,14 @@ describe('upload rules', () => {
     m = await createMatter(admin.client);
   });
   const presign = (body: object, c = admin.client) =>
-    c.post('/_api/upload/presigned', { fileName: 'ok.pdf', fileType: 'application/pdf', matterId: m.id, parentId: null, fileSize: 10, ...body });
+    c.post('/_api/upload/presigned', {
+      fileName: 'ok.pdf',
+      fileType: 'application/pdf',
+      matterId: m.id,
+      parentId: null,
+      fileSize: 10,
+      ...body,
+    });
   const error = async (body: object) => {
     const r = await presign(body);
     expect(r.statusCode).toBe(400);
@@ -285,14 +410,38 @@ describe('upload rules', () => {
     expect(await error({ partNumber: 0, uploadId: 'u', s3Key: 'k' })).toBe(UPLOAD_MSG.partNumberInvalid);
     expect(await error({ s3Key: 'org/x' })).toBe(UPLOAD_MSG.partNumberRequired);
     expect(await error({ extra: true })).toBe(MSG.unknownFields(['extra']));
-    const init = await admin.client.post('/_api/upload/multipart-init', { fileName: 'x.zip', fileType: 'application/zip', matterId: m.id, fileSize: 5 * 1024 ** 3 + 1 });
+    const init = await admin.client.post('/_api/upload/multipart-init', {
+      fileName: 'x.zip',
+      fileType: 'application/zip',
+      matterId: m.id,
+      fileSize: 5 * 1024 ** 3 + 1,
+    });
     expect(init.json().error).toBe('File size must be less than 5GB.');
-    const complete = await admin.client.post('/_api/upload/multipart-complete', { s3Key: 'k', fileName: 'x.zip', fileType: 'application/zip', matterId: m.id, fileSize: 1, uploadId: 'u' });
+    const complete = await admin.client.post('/_api/upload/multipart-complete', {
+      s3Key: 'k',
+      fileName: 'x.zip',
+      fileType: 'application/zip',
+      matterId: m.id,
+      fileSize: 1,
+      uploadId: 'u',
+    });
     expect(complete.json().error).toBe('Parts are required to complete a multipart upload.');
-    expect((await admin.client.post('/_api/upload/multipart-complete', { s3Key: 'k', fileName: 'x.zip', fileType: 'application/zip', matterId: m.id, fileSize: 1, uploadId: 'u', parts: [] })).json().error).toBe(
-      'Parts are required to complete a multipart upload.',
+    expect(
+      (
+        await admin.client.post('/_api/upload/multipart-complete', {
+          s3Key: 'k',
+          fileName: 'x.zip',
+          fileType: 'application/zip',
+          matterId: m.id,
+          fileSize: 1,
+          uploadId: 'u',
+          parts: [],
+        })
+      ).json().error,
+    ).toBe('Parts are required to complete a multipart upload.');
+    expect((await admin.client.post('/_api/upload/multipart-abort', { s3Key: '', uploadId: 'u' })).json().error).toBe(
+      'S3 key is required.',
     );
-    expect((await admin.client.post('/_api/upload/multipart-abort', { s3Key: '', uploadId: 'u' })).json().error).toBe('S3 key is required.');
     expect((await admin.client.post('/_api/upload/multipart-abort', { s3Key: 'k' })).json().error).toBe('Upload ID is required.');
   });
 
@@ -337,7 +486,10 @@ describe('upload rules', () => {
   it('needs canUpload; guests, other organizations, held and vaulted matters are refused', async () => {
     const reader = await addMember(t, admin.organizationId, 'user', { canUpload: false });
     expect((await presign({}, reader.client)).statusCode).toBe(403);
-    expect((await reader.client.post('/_api/upload/multipart-init', { fileName: 'a.zip', fileType: 'application/zip', matterId: m.id })).statusCode).toBe(403);
+    expect(
+      (await reader.client.post('/_api/upload/multipart-init', { fileName: 'a.zip', fileType: 'application/zip', matterId: m.id }))
+        .statusCode,
+    ).toBe(403);
     const guest = await addMember(t, admin.organizationId, 'guest', { canUpload: true });
     expect((await presign({}, guest.client)).json().error).toBe(MSG.accessDenied('guest'));
     const foreign = await presign({}, other.client);
@@ -348,7 +500,10 @@ describe('upload rules', () => {
     const h = await presign({ matterId: held.id });
     expect(h.statusCode).toBe(409);
     expect(h.json().error).toBe('Cannot upload files while matter is under legal hold');
-    expect((await admin.client.post('/_api/upload/multipart-init', { fileName: 'a.zip', fileType: 'application/zip', matterId: held.id })).json().error).toBe(UPLOAD_MSG.legalHold);
+    expect(
+      (await admin.client.post('/_api/upload/multipart-init', { fileName: 'a.zip', fileType: 'application/zip', matterId: held.id })).json()
+        .error,
+    ).toBe(UPLOAD_MSG.legalHold);
     await setMatterFlags(t, held.id, { vaulted: true });
     expect((await presign({ matterId: held.id })).json().error).toBe('Cannot upload files to vaulted matter');
   });
@@ -362,7 +517,9 @@ describe('upload rules', () => {
     expect(r.statusCode).toBe(409);
     expect(r.json().error).toBe(UPLOAD_MSG.legalHold);
     // Aborting stays possible: it only cleans up.
-    expect(ok(await admin.client.post('/_api/upload/multipart-abort', { s3Key: init.s3Key, uploadId: init.uploadId }))).toEqual({ success: true });
+    expect(ok(await admin.client.post('/_api/upload/multipart-abort', { s3Key: init.s3Key, uploadId: init.uploadId }))).toEqual({
+      success: true,
+    });
   });
 });
 
@@ -382,7 +539,12 @@ describe('part URLs of a matter vaulted during the upload', () => {
     const theirs = { ...meta, matterId: other.id };
     const started = ok(await member.client.post('/_api/upload/multipart-init', theirs));
     await setMatterFlags(t, other.id, { vaulted: true });
-    const hidden = await member.client.post('/_api/upload/presigned', { ...theirs, partNumber: 1, uploadId: started.uploadId, s3Key: started.s3Key });
+    const hidden = await member.client.post('/_api/upload/presigned', {
+      ...theirs,
+      partNumber: 1,
+      uploadId: started.uploadId,
+      s3Key: started.s3Key,
+    });
     expect(hidden.statusCode).toBe(403);
     expect(hidden.json().error).toBe(MATTER_MSG.vaultedHidden);
   });
@@ -393,13 +555,21 @@ describe('cleanup of incomplete uploads', () => {
     const m = await createMatter(admin.client);
     const meta = { fileName: 'stale.zip', fileType: 'application/zip', matterId: m.id, parentId: null };
     const init = ok(await admin.client.post('/_api/upload/multipart-init', meta));
-    const part = ok(await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key }));
+    const part = ok(
+      await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 1, uploadId: init.uploadId, s3Key: init.s3Key }),
+    );
     expect((await put(part.url, randomBytes(64))).status).toBe(200);
     const fresh = ok(await admin.client.post('/_api/upload/multipart-init', { ...meta, fileName: 'fresh.zip' }));
-    const single = ok(await admin.client.post('/_api/upload/presigned', { ...meta, fileName: 'orphan.pdf', fileType: 'application/pdf', fileSize: 3 }));
+    const single = ok(
+      await admin.client.post('/_api/upload/presigned', { ...meta, fileName: 'orphan.pdf', fileType: 'application/pdf', fileSize: 3 }),
+    );
     expect((await put(single.url, Buffer.from('abc'), single.headers)).status).toBe(200);
     const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000);
-    await t.ctx.db.updateTable('uploadSessions').set({ createdAt: eightDaysAgo, expiresAt: new Date(Date.now() - 86_400_000) }).where('s3Key', 'in', [init.s3Key, single.s3Key]).execute();
+    await t.ctx.db
+      .updateTable('uploadSessions')
+      .set({ createdAt: eightDaysAgo, expiresAt: new Date(Date.now() - 86_400_000) })
+      .where('s3Key', 'in', [init.s3Key, single.s3Key])
+      .execute();
 
     await t.ctx.jobs.enqueue(t.ctx.db, 'cleanup-incomplete-uploads', {});
     expect(await t.ctx.jobs.runDueJobs(['cleanup-incomplete-uploads'])).toEqual({ completed: 1, failed: 0 });
@@ -415,6 +585,9 @@ describe('cleanup of incomplete uploads', () => {
     const expired = (await auditActions(t, admin.organizationId)).filter((e) => e.action === 'UPLOAD_EXPIRED');
     expect(expired.map((e) => e.details.fileName).sort()).toEqual(['orphan.pdf', 'stale.zip']);
     // An expired upload can no longer be completed or continued.
-    expect((await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 2, uploadId: init.uploadId, s3Key: init.s3Key })).statusCode).toBe(404);
+    expect(
+      (await admin.client.post('/_api/upload/presigned', { ...meta, partNumber: 2, uploadId: init.uploadId, s3Key: init.s3Key }))
+        .statusCode,
+    ).toBe(404);
   });
 });

@@ -6,7 +6,11 @@ export type UserRow = Selectable<UsersTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 
 export function findUserByEmail(db: Executor, email: string) {
-  return db.selectFrom('users').selectAll().where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase())).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
 }
 
 export function findUserById(db: Executor, id: number) {
@@ -28,7 +32,15 @@ export function insertUser(
 ) {
   return db
     .insertInto('users')
-    .values({ ...values, permissions: JSON.stringify(values.permissions), phoneNumber: null, mfaPrimaryMethod: null, totpSecret: null, totpPendingSecret: null, totpLastUsedStep: null })
+    .values({
+      ...values,
+      permissions: JSON.stringify(values.permissions),
+      phoneNumber: null,
+      mfaPrimaryMethod: null,
+      totpSecret: null,
+      totpPendingSecret: null,
+      totpLastUsedStep: null,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -49,6 +61,9 @@ export function setTotpState(db: Executor, id: number, changes: Partial<Pick<Use
 }
 
 export async function countOrganizations(db: Executor): Promise<number> {
-  const row = await db.selectFrom('organizations').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('organizations')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -5,7 +5,16 @@ import type { OrganizationRow, UserRow } from './users.repository.js';
 // Other features reach users and organizations through this module: the row types and the small reads and writes
 // they run inside their own transactions. The repository stays private to this feature.
 export type { OrganizationRow, UserRow } from './users.repository.js';
-export { countOrganizations, findOrganization, findUserByEmail, findUserById, insertUser, lockUser, setTotpState, updateUser } from './users.repository.js';
+export {
+  countOrganizations,
+  findOrganization,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  lockUser,
+  setTotpState,
+  updateUser,
+} from './users.repository.js';
 
 // argon2id with the library's defaults (m=19456 KiB, t=2, p=1), OWASP's recommended minimum.
 export function hashPassword(password: string): Promise<string> {

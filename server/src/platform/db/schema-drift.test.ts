@@ -274,7 +274,7 @@ type TableDisagreements = {
 };
 
 // Compiles only while every column agrees; otherwise the type error lists the columns that do not.
-true satisfies ([TableDisagreements[keyof DB]] extends [never] ? true : TableDisagreements[keyof DB]);
+true satisfies [TableDisagreements[keyof DB]] extends [never] ? true : TableDisagreements[keyof DB];
 
 /** Kysely's own snake_case -> camelCase mapping, the one the app's CamelCasePlugin applies. */
 class Names extends CamelCasePlugin {

@@ -49,9 +49,12 @@ function headersOf(r: LightMyRequestResponse): Record<string, unknown> {
   return rest;
 }
 
-const SHELL = '<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>';
+const SHELL =
+  '<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>';
 /** A login chunk as big as a real one (compressible text), and the small theme script beside index.html. */
-const LOGIN_JS = Buffer.from(Array.from({ length: 400 }, (_, i) => `export const field${i} = { label: "Email address ${i}", required: true };\n`).join(''));
+const LOGIN_JS = Buffer.from(
+  Array.from({ length: 400 }, (_, i) => `export const field${i} = { label: "Email address ${i}", required: true };\n`).join(''),
+);
 const THEME_JS = Buffer.from('document.documentElement.dataset.theme = localStorage.theme ?? "light";\n');
 
 /** A web build as the Vite build writes it: hashed assets with .br and .gz beside the files worth compressing. */
@@ -72,7 +75,15 @@ let webDist: string;
 
 /** Another app on the same database and data folder, with its own settings (no second test database to drop). */
 async function anotherApp(env: Record<string, string> = {}): Promise<BuiltApp> {
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: t.dataDir, SMTP_URL: t.config.smtpUrl!, LOG_LEVEL: 'silent', APP_URL: 'http://localhost:3000', JOB_RUNNER: 'off', ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: t.dataDir,
+    SMTP_URL: t.config.smtpUrl!,
+    LOG_LEVEL: 'silent',
+    APP_URL: 'http://localhost:3000',
+    JOB_RUNNER: 'off',
+    ...env,
+  });
   const built = await buildApp({ config, database: t.database, migrate: false, logger: false });
   await built.app.ready();
   return built;
@@ -102,7 +113,12 @@ describe('security headers', () => {
     });
 
     const health = await t.app.inject('/healthz');
-    expect(headersOf(health)).toEqual({ ...HELMET_HTTP, 'content-type': 'application/json; charset=utf-8', 'x-api-version': 'v1.0.0', 'content-length': '15' });
+    expect(headersOf(health)).toEqual({
+      ...HELMET_HTTP,
+      'content-type': 'application/json; charset=utf-8',
+      'x-api-version': 'v1.0.0',
+      'content-length': '15',
+    });
 
     const shell = await t.app.inject({ url: '/login', headers: { 'accept-encoding': 'br, gzip' } });
     expect(shell.body).toBe(SHELL);
@@ -154,13 +170,22 @@ describe('security headers', () => {
     });
     try {
       const health = await secure.app.inject('/healthz');
-      expect(headersOf(health)).toEqual({ ...HELMET_HTTPS_S3, 'content-type': 'application/json; charset=utf-8', 'x-api-version': 'v1.0.0', 'content-length': '15' });
+      expect(headersOf(health)).toEqual({
+        ...HELMET_HTTPS_S3,
+        'content-type': 'application/json; charset=utf-8',
+        'x-api-version': 'v1.0.0',
+        'content-length': '15',
+      });
     } finally {
       await secure.close();
     }
     // S3 on AWS itself (no endpoint): any amazonaws.com host may be called.
-    const aws = Object.fromEntries(securityHeaders.buildSecurityHeaders({ secureCookies: true, s3: { region: 'eu-west-1', bucket: 'archive', forcePathStyle: false } }));
-    expect(aws['Content-Security-Policy']).toBe(HELMET_HTTPS_S3['content-security-policy'].replace('http://127.0.0.1:9000', 'https://*.amazonaws.com'));
+    const aws = Object.fromEntries(
+      securityHeaders.buildSecurityHeaders({ secureCookies: true, s3: { region: 'eu-west-1', bucket: 'archive', forcePathStyle: false } }),
+    );
+    expect(aws['Content-Security-Policy']).toBe(
+      HELMET_HTTPS_S3['content-security-policy'].replace('http://127.0.0.1:9000', 'https://*.amazonaws.com'),
+    );
     expect(aws['Strict-Transport-Security']).toBe('max-age=31536000; includeSubDomains');
   });
 });
@@ -205,7 +230,14 @@ describe('compressed answers', () => {
   });
 
   it('compresses large /_api JSON answers when asked, and nothing when not asked or small', async () => {
-    await Promise.all(Array.from({ length: 12 }, (_, i) => createMatter(admin.client, { matterName: `Share purchase agreement ${i}`, description: 'Completion accounts and the escrow '.repeat(4) })));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        createMatter(admin.client, {
+          matterName: `Share purchase agreement ${i}`,
+          description: 'Completion accounts and the escrow '.repeat(4),
+        }),
+      ),
+    );
     const plain = await admin.client.get('/_api/matters/list');
     const list = ok(plain);
     expect(list.matters.length).toBeGreaterThanOrEqual(12);
@@ -243,7 +275,9 @@ describe('compressed answers', () => {
 
   it('never compresses object downloads: exact bytes, length and ranges, even for text files such as CSV', async () => {
     const m = await createMatter(admin.client);
-    const bytes = Buffer.from(['clause,text', ...Array.from({ length: 300 }, (_, i) => `${i},"Clause ${i}: the vendor warrants title."`)].join('\r\n'));
+    const bytes = Buffer.from(
+      ['clause,text', ...Array.from({ length: 300 }, (_, i) => `${i},"Clause ${i}: the vendor warrants title."`)].join('\r\n'),
+    );
     const f = await uploadFile(t, admin.client, m.id, 'clauses.csv', bytes, null, 'text/csv');
     const link = new URL(ok(await admin.client.get(`/_api/nodes/download-url?nodeId=${f.id}`)).url);
     const url = link.pathname + link.search;

@@ -94,10 +94,18 @@ describe('a job left running by a process that died', () => {
     await running;
 
     const next = new JobQueue(h, { mode: 'off', backend: h.kind, log: quiet });
-    next.define({ name: 'long', retryDelaySeconds: 1, handler: async (_data, meta) => void runs.push({ runner: 'next', retryCount: meta.retryCount }) });
+    next.define({
+      name: 'long',
+      retryDelaySeconds: 1,
+      handler: async (_data, meta) => void runs.push({ runner: 'next', retryCount: meta.retryCount }),
+    });
     await next.start();
     const jobState = async () =>
-      (await sql<{ state: string; retry_count: number }>`select state, retry_count from pgboss.job where name = 'long'`.execute(h.db.withoutPlugins())).rows;
+      (
+        await sql<{ state: string; retry_count: number }>`select state, retry_count from pgboss.job where name = 'long'`.execute(
+          h.db.withoutPlugins(),
+        )
+      ).rows;
     try {
       if (h.kind === 'pglite') {
         // Taken back at the start, counted as an attempt, and run after the queue's retry delay.
@@ -146,7 +154,10 @@ describe('embedded runner', () => {
     const m = await createMatter(admin.client);
     const file = await uploadFile(t, admin.client, m.id, 'gone.pdf', Buffer.from('soon gone'));
     ok(await admin.client.post('/_api/nodes/delete', { nodeId: file.id }));
-    await vi.waitFor(async () => expect(await t.ctx.store.head(file.storagePath), 'the embedded runner deleted the object').toBeNull(), { timeout: 20_000, interval: 200 });
+    await vi.waitFor(async () => expect(await t.ctx.store.head(file.storagePath), 'the embedded runner deleted the object').toBeNull(), {
+      timeout: 20_000,
+      interval: 200,
+    });
     expect(await t.ctx.jobs.pendingCount('delete-objects')).toBe(0);
   });
 

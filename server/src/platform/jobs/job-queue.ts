@@ -213,9 +213,14 @@ export class JobQueue {
           seen.add(job.id);
           const attempt = { id: job.id, retryCount: job.retryCount };
           // The heartbeat a worker would send, so a supervisor elsewhere does not take a long run for a dead one.
-          const beat = setInterval(() => {
-            this.boss.touch(def.name, attempt).catch((err: unknown) => this.options.log.warn({ err, job: def.name }, 'job heartbeat failed'));
-          }, ((def.heartbeatSeconds ?? 30) * 1000) / 2);
+          const beat = setInterval(
+            () => {
+              this.boss
+                .touch(def.name, attempt)
+                .catch((err: unknown) => this.options.log.warn({ err, job: def.name }, 'job heartbeat failed'));
+            },
+            ((def.heartbeatSeconds ?? 30) * 1000) / 2,
+          );
           try {
             await this.runOne(def, job);
             await this.boss.complete(def.name, attempt);
@@ -257,7 +262,11 @@ export class JobQueue {
       if (rows.length === 0) continue;
       const ids = rows.map((r) => r.id);
       // Fenced to the attempt that was running, as a worker's own fail() is.
-      await this.boss.fail(name, rows.map((r) => ({ id: r.id, retryCount: r.retry_count })), { message: ABANDONED_MESSAGE });
+      await this.boss.fail(
+        name,
+        rows.map((r) => ({ id: r.id, retryCount: r.retry_count })),
+        { message: ABANDONED_MESSAGE },
+      );
       this.options.log.warn({ job: name, jobIds: ids }, 'jobs left running by a stopped process will run again');
       reclaimed += ids.length;
     }

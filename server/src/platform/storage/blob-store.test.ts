@@ -309,25 +309,29 @@ describe.each(adapters)('BlobStore contract: $name', (adapter) => {
     expect(await h.store.sha256(key)).toBe(sha256(whole));
   }, 60_000);
 
-  it(adapter.listParts ? 'listParts after 2 of 3 parts names them with ETag and size' : 'listParts throws BlobNotSupportedError', async () => {
-    const key = h.newKey();
-    const parts = [randomBytes(5 * MiB), randomBytes(5 * MiB)];
-    const { uploadId } = await h.store.createMultipart({ key });
-    const etags = await Promise.all(parts.map((p, i) => uploadPart(key, uploadId, i + 1, p)));
-    if (adapter.listParts) {
-      expect(await h.store.listParts({ key, uploadId })).toEqual([
-        { partNumber: 1, etag: etags[0], size: 5 * MiB },
-        { partNumber: 2, etag: etags[1], size: 5 * MiB },
-      ]);
-      // A part uploaded again replaces the stored one.
-      const again = randomBytes(MIN_PART_SIZE + 1);
-      const etag2 = await uploadPart(key, uploadId, 2, again);
-      expect((await h.store.listParts({ key, uploadId }))[1]).toEqual({ partNumber: 2, etag: etag2, size: again.length });
-      await h.store.abortMultipart({ key, uploadId });
-    } else {
-      await expect(h.store.listParts({ key, uploadId })).rejects.toBeInstanceOf(BlobNotSupportedError);
-    }
-  }, 60_000);
+  it(
+    adapter.listParts ? 'listParts after 2 of 3 parts names them with ETag and size' : 'listParts throws BlobNotSupportedError',
+    async () => {
+      const key = h.newKey();
+      const parts = [randomBytes(5 * MiB), randomBytes(5 * MiB)];
+      const { uploadId } = await h.store.createMultipart({ key });
+      const etags = await Promise.all(parts.map((p, i) => uploadPart(key, uploadId, i + 1, p)));
+      if (adapter.listParts) {
+        expect(await h.store.listParts({ key, uploadId })).toEqual([
+          { partNumber: 1, etag: etags[0], size: 5 * MiB },
+          { partNumber: 2, etag: etags[1], size: 5 * MiB },
+        ]);
+        // A part uploaded again replaces the stored one.
+        const again = randomBytes(MIN_PART_SIZE + 1);
+        const etag2 = await uploadPart(key, uploadId, 2, again);
+        expect((await h.store.listParts({ key, uploadId }))[1]).toEqual({ partNumber: 2, etag: etag2, size: again.length });
+        await h.store.abortMultipart({ key, uploadId });
+      } else {
+        await expect(h.store.listParts({ key, uploadId })).rejects.toBeInstanceOf(BlobNotSupportedError);
+      }
+    },
+    60_000,
+  );
 
   it(adapter.abort ? 'abortMultipart removes the upload and its parts' : 'abortMultipart throws BlobNotSupportedError', async () => {
     const key = h.newKey();
@@ -354,21 +358,28 @@ describe.each(adapters)('BlobStore contract: $name', (adapter) => {
   });
 
   if (adapter.s3Multipart) {
-  it('completeMultipart refuses a wrong ETag and a small part that is not the last', async () => {
-    const key = h.newKey();
-    const { uploadId } = await h.store.createMultipart({ key });
-    const small = randomBytes(1024);
-    const e1 = await uploadPart(key, uploadId, 1, small);
-    const e2 = await uploadPart(key, uploadId, 2, small);
-    await expect(
-      h.store.completeMultipart({ key, uploadId, parts: [{ partNumber: 1, etag: `"${'0'.repeat(32)}"` }] }),
-    ).rejects.toBeInstanceOf(BlobInvalidPartError);
-    await expect(
-      h.store.completeMultipart({ key, uploadId, parts: [{ partNumber: 1, etag: e1 }, { partNumber: 2, etag: e2 }] }),
-    ).rejects.toBeInstanceOf(BlobInvalidPartError);
-    expect(await h.store.head(key)).toBeNull();
-    await h.store.abortMultipart({ key, uploadId });
-  });
+    it('completeMultipart refuses a wrong ETag and a small part that is not the last', async () => {
+      const key = h.newKey();
+      const { uploadId } = await h.store.createMultipart({ key });
+      const small = randomBytes(1024);
+      const e1 = await uploadPart(key, uploadId, 1, small);
+      const e2 = await uploadPart(key, uploadId, 2, small);
+      await expect(
+        h.store.completeMultipart({ key, uploadId, parts: [{ partNumber: 1, etag: `"${'0'.repeat(32)}"` }] }),
+      ).rejects.toBeInstanceOf(BlobInvalidPartError);
+      await expect(
+        h.store.completeMultipart({
+          key,
+          uploadId,
+          parts: [
+            { partNumber: 1, etag: e1 },
+            { partNumber: 2, etag: e2 },
+          ],
+        }),
+      ).rejects.toBeInstanceOf(BlobInvalidPartError);
+      expect(await h.store.head(key)).toBeNull();
+      await h.store.abortMultipart({ key, uploadId });
+    });
   }
 
   it('an expired URL answers 403 (PUT and GET)', async () => {
@@ -455,30 +466,35 @@ describe.each(adapters)('BlobStore contract: $name', (adapter) => {
     }
   });
 
-  it(adapter.cleansUp ? 'cleanupIncompleteMultipart removes uploads begun before the cutoff' : 'cleanupIncompleteMultipart leaves it to the lifecycle rule (0)', async () => {
-    const oldKey = h.newKey();
-    const newKey = h.newKey();
-    const old = await h.withClock(() => new Date(Date.now() - 8 * DAY)).createMultipart({ key: oldKey });
-    await uploadPart(oldKey, old.uploadId, 1, randomBytes(2048));
-    const fresh = await h.store.createMultipart({ key: newKey });
-    const removed = await h.store.cleanupIncompleteMultipart(new Date(Date.now() - 7 * DAY));
-    if (adapter.cleansUp) {
-      expect(removed).toBe(1);
-      await expect(h.store.listParts({ key: oldKey, uploadId: old.uploadId })).rejects.toBeInstanceOf(BlobUploadNotFoundError);
-      expect(await h.store.listParts({ key: newKey, uploadId: fresh.uploadId })).toEqual([]);
-      if (h.local) {
-        const left = await fs.readdir(h.local.store.multipartDir);
-        expect(left).not.toContain(old.uploadId);
-        expect(left).toContain(fresh.uploadId);
+  it(
+    adapter.cleansUp
+      ? 'cleanupIncompleteMultipart removes uploads begun before the cutoff'
+      : 'cleanupIncompleteMultipart leaves it to the lifecycle rule (0)',
+    async () => {
+      const oldKey = h.newKey();
+      const newKey = h.newKey();
+      const old = await h.withClock(() => new Date(Date.now() - 8 * DAY)).createMultipart({ key: oldKey });
+      await uploadPart(oldKey, old.uploadId, 1, randomBytes(2048));
+      const fresh = await h.store.createMultipart({ key: newKey });
+      const removed = await h.store.cleanupIncompleteMultipart(new Date(Date.now() - 7 * DAY));
+      if (adapter.cleansUp) {
+        expect(removed).toBe(1);
+        await expect(h.store.listParts({ key: oldKey, uploadId: old.uploadId })).rejects.toBeInstanceOf(BlobUploadNotFoundError);
+        expect(await h.store.listParts({ key: newKey, uploadId: fresh.uploadId })).toEqual([]);
+        if (h.local) {
+          const left = await fs.readdir(h.local.store.multipartDir);
+          expect(left).not.toContain(old.uploadId);
+          expect(left).toContain(fresh.uploadId);
+        }
+      } else {
+        expect(removed).toBe(0);
       }
-    } else {
-      expect(removed).toBe(0);
-    }
-    if (adapter.abort) {
-      await h.store.abortMultipart({ key: oldKey, uploadId: old.uploadId });
-      await h.store.abortMultipart({ key: newKey, uploadId: fresh.uploadId });
-    }
-  });
+      if (adapter.abort) {
+        await h.store.abortMultipart({ key: oldKey, uploadId: old.uploadId });
+        await h.store.abortMultipart({ key: newKey, uploadId: fresh.uploadId });
+      }
+    },
+  );
 
   it('ping answers when the store is reachable and throws when it is not', async () => {
     await expect(h.store.ping()).resolves.toBeUndefined();
@@ -492,7 +508,11 @@ describe.each(adapters)('BlobStore contract: $name', (adapter) => {
         const stat = await fs.stat(path.join(local.dataDir, SIGNING_KEY_FILE));
         expect(stat.mode & 0o777).toBe(0o600);
         // Another instance with a configured key signs differently: its URLs are refused here.
-        const foreign = new LocalBlobStore({ dataDir: local.dataDir, appUrl: new URL(await firstUrl()).origin, signingKey: 'x'.repeat(40) });
+        const foreign = new LocalBlobStore({
+          dataDir: local.dataDir,
+          appUrl: new URL(await firstUrl()).origin,
+          signingKey: 'x'.repeat(40),
+        });
         const key = h.newKey();
         const signed = await foreign.presignPut({ key, contentLength: 3, expiresInSeconds: 60 });
         expect((await put(signed.url, Buffer.from('abc'))).status).toBe(403);
@@ -515,7 +535,13 @@ describe.each(adapters)('BlobStore contract: $name', (adapter) => {
       it('a part for an unknown upload answers 404; a part URL with another partNumber answers 403', async () => {
         const key = h.newKey();
         const body = randomBytes(100);
-        const unknown = await h.store.presignPart({ key, uploadId: 'f'.repeat(32), partNumber: 1, contentLength: 100, expiresInSeconds: 60 });
+        const unknown = await h.store.presignPart({
+          key,
+          uploadId: 'f'.repeat(32),
+          partNumber: 1,
+          contentLength: 100,
+          expiresInSeconds: 60,
+        });
         expect((await put(unknown.url, body)).status).toBe(404);
         const { uploadId } = await h.store.createMultipart({ key });
         const signed = await h.store.presignPart({ key, uploadId, partNumber: 1, contentLength: 100, expiresInSeconds: 60 });
@@ -572,7 +598,10 @@ describe.each(adapters)('BlobStore contract: $name', (adapter) => {
         const before = new Set(await fs.readdir(local.store.tmpDir).catch(() => [] as string[]));
 
         const response = new Promise<number>((resolve, reject) => {
-          const req = http.request(signed.url, { method: 'PUT', headers: { 'content-length': String(total), 'content-type': 'video/mp4' } });
+          const req = http.request(signed.url, {
+            method: 'PUT',
+            headers: { 'content-length': String(total), 'content-type': 'video/mp4' },
+          });
           req.on('response', (res) => {
             res.resume();
             resolve(res.statusCode ?? 0);

@@ -138,7 +138,8 @@ export interface BlobStore {
   cleanupIncompleteMultipart(olderThan: Date): Promise<number>;
 }
 
-export type BlobStoreErrorCode = 'NOT_SUPPORTED' | 'NO_SUCH_KEY' | 'NO_SUCH_UPLOAD' | 'INVALID_KEY' | 'INVALID_PART' | 'INVALID_ARGUMENT' | 'OBJECT_EXISTS';
+export type BlobStoreErrorCode =
+  'NOT_SUPPORTED' | 'NO_SUCH_KEY' | 'NO_SUCH_UPLOAD' | 'INVALID_KEY' | 'INVALID_PART' | 'INVALID_ARGUMENT' | 'OBJECT_EXISTS';
 
 export class BlobStoreError extends Error {
   constructor(

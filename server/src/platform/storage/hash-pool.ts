@@ -186,11 +186,7 @@ export class StreamingHash {
   private failure: Error | undefined;
   private ended = false;
 
-  constructor(
-    pool: HashPool,
-    alg: HashAlgorithm,
-    file?: string,
-  ) {
+  constructor(pool: HashPool, alg: HashAlgorithm, file?: string) {
     ({ id: this.id, slot: this.slot } = pool.open());
     this.result = pool.await(this.id, this.slot);
     // A failure before digest() must not surface as an unhandled rejection; digest() reports it.

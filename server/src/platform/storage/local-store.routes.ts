@@ -47,7 +47,10 @@ const CODE_BY_STATUS: Record<number, string> = {
 };
 
 function refuse(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply.code(status).type('application/json').send({ error: message, code: CODE_BY_STATUS[status] ?? 'VALIDATION_ERROR' });
+  return reply
+    .code(status)
+    .type('application/json')
+    .send({ error: message, code: CODE_BY_STATUS[status] ?? 'VALIDATION_ERROR' });
 }
 
 /** Known refusals become their status; anything else goes to the app's error handler (500). */
@@ -100,21 +103,33 @@ export const localStoreRoutes: FastifyPluginAsync<LocalStoreRoutesOptions> = asy
         if (!/^\d+$/.test(declared) || Number(declared) !== signed.length) {
           return refuse(reply, 403, 'Access denied: Content-Length differs from the signed length');
         }
-      } else if (signed.maxLength !== undefined && declared !== undefined && (!/^\d+$/.test(declared) || Number(declared) > signed.maxLength)) {
+      } else if (
+        signed.maxLength !== undefined &&
+        declared !== undefined &&
+        (!/^\d+$/.test(declared) || Number(declared) > signed.maxLength)
+      ) {
         return refuse(reply, 413, 'Body larger than the signed limit');
       }
       const isPart = signed.uploadId !== undefined || signed.partNumber !== undefined;
       if (isPart && (signed.uploadId === undefined || signed.partNumber === undefined)) return refuse(reply, 403, 'Access denied: part');
-      if (!isPart && signed.length === undefined && signed.maxLength === undefined) return refuse(reply, 403, 'Access denied: unbound length');
+      if (!isPart && signed.length === undefined && signed.maxLength === undefined)
+        return refuse(reply, 403, 'Access denied: unbound length');
       if (guard && !(await guard.mayPut({ key, uploadId: signed.uploadId, partNumber: signed.partNumber }))) {
         return refuse(reply, 410, 'This upload is no longer open');
       }
       const body = (request.body as Readable | undefined) ?? request.raw;
       let etag: string;
       if (isPart) {
-        ({ etag } = await store.writePart(key, signed.uploadId!, signed.partNumber!, body, { length: signed.length, maxLength: signed.maxLength }));
+        ({ etag } = await store.writePart(key, signed.uploadId!, signed.partNumber!, body, {
+          length: signed.length,
+          maxLength: signed.maxLength,
+        }));
       } else {
-        ({ etag } = await store.writeObject(key, body, { length: signed.length, maxLength: signed.maxLength, contentType: request.headers['content-type'] }));
+        ({ etag } = await store.writeObject(key, body, {
+          length: signed.length,
+          maxLength: signed.maxLength,
+          contentType: request.headers['content-type'],
+        }));
       }
       return reply.code(200).header('ETag', etag).header('Access-Control-Expose-Headers', 'ETag').send();
     } catch (err) {

@@ -37,9 +37,7 @@ export function AuthLayout({ children, header, footer }: AuthLayoutProps) {
           {footer ? <div className="text-center text-sm text-muted-foreground">{footer}</div> : null}
         </div>
       </main>
-      <footer className="relative py-6 text-center text-xs text-muted-foreground">
-        Strongroom · The legal archive for law firms
-      </footer>
+      <footer className="relative py-6 text-center text-xs text-muted-foreground">Strongroom · The legal archive for law firms</footer>
     </div>
   );
 }

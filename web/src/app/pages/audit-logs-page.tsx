@@ -8,7 +8,11 @@ export function AuditLogsPage() {
   return (
     <div className="grid gap-8">
       <PageHeader title="Audit Logs" description="A tamper-evident record of what happened and who did it." />
-      <ComingSoon icon={ScrollText} title="Audit logs are coming soon" description="Search, filter and export the record of every action taken in your organization." />
+      <ComingSoon
+        icon={ScrollText}
+        title="Audit logs are coming soon"
+        description="Search, filter and export the record of every action taken in your organization."
+      />
     </div>
   );
 }

@@ -36,7 +36,10 @@ export function DashboardPage() {
               <div className="grid min-w-0 gap-1">
                 <h2 className="flex items-center gap-1.5 font-semibold">
                   {label}
-                  <ArrowRight aria-hidden="true" className="size-4 text-muted-foreground transition-transform group-hover:translate-x-0.5" />
+                  <ArrowRight
+                    aria-hidden="true"
+                    className="size-4 text-muted-foreground transition-transform group-hover:translate-x-0.5"
+                  />
                 </h2>
                 <p className="text-sm text-muted-foreground">{text}</p>
               </div>

@@ -8,7 +8,11 @@ export function HelpPage() {
   return (
     <div className="grid gap-8">
       <PageHeader title="Help" description="Guides and answers for using Strongroom." />
-      <ComingSoon icon={LifeBuoy} title="Help is coming soon" description="Guides for everyday tasks will appear here. Until then, your firm’s administrator can help with access and accounts." />
+      <ComingSoon
+        icon={LifeBuoy}
+        title="Help is coming soon"
+        description="Guides for everyday tasks will appear here. Until then, your firm’s administrator can help with access and accounts."
+      />
     </div>
   );
 }

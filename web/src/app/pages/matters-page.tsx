@@ -90,7 +90,16 @@ export function MattersPage() {
       page: null,
     });
   const sort = (field: MatterSortField) =>
-    update({ sortBy: field, dir: state.sortBy === field && state.sortDirection === 'asc' ? 'desc' : field === 'created_at' && state.sortBy !== field ? 'desc' : 'asc', page: null });
+    update({
+      sortBy: field,
+      dir:
+        state.sortBy === field && state.sortDirection === 'asc'
+          ? 'desc'
+          : field === 'created_at' && state.sortBy !== field
+            ? 'desc'
+            : 'asc',
+      page: null,
+    });
 
   return (
     <div className="grid gap-6">
@@ -144,7 +153,14 @@ export function MattersPage() {
         </div>
       )}
       {user?.permissions.canUpload ? <CreateMatterDialog open={createOpen} onOpenChange={setCreateOpen} /> : null}
-      {state.matterId && user ? <MatterDetailDialog key={state.matterId} matterId={state.matterId} user={user} onClose={() => update({ matter: null, folder: null })} /> : null}
+      {state.matterId && user ? (
+        <MatterDetailDialog
+          key={state.matterId}
+          matterId={state.matterId}
+          user={user}
+          onClose={() => update({ matter: null, folder: null })}
+        />
+      ) : null}
     </div>
   );
 }

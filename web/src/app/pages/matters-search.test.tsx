@@ -23,7 +23,8 @@ beforeEach(() => {
         listCalls.push(u);
         return Response.json({ matters: [], totalCount: 0 });
       }
-      if (u.pathname === '/_api/auth/session') return Response.json({ error: 'Please log in to continue.', code: 'UNAUTHENTICATED' }, { status: 401 });
+      if (u.pathname === '/_api/auth/session')
+        return Response.json({ error: 'Please log in to continue.', code: 'UNAUTHENTICATED' }, { status: 401 });
       return Response.json([]);
     }),
   );

@@ -8,7 +8,11 @@ export function SettingsPage() {
   return (
     <div className="grid gap-8">
       <PageHeader title="Settings" description="Your account and your organization." />
-      <ComingSoon icon={Settings} title="Settings are coming soon" description="Your profile, password and MFA, and for administrators the team, organization and retention settings." />
+      <ComingSoon
+        icon={Settings}
+        title="Settings are coming soon"
+        description="Your profile, password and MFA, and for administrators the team, organization and retention settings."
+      />
     </div>
   );
 }

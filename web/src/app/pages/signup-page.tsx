@@ -15,12 +15,10 @@ export function SignupPage() {
         </div>
         <h1 className="text-2xl font-semibold tracking-tight">Need an account?</h1>
         <p className="text-sm text-muted-foreground">
-          Strongroom accounts are created by invitation from your firm’s administrator. Ask them to invite you: the
-          invitation email has a link to create your account.
+          Strongroom accounts are created by invitation from your firm’s administrator. Ask them to invite you: the invitation email has a
+          link to create your account.
         </p>
-        <p className="text-sm text-muted-foreground">
-          Already invited? Open the link in your invitation email.
-        </p>
+        <p className="text-sm text-muted-foreground">Already invited? Open the link in your invitation email.</p>
         <Button asChild variant="outline" className="mt-2">
           <Link to="/login">
             <ArrowLeft aria-hidden="true" />

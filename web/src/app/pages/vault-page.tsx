@@ -8,7 +8,11 @@ export function VaultPage() {
   return (
     <div className="grid gap-8">
       <PageHeader title="Vault" description="Matters kept read-only in long-term storage." />
-      <ComingSoon icon={Archive} title="The vault is coming soon" description="Vaulted matters, their retention and legal holds will be reviewed here." />
+      <ComingSoon
+        icon={Archive}
+        title="The vault is coming soon"
+        description="Vaulted matters, their retention and legal holds will be reviewed here."
+      />
     </div>
   );
 }

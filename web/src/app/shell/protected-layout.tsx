@@ -31,14 +31,27 @@ export function ProtectedLayout() {
     if (auth.reason === 'version-mismatch') {
       return (
         <FullPage>
-          <ErrorState titleAs="h1" title="Update required" message={MSG.apiVersionMismatch} onRetry={() => window.location.reload()} retryLabel="Refresh" />
+          <ErrorState
+            titleAs="h1"
+            title="Update required"
+            message={MSG.apiVersionMismatch}
+            onRetry={() => window.location.reload()}
+            retryLabel="Refresh"
+          />
         </FullPage>
       );
     }
     if (auth.reason === 'unavailable') {
       return (
         <FullPage>
-          <ErrorState titleAs="h1" title="Could not verify your session" message={auth.message} onRetry={auth.refetch} retrying={auth.isFetching} retryLabel="Try again" />
+          <ErrorState
+            titleAs="h1"
+            title="Could not verify your session"
+            message={auth.message}
+            onRetry={auth.refetch}
+            retrying={auth.isFetching}
+            retryLabel="Try again"
+          />
         </FullPage>
       );
     }

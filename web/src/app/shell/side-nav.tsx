@@ -18,15 +18,16 @@ export function SideNav({ onNavigate, className }: SideNavProps) {
             cn(
               'group flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium transition-colors',
               'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring',
-              isActive
-                ? 'bg-primary-soft text-primary-soft-foreground'
-                : 'text-muted-foreground hover:bg-accent hover:text-foreground',
+              isActive ? 'bg-primary-soft text-primary-soft-foreground' : 'text-muted-foreground hover:bg-accent hover:text-foreground',
             )
           }
         >
           {({ isActive }) => (
             <>
-              <Icon aria-hidden="true" className={cn('size-4 shrink-0', isActive ? '' : 'text-muted-foreground group-hover:text-foreground')} />
+              <Icon
+                aria-hidden="true"
+                className={cn('size-4 shrink-0', isActive ? '' : 'text-muted-foreground group-hover:text-foreground')}
+              />
               {label}
             </>
           )}

@@ -7,7 +7,10 @@ type AlertTone = 'info' | 'success' | 'warning' | 'danger';
 const tones: Record<AlertTone, { box: string; icon: ReactNode }> = {
   info: { box: 'border-primary/30 bg-primary-soft text-primary-soft-foreground', icon: <Info aria-hidden="true" /> },
   success: { box: 'border-success/40 bg-success-soft text-foreground', icon: <CheckCircle2 aria-hidden="true" className="text-success" /> },
-  warning: { box: 'border-warning/40 bg-warning-soft text-foreground', icon: <AlertTriangle aria-hidden="true" className="text-warning" /> },
+  warning: {
+    box: 'border-warning/40 bg-warning-soft text-foreground',
+    icon: <AlertTriangle aria-hidden="true" className="text-warning" />,
+  },
   danger: { box: 'border-danger/40 bg-danger-soft text-foreground', icon: <AlertCircle aria-hidden="true" className="text-danger" /> },
 };
 

@@ -24,7 +24,11 @@ export function CodeInput({ value, onValueChange, className, ...props }: CodeInp
       placeholder="000000"
       value={value}
       onChange={(e) => onValueChange(toCodeDigits(e.target.value))}
-      className={cn(inputClasses, 'h-12 text-center font-mono text-xl tracking-[0.5em] placeholder:tracking-[0.5em] placeholder:text-muted-foreground/50', className)}
+      className={cn(
+        inputClasses,
+        'h-12 text-center font-mono text-xl tracking-[0.5em] placeholder:tracking-[0.5em] placeholder:text-muted-foreground/50',
+        className,
+      )}
       {...props}
     />
   );

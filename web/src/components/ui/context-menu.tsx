@@ -45,7 +45,12 @@ export function ContextMenuTrigger({ onKeyDown, ...props }: ComponentProps<typeo
           e.preventDefault();
           const r = e.currentTarget.getBoundingClientRect();
           e.currentTarget.dispatchEvent(
-            new MouseEvent('contextmenu', { bubbles: true, cancelable: true, clientX: r.left + Math.min(24, r.width / 2), clientY: r.bottom }),
+            new MouseEvent('contextmenu', {
+              bubbles: true,
+              cancelable: true,
+              clientX: r.left + Math.min(24, r.width / 2),
+              clientY: r.bottom,
+            }),
           );
           focusFirstItem();
         }

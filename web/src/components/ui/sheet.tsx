@@ -19,7 +19,9 @@ export function SheetContent({ side = 'right', className, children, closeLabel =
       <DialogPrimitive.Content
         className={cn(
           'fixed inset-y-0 z-50 flex w-[min(22rem,calc(100%-3rem))] flex-col gap-4 border-border bg-popover p-5 text-popover-foreground shadow-2xl focus-visible:outline-none',
-          side === 'left' ? 'left-0 border-r data-[state=open]:animate-slide-in-left' : 'right-0 border-l data-[state=open]:animate-slide-in-right',
+          side === 'left'
+            ? 'left-0 border-r data-[state=open]:animate-slide-in-left'
+            : 'right-0 border-l data-[state=open]:animate-slide-in-right',
           className,
         )}
         {...props}

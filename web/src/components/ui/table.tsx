@@ -31,7 +31,10 @@ export function TableHead({ className, scope = 'col', ...props }: ComponentProps
   return (
     <th
       scope={scope}
-      className={cn('h-10 px-4 text-left align-middle text-xs font-semibold tracking-wide text-muted-foreground uppercase whitespace-nowrap', className)}
+      className={cn(
+        'h-10 px-4 text-left align-middle text-xs font-semibold tracking-wide text-muted-foreground uppercase whitespace-nowrap',
+        className,
+      )}
       {...props}
     />
   );

@@ -74,7 +74,8 @@ let deprecatedWarned = false;
 /** A successful session answer may still say the client is outdated. */
 export function handleSessionSuccess(data: SessionData): void {
   if (!data?.apiVersion) return;
-  const status = data.apiVersion.status !== 'unknown' ? data.apiVersion.status : compareApiVersions(API_VERSION, data.apiVersion.server).status;
+  const status =
+    data.apiVersion.status !== 'unknown' ? data.apiVersion.status : compareApiVersions(API_VERSION, data.apiVersion.server).status;
   if (status === 'deprecated' && !deprecatedWarned) {
     deprecatedWarned = true;
     toast.warning(MSG.versionDeprecated, { id: 'version-deprecated', duration: LIMITS.versionWarningMs });

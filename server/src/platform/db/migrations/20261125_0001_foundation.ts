@@ -154,8 +154,18 @@ export const foundation: Migration = {
   },
   async down(db: Kysely<unknown>) {
     for (const t of [
-      'system_settings', 'auth_throttle', 'audit_logs', 'audit_chain_heads', 'feature_flags', 'invitations',
-      'password_reset_tokens', 'system_mfa_tokens', 'mfa_email_codes', 'pending_logins', 'sessions', 'users',
+      'system_settings',
+      'auth_throttle',
+      'audit_logs',
+      'audit_chain_heads',
+      'feature_flags',
+      'invitations',
+      'password_reset_tokens',
+      'system_mfa_tokens',
+      'mfa_email_codes',
+      'pending_logins',
+      'sessions',
+      'users',
       'organizations',
     ]) {
       await sql.raw(`drop table if exists ${t} cascade`).execute(db);

@@ -31,7 +31,9 @@ async function up(db: Kysely<unknown>): Promise<void> {
             and lower(o.name) = lower(c.nfc)
        )`.execute(db);
   for (const column of ['matter_name', 'client_name', 'responsible_lawyer']) {
-    await sql`update matters set ${sql.ref(column)} = normalize(${sql.ref(column)}, NFC) where ${sql.ref(column)} is not nfc normalized`.execute(db);
+    await sql`update matters set ${sql.ref(column)} = normalize(${sql.ref(column)}, NFC) where ${sql.ref(column)} is not nfc normalized`.execute(
+      db,
+    );
   }
 }
 

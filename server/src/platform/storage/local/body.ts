@@ -26,7 +26,9 @@ export async function receiveBody(layout: LocalLayout, body: Readable, length: n
   const count = (chunk: Buffer): Error | undefined => {
     size += chunk.length;
     if (size <= limit) return undefined;
-    return length === undefined ? new LocalStoreRequestError(413, 'Body too large') : new LocalStoreRequestError(400, 'Body longer than the signed length');
+    return length === undefined
+      ? new LocalStoreRequestError(413, 'Body too large')
+      : new LocalStoreRequestError(400, 'Body longer than the signed length');
   };
   const small = length !== undefined && length < INLINE_HASH_LIMIT;
   const job = small ? undefined : hashPool.stream('md5', { file });

@@ -137,7 +137,9 @@ export class UrlSigner {
     // The upper bound is signed too (appended only when present, so URLs without one keep their form).
     if (p.maxLength !== undefined) fields.push(['max', p.maxLength]);
     const canonical = JSON.stringify(fields);
-    return createHmac('sha256', await this.key()).update(canonical).digest('base64url');
+    return createHmac('sha256', await this.key())
+      .update(canonical)
+      .digest('base64url');
   }
 
   private async loadKey(): Promise<Buffer> {

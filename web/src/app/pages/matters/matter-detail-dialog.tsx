@@ -30,7 +30,9 @@ function Field({ label, value, mono }: { label: string; value: string | null; mo
   return (
     <div className="grid min-w-0 gap-0.5">
       <dt className="text-xs font-medium text-muted-foreground">{label}</dt>
-      <dd className={mono ? 'truncate font-mono text-sm' : 'truncate text-sm'}>{value ?? <span className="text-muted-foreground italic">—</span>}</dd>
+      <dd className={mono ? 'truncate font-mono text-sm' : 'truncate text-sm'}>
+        {value ?? <span className="text-muted-foreground italic">—</span>}
+      </dd>
     </div>
   );
 }
@@ -92,7 +94,12 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
             {isApiError(detail.error) && detail.error.status === 404 ? (
               <ErrorState title="Matter data not found." message={errorMessage(detail.error)} />
             ) : (
-              <ErrorState title={MATTER_MSG.fetchDetailFailed} message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} retrying={detail.isFetching} />
+              <ErrorState
+                title={MATTER_MSG.fetchDetailFailed}
+                message={errorMessage(detail.error)}
+                onRetry={() => void detail.refetch()}
+                retrying={detail.isFetching}
+              />
             )}
           </>
         ) : !matter ? (

@@ -30,19 +30,10 @@ export function LoginForm({ onPasswordAccepted, defaultEmail = '' }: LoginFormPr
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Sign in">
-      {login.isError ? (
-        <Alert tone="danger">{errorMessage(login.error, MSG.loginFailed)}</Alert>
-      ) : null}
+      {login.isError ? <Alert tone="danger">{errorMessage(login.error, MSG.loginFailed)}</Alert> : null}
       <FormField label="Email" error={errors.email?.message}>
         {(control) => (
-          <Input
-            {...control}
-            {...form.register('email')}
-            type="email"
-            autoComplete="username"
-            autoFocus
-            placeholder="name@firm.com"
-          />
+          <Input {...control} {...form.register('email')} type="email" autoComplete="username" autoFocus placeholder="name@firm.com" />
         )}
       </FormField>
       <FormField

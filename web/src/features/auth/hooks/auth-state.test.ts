@@ -34,7 +34,11 @@ describe('deriveAuthState', () => {
   });
 
   it('needs both organizationId and profileId', () => {
-    const state = deriveAuthState({ isPending: false, data: { user: { ...user, profileId: '' }, session: null, apiVersion: null }, error: null });
+    const state = deriveAuthState({
+      isPending: false,
+      data: { user: { ...user, profileId: '' }, session: null, apiVersion: null },
+      error: null,
+    });
     expect(state).toEqual({ status: 'unauthenticated', reason: 'invalid-account', message: MSG.invalidProfile });
   });
 
@@ -44,11 +48,26 @@ describe('deriveAuthState', () => {
 
   it('maps the session error catalogue', () => {
     const data = { user, session: null, apiVersion: null };
-    expect(deriveAuthState({ isPending: false, data, error: err(401, 'SESSION_NOT_FOUND') })).toMatchObject({ reason: 'signed-out', message: MSG.sessionNotFound });
-    expect(deriveAuthState({ isPending: false, data: undefined, error: err(403, 'ORGANIZATION_MISSING') })).toMatchObject({ reason: 'invalid-account', message: MSG.organizationMissing });
-    expect(deriveAuthState({ isPending: false, data: undefined, error: err(400, 'API_VERSION_MISMATCH') })).toMatchObject({ reason: 'version-mismatch', message: MSG.apiVersionMismatch });
-    expect(deriveAuthState({ isPending: false, data: undefined, error: err(0, 'TIMEOUT') })).toMatchObject({ reason: 'unavailable', message: MSG.authTimeout });
-    expect(deriveAuthState({ isPending: false, data: undefined, error: err(500) })).toMatchObject({ reason: 'unavailable', message: MSG.authFailed });
+    expect(deriveAuthState({ isPending: false, data, error: err(401, 'SESSION_NOT_FOUND') })).toMatchObject({
+      reason: 'signed-out',
+      message: MSG.sessionNotFound,
+    });
+    expect(deriveAuthState({ isPending: false, data: undefined, error: err(403, 'ORGANIZATION_MISSING') })).toMatchObject({
+      reason: 'invalid-account',
+      message: MSG.organizationMissing,
+    });
+    expect(deriveAuthState({ isPending: false, data: undefined, error: err(400, 'API_VERSION_MISMATCH') })).toMatchObject({
+      reason: 'version-mismatch',
+      message: MSG.apiVersionMismatch,
+    });
+    expect(deriveAuthState({ isPending: false, data: undefined, error: err(0, 'TIMEOUT') })).toMatchObject({
+      reason: 'unavailable',
+      message: MSG.authTimeout,
+    });
+    expect(deriveAuthState({ isPending: false, data: undefined, error: err(500) })).toMatchObject({
+      reason: 'unavailable',
+      message: MSG.authFailed,
+    });
   });
 
   it('keeps the known session through a network blip', () => {

@@ -4,7 +4,11 @@ import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/invitation-accept: creates the account and joins the organization. */
 function acceptInvitation(body: InvitationAcceptRequest): Promise<MessageResponse> {
-  return apiRequest<MessageResponse>('/_api/auth/invitation-accept', { body, mfaRetry: false, fallbackMessage: MSG.invitationAcceptFailed });
+  return apiRequest<MessageResponse>('/_api/auth/invitation-accept', {
+    body,
+    mfaRetry: false,
+    fallbackMessage: MSG.invitationAcceptFailed,
+  });
 }
 
 export function useAcceptInvitation() {

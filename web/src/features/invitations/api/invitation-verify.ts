@@ -4,7 +4,12 @@ import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/invitation-verify: who invited whom, for the acceptance screen. */
 function verifyInvitation(token: string, signal?: AbortSignal): Promise<InvitationVerifyResponse> {
-  return apiRequest<InvitationVerifyResponse>('/_api/auth/invitation-verify', { body: { token } satisfies InvitationVerifyRequest, signal, mfaRetry: false, fallbackMessage: MSG.invitationVerifyFailed });
+  return apiRequest<InvitationVerifyResponse>('/_api/auth/invitation-verify', {
+    body: { token } satisfies InvitationVerifyRequest,
+    signal,
+    mfaRetry: false,
+    fallbackMessage: MSG.invitationVerifyFailed,
+  });
 }
 
 /** Retried once, fresh forever, kept 30 minutes: an invitation link does not change while the page is open. */

@@ -43,7 +43,9 @@ export function AcceptInvitation({ token, onAccepted }: AcceptInvitationProps) {
       : MSG.invitationInvalid;
     return <InvalidInvitation message={message} />;
   }
-  return <AcceptForm token={token} organizationName={invitation.data.organizationName} email={invitation.data.email} onAccepted={onAccepted} />;
+  return (
+    <AcceptForm token={token} organizationName={invitation.data.organizationName} email={invitation.data.email} onAccepted={onAccepted} />
+  );
 }
 
 function InvalidInvitation({ message }: { message: string }) {

@@ -68,9 +68,7 @@ export function InviteUserDialog({ open, onOpenChange, isAdmin }: InviteUserDial
         <form onSubmit={onSubmit} noValidate className="grid gap-5">
           <DialogHeader>
             <DialogTitle>Invite User</DialogTitle>
-            <DialogDescription>
-              They will get an email with a link to create their account and join your organization.
-            </DialogDescription>
+            <DialogDescription>They will get an email with a link to create their account and join your organization.</DialogDescription>
           </DialogHeader>
           {formError ? <Alert tone={invite.error && isMfaCancelledError(invite.error) ? 'warning' : 'danger'}>{formError}</Alert> : null}
           <FormField label="Email" error={errors.email?.message}>

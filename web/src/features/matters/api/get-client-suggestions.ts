@@ -4,7 +4,10 @@ import { apiRequest } from '@/lib/api-client';
 import { CACHE_TIMES } from '@/lib/query-client';
 
 export function getClientSuggestions(query: string, signal?: AbortSignal): Promise<ClientSuggestionsResponse> {
-  return apiRequest<ClientSuggestionsResponse>(`/_api/matters/clients/suggestions?query=${encodeURIComponent(query)}`, { signal, fallbackMessage: MATTER_MSG.fetchClientsFailed });
+  return apiRequest<ClientSuggestionsResponse>(`/_api/matters/clients/suggestions?query=${encodeURIComponent(query)}`, {
+    signal,
+    fallbackMessage: MATTER_MSG.fetchClientsFailed,
+  });
 }
 
 /** Suggestions for a query are kept 5 minutes: names change rarely, and each keystroke would ask again. */

@@ -4,7 +4,10 @@ import { apiRequest } from '@/lib/api-client';
 import { CACHE_TIMES } from '@/lib/query-client';
 
 export function getLawyerSuggestions(query: string, signal?: AbortSignal): Promise<LawyerSuggestionsResponse> {
-  return apiRequest<LawyerSuggestionsResponse>(`/_api/matters/lawyers/suggestions?query=${encodeURIComponent(query)}`, { signal, fallbackMessage: MATTER_MSG.fetchLawyersFailed });
+  return apiRequest<LawyerSuggestionsResponse>(`/_api/matters/lawyers/suggestions?query=${encodeURIComponent(query)}`, {
+    signal,
+    fallbackMessage: MATTER_MSG.fetchLawyersFailed,
+  });
 }
 
 /** Suggestions for a query are kept 5 minutes: names change rarely, and each keystroke would ask again. */

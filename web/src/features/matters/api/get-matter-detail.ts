@@ -5,7 +5,10 @@ import { CACHE_TIMES } from '@/lib/query-client';
 import { matterDetailQueryKey } from '@/lib/query-keys';
 
 export function getMatterDetail(matterId: string, signal?: AbortSignal): Promise<MatterDetailResponse> {
-  return apiRequest<MatterDetailResponse>(`/_api/matters/detail?matterId=${encodeURIComponent(matterId)}`, { signal, fallbackMessage: MATTER_MSG.fetchDetailFailed });
+  return apiRequest<MatterDetailResponse>(`/_api/matters/detail?matterId=${encodeURIComponent(matterId)}`, {
+    signal,
+    fallbackMessage: MATTER_MSG.fetchDetailFailed,
+  });
 }
 
 export function matterDetailQueryOptions(matterId: string) {

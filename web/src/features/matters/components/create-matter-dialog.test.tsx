@@ -86,14 +86,19 @@ describe('Create New Matter', () => {
     await fillRequired(user, dialog);
     await user.click(within(dialog).getByRole('button', { name: 'Create Matter' }));
     await waitFor(() => expect(onCreated).toHaveBeenCalledWith(created));
-    expect(creates()).toEqual([{ matterName: 'Harbor Lease Dispute', clientName: 'Northwind Shipping', responsibleAttorney: 'Mia Matters' }]);
+    expect(creates()).toEqual([
+      { matterName: 'Harbor Lease Dispute', clientName: 'Northwind Shipping', responsibleAttorney: 'Mia Matters' },
+    ]);
     expect(onOpenChange).toHaveBeenCalledWith(false);
     expect(await screen.findByText(MATTER_MSG.created)).toBeInTheDocument();
   });
 
   it('sends a number the user typed, and shows a taken one on the number field', async () => {
     createAnswer = () =>
-      Response.json({ error: MATTER_MSG.matterNumberExists, code: 'CONFLICT_ERROR', details: { reason: 'NUMBER_TAKEN', field: 'matterNumber' } }, { status: 409 });
+      Response.json(
+        { error: MATTER_MSG.matterNumberExists, code: 'CONFLICT_ERROR', details: { reason: 'NUMBER_TAKEN', field: 'matterNumber' } },
+        { status: 409 },
+      );
     const { user, dialog, onOpenChange } = await open();
     await fillRequired(user, dialog);
     const number = within(dialog).getByLabelText('Matter Number');
@@ -101,7 +106,14 @@ describe('Create New Matter', () => {
     await user.type(number, 'MAT-2026-001');
     await user.click(within(dialog).getByRole('button', { name: 'Create Matter' }));
     expect(await within(dialog).findByText(MATTER_MSG.matterNumberExists)).toBeInTheDocument();
-    expect(creates()).toEqual([{ matterName: 'Harbor Lease Dispute', matterNumber: 'MAT-2026-001', clientName: 'Northwind Shipping', responsibleAttorney: 'Mia Matters' }]);
+    expect(creates()).toEqual([
+      {
+        matterName: 'Harbor Lease Dispute',
+        matterNumber: 'MAT-2026-001',
+        clientName: 'Northwind Shipping',
+        responsibleAttorney: 'Mia Matters',
+      },
+    ]);
     expect(number).toHaveFocus();
     expect(onOpenChange).not.toHaveBeenCalled();
   });

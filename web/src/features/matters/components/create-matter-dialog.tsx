@@ -67,7 +67,13 @@ export function CreateMatterDialog({ open, onOpenChange, onCreated }: CreateMatt
             <DialogTitle>Create New Matter</DialogTitle>
             <DialogDescription>Open a matter to keep its folders and files together.</DialogDescription>
           </DialogHeader>
-          <MatterFields control={form.control} register={form.register} errors={form.formState.errors} mode="create" numberPending={next.isFetching && !suggested} />
+          <MatterFields
+            control={form.control}
+            register={form.register}
+            errors={form.formState.errors}
+            mode="create"
+            numberPending={next.isFetching && !suggested}
+          />
           <DialogFooter>
             <Button variant="outline" onClick={() => close(false)}>
               Cancel

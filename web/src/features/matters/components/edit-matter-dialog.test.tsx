@@ -38,7 +38,11 @@ beforeEach(() => {
       const { matterId: _id, expectedVersion, ...change } = body as Record<string, unknown>;
       if (expectedVersion !== stored.version) {
         return Response.json(
-          { error: MATTER_MSG.versionMismatch, code: 'CONFLICT_ERROR', details: { reason: 'VERSION_MISMATCH', currentVersion: stored.version, updatedAt: stored.updatedAt, updatedBy: 'Mia Matters' } },
+          {
+            error: MATTER_MSG.versionMismatch,
+            code: 'CONFLICT_ERROR',
+            details: { reason: 'VERSION_MISMATCH', currentVersion: stored.version, updatedAt: stored.updatedAt, updatedBy: 'Mia Matters' },
+          },
           { status: 409 },
         );
       }
@@ -66,7 +70,9 @@ describe('Edit Matter', () => {
     await user.clear(within(dialog).getByLabelText('Responsible Attorney'));
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
-    expect(updates()).toEqual([{ matterId: matter.id, expectedVersion: 3, matterName: 'Lease dispute', clientName: null, responsibleLawyer: null }]);
+    expect(updates()).toEqual([
+      { matterId: matter.id, expectedVersion: 3, matterName: 'Lease dispute', clientName: null, responsibleLawyer: null },
+    ]);
     expect(await screen.findByText('Lease dispute was updated.')).toBeInTheDocument();
   });
 
@@ -107,7 +113,9 @@ describe('Edit Matter', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('The resource was modified by another user.')).toBeInTheDocument();
     expect(
-      await within(dialog).findByText('Mia Matters changed Client Name, Description. The form now has their changes and yours: check them and save again.'),
+      await within(dialog).findByText(
+        'Mia Matters changed Client Name, Description. The form now has their changes and yours: check them and save again.',
+      ),
     ).toBeInTheDocument();
     expect(within(dialog).getByLabelText('Client Name')).toHaveValue('Acme Holdings Ltd');
     expect(within(dialog).getByLabelText('Description')).toHaveValue('Lease of the east pier');
@@ -121,7 +129,12 @@ describe('Edit Matter', () => {
       { matterId: matter.id, expectedVersion: 3, matterName: 'Lease dispute (East Pier)' },
       { matterId: matter.id, expectedVersion: 4, matterName: 'Lease dispute (East Pier)' },
     ]);
-    expect(stored).toMatchObject({ matterName: 'Lease dispute (East Pier)', clientName: 'Acme Holdings Ltd', description: 'Lease of the east pier', version: 5 });
+    expect(stored).toMatchObject({
+      matterName: 'Lease dispute (East Pier)',
+      clientName: 'Acme Holdings Ltd',
+      description: 'Lease of the east pier',
+      version: 5,
+    });
   });
 
   it('keeps what the user typed in a field the other change touched too, and says so', async () => {

@@ -28,7 +28,10 @@ export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialo
   // The matter as last read: its version is the one sent, and a conflict replaces it with the newer one.
   const [base, setBase] = useState(matter);
   const hasNumber = Boolean(base.matterNumber);
-  const resolver = useMemo(() => zodResolver(editMatterForm(hasNumber), undefined, { raw: true }) as Resolver<MatterFormValues>, [hasNumber]);
+  const resolver = useMemo(
+    () => zodResolver(editMatterForm(hasNumber), undefined, { raw: true }) as Resolver<MatterFormValues>,
+    [hasNumber],
+  );
   const form = useForm<MatterFormValues>({ resolver, defaultValues: matterFormValues(matter) });
   const [conflict, setConflict] = useState<string | null>(null);
 

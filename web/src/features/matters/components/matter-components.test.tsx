@@ -14,7 +14,9 @@ describe('client and lawyer suggestions', () => {
         { clientName: 'Baxter & Co', matterCount: 4, isFrequentClient: true },
       ]),
     );
-    const { user } = renderWithClient(<PartyAutocomplete kind="client" aria-label="Client" value="" onValueChange={() => {}} emptyMessage="No clients found." />);
+    const { user } = renderWithClient(
+      <PartyAutocomplete kind="client" aria-label="Client" value="" onValueChange={() => {}} emptyMessage="No clients found." />,
+    );
     await user.click(screen.getByRole('combobox', { name: 'Client' }));
     expect(await screen.findByRole('option', { name: /Acme Holdings/ })).toBeInTheDocument();
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Acme Holdings1 matters', 'Baxter & Co4 mattersFrequent']);
@@ -22,7 +24,9 @@ describe('client and lawyer suggestions', () => {
 
   it('say that loading them failed instead of showing an empty list', async () => {
     stubFetch(() => new Response('', { status: 500 }));
-    const { user } = renderWithClient(<PartyAutocomplete kind="client" aria-label="Client" value="" onValueChange={() => {}} emptyMessage="No clients found." />);
+    const { user } = renderWithClient(
+      <PartyAutocomplete kind="client" aria-label="Client" value="" onValueChange={() => {}} emptyMessage="No clients found." />,
+    );
     await user.click(screen.getByRole('combobox', { name: 'Client' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(MATTER_MSG.fetchClientsFailed);
     expect(screen.queryByText('No clients found.')).not.toBeInTheDocument();
@@ -30,7 +34,9 @@ describe('client and lawyer suggestions', () => {
 
   it("show the server's text when the failed answer has one", async () => {
     stubFetch(() => Response.json({ error: 'Please log in to continue.', code: 'UNAUTHENTICATED' }, { status: 401 }));
-    const { user } = renderWithClient(<PartyAutocomplete kind="lawyer" aria-label="Lawyer" value="" onValueChange={() => {}} emptyMessage="No lawyers found." />);
+    const { user } = renderWithClient(
+      <PartyAutocomplete kind="lawyer" aria-label="Lawyer" value="" onValueChange={() => {}} emptyMessage="No lawyers found." />,
+    );
     await user.click(screen.getByRole('combobox', { name: 'Lawyer' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Please log in to continue.');
   });
@@ -52,7 +58,9 @@ describe('the filter fields', () => {
   it('follow the filters when they change from outside (Clear All, Back)', () => {
     stubFetch(() => Response.json([]));
     const onChange = vi.fn();
-    const { rerender } = renderWithClient(<MatterFilters value={{ ...EMPTY_FILTERS, search: 'lease', clientName: 'Acme' }} onChange={onChange} />);
+    const { rerender } = renderWithClient(
+      <MatterFilters value={{ ...EMPTY_FILTERS, search: 'lease', clientName: 'Acme' }} onChange={onChange} />,
+    );
     expect(screen.getByRole('searchbox', { name: 'Search matters' })).toHaveValue('lease');
     rerender(<MatterFilters value={EMPTY_FILTERS} onChange={onChange} />);
     expect(screen.getByRole('searchbox', { name: 'Search matters' })).toHaveValue('');

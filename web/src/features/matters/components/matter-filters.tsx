@@ -16,7 +16,14 @@ export type MatterFilterValues = {
   dateTo: string;
 };
 
-export const EMPTY_FILTERS: MatterFilterValues = { search: '', status: 'All', clientName: '', responsibleLawyer: '', dateFrom: '', dateTo: '' };
+export const EMPTY_FILTERS: MatterFilterValues = {
+  search: '',
+  status: 'All',
+  clientName: '',
+  responsibleLawyer: '',
+  dateFrom: '',
+  dateTo: '',
+};
 const SEARCH_DEBOUNCE_MS = 400;
 
 type MatterFiltersProps = { value: MatterFilterValues; onChange: (next: MatterFilterValues) => void };
@@ -43,21 +50,27 @@ export function MatterFilters({ value, onChange }: MatterFiltersProps) {
 
   // The URL changed from outside (Clear All, back button): follow it.
   const [followed, setFollowed] = useState(value);
-  if (followed.search !== value.search || followed.clientName !== value.clientName || followed.responsibleLawyer !== value.responsibleLawyer) {
+  if (
+    followed.search !== value.search ||
+    followed.clientName !== value.clientName ||
+    followed.responsibleLawyer !== value.responsibleLawyer
+  ) {
     setFollowed(value);
     if (followed.search !== value.search) setSearch(value.search);
     if (followed.clientName !== value.clientName) setClient(value.clientName);
     if (followed.responsibleLawyer !== value.responsibleLawyer) setLawyer(value.responsibleLawyer);
   }
 
-  const active =
-    search || client || lawyer || value.status !== 'All' || value.dateFrom || value.dateTo;
+  const active = search || client || lawyer || value.status !== 'All' || value.dateFrom || value.dateTo;
 
   return (
     <div role="search" aria-label="Filter matters" className="grid gap-3 rounded-lg border border-border bg-card p-4 shadow-xs">
       <div className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <div className="relative">
-          <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Search
+            aria-hidden="true"
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+          />
           <Input
             type="search"
             aria-label="Search matters"
@@ -79,19 +92,49 @@ export function MatterFilters({ value, onChange }: MatterFiltersProps) {
         </Select>
       </div>
       <div className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto]">
-        <PartyAutocomplete kind="client" aria-label="Client" placeholder="Client" value={client} onValueChange={setClient} clearable emptyMessage="No clients found." />
-        <PartyAutocomplete kind="lawyer" aria-label="Lawyer" placeholder="Responsible lawyer" value={lawyer} onValueChange={setLawyer} clearable emptyMessage="No lawyers found." />
+        <PartyAutocomplete
+          kind="client"
+          aria-label="Client"
+          placeholder="Client"
+          value={client}
+          onValueChange={setClient}
+          clearable
+          emptyMessage="No clients found."
+        />
+        <PartyAutocomplete
+          kind="lawyer"
+          aria-label="Lawyer"
+          placeholder="Responsible lawyer"
+          value={lawyer}
+          onValueChange={setLawyer}
+          clearable
+          emptyMessage="No lawyers found."
+        />
         <div className="flex items-center gap-2">
           <Label htmlFor="matters-from" className="text-muted-foreground">
             From
           </Label>
-          <Input id="matters-from" type="date" className="w-40" value={value.dateFrom} max={value.dateTo || undefined} onChange={(e) => onChange({ ...value, dateFrom: e.target.value })} />
+          <Input
+            id="matters-from"
+            type="date"
+            className="w-40"
+            value={value.dateFrom}
+            max={value.dateTo || undefined}
+            onChange={(e) => onChange({ ...value, dateFrom: e.target.value })}
+          />
         </div>
         <div className="flex items-center gap-2">
           <Label htmlFor="matters-to" className="text-muted-foreground">
             To
           </Label>
-          <Input id="matters-to" type="date" className="w-40" value={value.dateTo} min={value.dateFrom || undefined} onChange={(e) => onChange({ ...value, dateTo: e.target.value })} />
+          <Input
+            id="matters-to"
+            type="date"
+            className="w-40"
+            value={value.dateTo}
+            min={value.dateFrom || undefined}
+            onChange={(e) => onChange({ ...value, dateTo: e.target.value })}
+          />
         </div>
         <Button
           variant="ghost"

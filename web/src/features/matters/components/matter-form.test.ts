@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { MATTER_MSG, type MatterDto } from '@strongroom/contracts';
-import { conflictNotice, createBody, createMatterForm, editMatterForm, EMPTY_MATTER_FORM, matterFormValues, mergeConflict, updateBody, type MatterFormValues } from './matter-form';
+import {
+  conflictNotice,
+  createBody,
+  createMatterForm,
+  editMatterForm,
+  EMPTY_MATTER_FORM,
+  matterFormValues,
+  mergeConflict,
+  updateBody,
+  type MatterFormValues,
+} from './matter-form';
 
 const matter: MatterDto = {
   id: '6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4e5f60',
@@ -22,12 +32,21 @@ const matter: MatterDto = {
 };
 
 /** The messages a schema gives, by field. */
-function problems(schema: { safeParse: (v: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, v: MatterFormValues) {
+function problems(
+  schema: { safeParse: (v: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } },
+  v: MatterFormValues,
+) {
   const r = schema.safeParse(v);
   return Object.fromEntries((r.error?.issues ?? []).map((i) => [String(i.path[0]), i.message]));
 }
 
-const filled: MatterFormValues = { matterName: 'Lease dispute', matterNumber: '', clientName: 'Acme', description: '', responsibleLawyer: 'Jane' };
+const filled: MatterFormValues = {
+  matterName: 'Lease dispute',
+  matterNumber: '',
+  clientName: 'Acme',
+  description: '',
+  responsibleLawyer: 'Jane',
+};
 
 describe('the Create New Matter form', () => {
   it("asks for name, client and attorney with the create call's texts", () => {
@@ -48,7 +67,9 @@ describe('the Create New Matter form', () => {
 
   it('limits the lengths with their texts', () => {
     const long = 'x'.repeat(256);
-    expect(problems(createMatterForm, { ...filled, matterName: long, clientName: long, responsibleLawyer: long, description: 'd'.repeat(2001) })).toEqual({
+    expect(
+      problems(createMatterForm, { ...filled, matterName: long, clientName: long, responsibleLawyer: long, description: 'd'.repeat(2001) }),
+    ).toEqual({
       matterName: MATTER_MSG.matterNameTooLong,
       clientName: MATTER_MSG.clientNameTooLong,
       responsibleLawyer: MATTER_MSG.lawyerNameTooLong,
@@ -58,7 +79,13 @@ describe('the Create New Matter form', () => {
 
   it('sends the number only when the user changed the suggestion, and trimmed texts', () => {
     const v = { ...filled, matterName: ' Lease dispute ', matterNumber: 'MAT-2026-007', description: '  ' };
-    expect(createBody(v, 'MAT-2026-007')).toEqual({ matterName: 'Lease dispute', matterNumber: undefined, clientName: 'Acme', description: undefined, responsibleAttorney: 'Jane' });
+    expect(createBody(v, 'MAT-2026-007')).toEqual({
+      matterName: 'Lease dispute',
+      matterNumber: undefined,
+      clientName: 'Acme',
+      description: undefined,
+      responsibleAttorney: 'Jane',
+    });
     expect(createBody({ ...v, matterNumber: ' MAT-2026-100 ' }, 'MAT-2026-007').matterNumber).toBe('MAT-2026-100');
     expect(createBody({ ...v, matterNumber: '' }, 'MAT-2026-007').matterNumber).toBeUndefined();
   });
@@ -67,7 +94,10 @@ describe('the Create New Matter form', () => {
 describe('the Edit Matter form', () => {
   it("uses the dialog's own texts for a missing name and a long description", () => {
     const v = { ...matterFormValues(matter), matterName: ' ', description: 'x'.repeat(2001) };
-    expect(problems(editMatterForm(true), v)).toEqual({ matterName: MATTER_MSG.editMatterNameRequired, description: MATTER_MSG.editDescriptionTooLong });
+    expect(problems(editMatterForm(true), v)).toEqual({
+      matterName: MATTER_MSG.editMatterNameRequired,
+      description: MATTER_MSG.editDescriptionTooLong,
+    });
   });
 
   it('will not empty a number once the matter has one; a matter without one may stay without', () => {
@@ -80,7 +110,13 @@ describe('the Edit Matter form', () => {
   it('lets client and lawyer be emptied, and sends them as null; unchanged fields stay out', () => {
     const v = { ...matterFormValues(matter), clientName: '', responsibleLawyer: '  ' };
     expect(problems(editMatterForm(true), v)).toEqual({});
-    expect(updateBody(matter, v)).toEqual({ matterId: matter.id, expectedVersion: 3, matterName: 'Lease dispute', clientName: null, responsibleLawyer: null });
+    expect(updateBody(matter, v)).toEqual({
+      matterId: matter.id,
+      expectedVersion: 3,
+      matterName: 'Lease dispute',
+      clientName: null,
+      responsibleLawyer: null,
+    });
   });
 });
 
@@ -108,6 +144,8 @@ describe('merging a change saved meanwhile', () => {
     expect(conflictNotice({ changed: ['clientName', 'description'], both: ['description'] }, null)).toBe(
       'Someone changed Client Name, Description. You changed Description too: your version is kept. The form now has their changes and yours: check them and save again.',
     );
-    expect(conflictNotice({ changed: [], both: [] }, undefined)).toBe('Someone changed this matter. The form now has their changes and yours: check them and save again.');
+    expect(conflictNotice({ changed: [], both: [] }, undefined)).toBe(
+      'Someone changed this matter. The form now has their changes and yours: check them and save again.',
+    );
   });
 });

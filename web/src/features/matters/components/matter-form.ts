@@ -24,7 +24,13 @@ export type MatterFormValues = {
 
 type MatterField = keyof MatterFormValues;
 
-export const EMPTY_MATTER_FORM: MatterFormValues = { matterName: '', matterNumber: '', clientName: '', description: '', responsibleLawyer: '' };
+export const EMPTY_MATTER_FORM: MatterFormValues = {
+  matterName: '',
+  matterNumber: '',
+  clientName: '',
+  description: '',
+  responsibleLawyer: '',
+};
 
 const MATTER_FIELD_LABELS: Record<MatterField, string> = {
   matterName: 'Matter Name',
@@ -72,16 +78,15 @@ const update = updateMatterRequest.shape;
  */
 export function editMatterForm(hasNumber: boolean) {
   return z.object({
-    matterName: z
-      .string()
-      .trim()
-      .min(1, { error: MATTER_MSG.editMatterNameRequired })
-      .pipe(update.matterName.unwrap()),
+    matterName: z.string().trim().min(1, { error: MATTER_MSG.editMatterNameRequired }).pipe(update.matterName.unwrap()),
     matterNumber: hasNumber
       ? update.matterNumber.unwrap()
       : z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), update.matterNumber),
     clientName: update.clientName,
-    description: z.string().max(MATTER_LIMITS.descriptionMax, { error: MATTER_MSG.editDescriptionTooLong }).pipe(update.description.unwrap()),
+    description: z
+      .string()
+      .max(MATTER_LIMITS.descriptionMax, { error: MATTER_MSG.editDescriptionTooLong })
+      .pipe(update.description.unwrap()),
     responsibleLawyer: update.responsibleLawyer,
   });
 }

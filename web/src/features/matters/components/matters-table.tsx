@@ -86,7 +86,12 @@ export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, 
         ) : matters.length === 0 ? (
           <TableRow className="hover:bg-transparent">
             <TableCell colSpan={COLUMNS.length}>
-              <EmptyState icon={FolderSearch} title={MATTER_MSG.noMatters} titleAs="p" description="Try other filters, or create a new matter." />
+              <EmptyState
+                icon={FolderSearch}
+                title={MATTER_MSG.noMatters}
+                titleAs="p"
+                description="Try other filters, or create a new matter."
+              />
             </TableCell>
           </TableRow>
         ) : (
@@ -97,7 +102,10 @@ export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, 
               aria-label={`Open matter ${m.matterName}`}
               onClick={() => onOpen(m)}
               onKeyDown={(e) => onKey(e, m)}
-              className={cn('cursor-pointer focus-visible:bg-muted/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring', loading && 'opacity-60')}
+              className={cn(
+                'cursor-pointer focus-visible:bg-muted/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring',
+                loading && 'opacity-60',
+              )}
             >
               <TableCell>
                 <div className="flex flex-wrap items-center gap-2">

@@ -49,6 +49,8 @@ export function PartyAutocomplete({ kind, value, onValueChange, ...rest }: Party
           badge: s.isFrequentLawyer ? <Badge tone="primary">Frequent</Badge> : undefined,
         }));
   const active = kind === 'client' ? clients : lawyers;
-  const error = active.isError ? errorMessage(active.error, kind === 'client' ? MATTER_MSG.fetchClientsFailed : MATTER_MSG.fetchLawyersFailed) : null;
+  const error = active.isError
+    ? errorMessage(active.error, kind === 'client' ? MATTER_MSG.fetchClientsFailed : MATTER_MSG.fetchLawyersFailed)
+    : null;
   return <Autocomplete value={value} onValueChange={onValueChange} options={options} loading={active.isFetching} error={error} {...rest} />;
 }

@@ -4,7 +4,11 @@ import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/mfa-challenge: starts the second factor for the user who just passed the password step. */
 function startMfaChallenge(userId: number): Promise<MfaChallengeResponse> {
-  return apiRequest<MfaChallengeResponse>('/_api/auth/mfa-challenge', { body: { userId } satisfies MfaChallengeRequest, mfaRetry: false, fallbackMessage: MSG.challengeFailed });
+  return apiRequest<MfaChallengeResponse>('/_api/auth/mfa-challenge', {
+    body: { userId } satisfies MfaChallengeRequest,
+    mfaRetry: false,
+    fallbackMessage: MSG.challengeFailed,
+  });
 }
 
 /**

@@ -7,7 +7,11 @@ import { apiRequest } from '@/lib/api-client';
  * the session's user) it is a code for a sensitive action or the system MFA prompt.
  */
 function sendMfaEmail(userId: number): Promise<MfaEmailResponse> {
-  return apiRequest<MfaEmailResponse>('/_api/auth/mfa-email', { body: { userId } satisfies MfaEmailRequest, mfaRetry: false, fallbackMessage: MSG.emailSendFailed });
+  return apiRequest<MfaEmailResponse>('/_api/auth/mfa-email', {
+    body: { userId } satisfies MfaEmailRequest,
+    mfaRetry: false,
+    fallbackMessage: MSG.emailSendFailed,
+  });
 }
 
 export function useSendMfaEmail() {

@@ -7,7 +7,15 @@ import { MfaCodeDialog, type MfaCodeDialogProps } from './mfa-code-dialog';
 const refused = () => Promise.reject(new Error('That code was not accepted.'));
 
 function dialogProps(overrides: Partial<MfaCodeDialogProps>): MfaCodeDialogProps {
-  return { open: true, requestKey: 1, title: 'Verification required', description: MSG.mfaRequired, onSubmitCode: refused, onCancel: vi.fn(), ...overrides };
+  return {
+    open: true,
+    requestKey: 1,
+    title: 'Verification required',
+    description: MSG.mfaRequired,
+    onSubmitCode: refused,
+    onCancel: vi.fn(),
+    ...overrides,
+  };
 }
 
 async function enterRefusedCode(user: ReturnType<typeof renderWithClient>['user']) {

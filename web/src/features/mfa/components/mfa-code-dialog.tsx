@@ -32,10 +32,13 @@ export function MfaCodeDialog({ open, requestKey, onCancel, ...form }: MfaCodeDi
   const inputRef = useRef<HTMLInputElement>(null);
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? undefined : onCancel())}>
-      <DialogContent className="max-w-md" onOpenAutoFocus={(e) => {
-        e.preventDefault();
-        inputRef.current?.focus();
-      }}>
+      <DialogContent
+        className="max-w-md"
+        onOpenAutoFocus={(e) => {
+          e.preventDefault();
+          inputRef.current?.focus();
+        }}
+      >
         <MfaCodeForm key={requestKey ?? ''} {...form} onCancel={onCancel} inputRef={inputRef} />
       </DialogContent>
     </Dialog>
@@ -99,7 +102,14 @@ function MfaCodeForm({ title, description, onSubmitCode, onCancel, emailUserId, 
         <CodeInput id={inputId} ref={inputRef} value={code} onValueChange={setCode} aria-invalid={error ? true : undefined} />
       </div>
       {emailUserId !== undefined ? (
-        <Button variant="ghost" size="sm" onClick={requestEmail} loading={sendEmail.isPending} loadingText="Sending..." className="justify-self-start">
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={requestEmail}
+          loading={sendEmail.isPending}
+          loadingText="Sending..."
+          className="justify-self-start"
+        >
           <Mail aria-hidden="true" />
           Send code by email
         </Button>

@@ -48,8 +48,8 @@ export function MfaSetupWall({ onEnabled: notifyEnabled, onLogout, loggingOut, o
           </div>
           <h1 className="text-2xl font-semibold tracking-tight">Enhance Your Account Security</h1>
           <CardDescription>
-            {organizationName ? `${organizationName} requires` : 'Your organization requires'} multi-factor authentication
-            (MFA) for every account. Set up a second factor to continue.
+            {organizationName ? `${organizationName} requires` : 'Your organization requires'} multi-factor authentication (MFA) for every
+            account. Set up a second factor to continue.
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-6">
@@ -115,13 +115,15 @@ function TotpSetup({ onEnabled }: { onEnabled: () => void }) {
   }, [secret.isError]);
 
   const verify = () =>
-    submitSwitch(manage, { operation: 'switch_to_totp', totpToken: code, mfaToken: 'setup' }, MSG.totpEnabled, { onEnabled, setError, setCode });
+    submitSwitch(manage, { operation: 'switch_to_totp', totpToken: code, mfaToken: 'setup' }, MSG.totpEnabled, {
+      onEnabled,
+      setError,
+      setCode,
+    });
 
   return (
     <div className="grid gap-5">
-      <p className="text-sm text-muted-foreground">
-        Scan the image with your authenticator app, then enter the 6-digit code below.
-      </p>
+      <p className="text-sm text-muted-foreground">Scan the image with your authenticator app, then enter the 6-digit code below.</p>
       {secret.isPending ? (
         <div role="status" aria-label="Loading QR code" className="grid justify-items-center gap-3">
           <Skeleton className="size-48 rounded-lg" />

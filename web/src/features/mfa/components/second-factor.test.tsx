@@ -6,7 +6,9 @@ import { stubFetch } from '@/test/fetch-stub';
 import { SecondFactor } from './second-factor';
 
 function start(challenge: MfaChallengeResponse) {
-  const calls = stubFetch(({ path }) => (path === '/_api/auth/mfa-challenge' ? Response.json(challenge) : Response.json({ error: 'not here' }, { status: 404 })));
+  const calls = stubFetch(({ path }) =>
+    path === '/_api/auth/mfa-challenge' ? Response.json(challenge) : Response.json({ error: 'not here' }, { status: 404 }),
+  );
   const r = renderWithClient(<SecondFactor userId={7} email="ada@example.test" onVerified={vi.fn()} onBack={vi.fn()} />);
   return { ...r, calls };
 }

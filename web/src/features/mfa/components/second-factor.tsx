@@ -180,21 +180,12 @@ function CodeStep({ userId, email, method, canSwitch, onSwitch, onVerified }: Co
   return (
     <form onSubmit={submit} noValidate className="grid gap-4">
       <p className="text-sm text-muted-foreground">
-        {method === 'totp'
-          ? 'Enter the 6-digit code from your authenticator app.'
-          : `Enter the 6-digit code we sent to ${email}.`}
+        {method === 'totp' ? 'Enter the 6-digit code from your authenticator app.' : `Enter the 6-digit code we sent to ${email}.`}
       </p>
       {error ? <Alert tone="danger">{error}</Alert> : null}
       <div className="grid gap-2">
         <Label htmlFor={inputId}>Verification Code</Label>
-        <CodeInput
-          id={inputId}
-          ref={inputRef}
-          value={code}
-          onValueChange={setCode}
-          autoFocus
-          aria-invalid={error ? true : undefined}
-        />
+        <CodeInput id={inputId} ref={inputRef} value={code} onValueChange={setCode} autoFocus aria-invalid={error ? true : undefined} />
       </div>
       <Button type="submit" size="lg" className="w-full" disabled={!isCompleteCode(code)} loading={verifying} loadingText="Verifying...">
         Verify

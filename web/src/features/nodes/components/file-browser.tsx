@@ -91,7 +91,13 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
     }
   };
   const actionsFor = (n: NodeTreeDto) =>
-    nodeActions(n, { permissions, readOnlyReason, onOpen: open, onDownload: (f) => void download(f), onChange: (kind, node) => setAction({ kind, node }) });
+    nodeActions(n, {
+      permissions,
+      readOnlyReason,
+      onOpen: open,
+      onDownload: (f) => void download(f),
+      onChange: (kind, node) => setAction({ kind, node }),
+    });
   const onRowKey = (e: KeyboardEvent, n: NodeTreeDto) => {
     if (e.target !== e.currentTarget) return;
     if (e.key === 'Enter' || e.key === ' ') {
@@ -113,7 +119,13 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
           <div className="flex items-center justify-between gap-2 border-b border-border px-3 py-2">
             <h3 className="text-sm font-semibold">Folders</h3>
             <WithReason reason={createReason}>
-              <Button variant="ghost" size="icon-sm" aria-label="Create folder" disabled={createReason !== null} onClick={() => setCreateOpen(true)}>
+              <Button
+                variant="ghost"
+                size="icon-sm"
+                aria-label="Create folder"
+                disabled={createReason !== null}
+                onClick={() => setCreateOpen(true)}
+              >
                 <FolderPlus aria-hidden="true" />
               </Button>
             </WithReason>
@@ -131,7 +143,10 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
             />
           </div>
         </Panel>
-        <Separator className="w-1.5 bg-border/60 transition-colors outline-none hover:bg-primary/40 focus-visible:bg-primary data-[separator=active]:bg-primary" aria-label="Resize folders panel" />
+        <Separator
+          className="w-1.5 bg-border/60 transition-colors outline-none hover:bg-primary/40 focus-visible:bg-primary data-[separator=active]:bg-primary"
+          aria-label="Resize folders panel"
+        />
         <Panel id="contents" minSize="40%" className="flex min-w-0 flex-col">
           <div className="flex flex-wrap items-center gap-3 border-b border-border px-4 py-2.5">
             <nav aria-label="Breadcrumb" className="min-w-0 flex-1">
@@ -159,8 +174,18 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
               </Tooltip>
             </nav>
             <div className="relative w-full sm:w-56">
-              <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
-              <Input type="search" aria-label="Search in folder" placeholder="Search in folder..." className="h-9 pl-8" value={filter} onChange={(e) => setFilter(e.target.value)} />
+              <Search
+                aria-hidden="true"
+                className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground"
+              />
+              <Input
+                type="search"
+                aria-label="Search in folder"
+                placeholder="Search in folder..."
+                className="h-9 pl-8"
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
+              />
             </div>
             <WithReason reason={uploadReason}>
               <Button size="sm" disabled={uploadReason !== null} onClick={onUpload}>
@@ -174,7 +199,12 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
               filter ? (
                 <EmptyState icon={Search} title="No items match your search" titleAs="p" />
               ) : (
-                <EmptyState icon={FolderOpen} title="This folder is empty" description="Upload files or create folders to get started" titleAs="p" />
+                <EmptyState
+                  icon={FolderOpen}
+                  title="This folder is empty"
+                  description="Upload files or create folders to get started"
+                  titleAs="p"
+                />
               )
             ) : (
               <Table aria-label={`Contents of ${crumbs[crumbs.length - 1]!.name}`} containerClassName="rounded-none border-0">
@@ -210,12 +240,17 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
                           >
                             <TableCell>
                               <span className="flex min-w-0 items-center gap-2.5">
-                                <Icon aria-hidden="true" className={cn('size-4 shrink-0', isFolder ? 'text-warning' : 'text-muted-foreground')} />
+                                <Icon
+                                  aria-hidden="true"
+                                  className={cn('size-4 shrink-0', isFolder ? 'text-warning' : 'text-muted-foreground')}
+                                />
                                 <span className="truncate font-medium">{n.name}</span>
                               </span>
                             </TableCell>
                             <TableCell className="text-muted-foreground">{kind.label}</TableCell>
-                            <TableCell className="text-right whitespace-nowrap tabular-nums">{isFolder ? '—' : formatBytes(n.fileSize)}</TableCell>
+                            <TableCell className="text-right whitespace-nowrap tabular-nums">
+                              {isFolder ? '—' : formatBytes(n.fileSize)}
+                            </TableCell>
                             <TableCell className="whitespace-nowrap text-muted-foreground">{formatModified(n.updatedAt)}</TableCell>
                             <TableCell className="text-right">
                               <DropdownMenu>
@@ -251,7 +286,9 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
         parentName={crumbs[crumbs.length - 1]!.name}
       />
       {action?.kind === 'rename' ? <RenameNodeDialog open onOpenChange={(o) => !o && setAction(null)} node={action.node} /> : null}
-      {action?.kind === 'move' ? <MoveNodeDialog open onOpenChange={(o) => !o && setAction(null)} node={action.node} nodes={nodes} /> : null}
+      {action?.kind === 'move' ? (
+        <MoveNodeDialog open onOpenChange={(o) => !o && setAction(null)} node={action.node} nodes={nodes} />
+      ) : null}
       {action?.kind === 'delete' ? <DeleteNodeDialog open onOpenChange={(o) => !o && setAction(null)} node={action.node} /> : null}
     </>
   );

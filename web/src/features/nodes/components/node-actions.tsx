@@ -32,7 +32,10 @@ type NodeActionContext = {
  * Open or Download first. One list for the row's Actions dropdown and its right-click menu, so both always
  * offer the same items with the same permissions and disabled states.
  */
-export function nodeActions(node: NodeTreeDto, { permissions, readOnlyReason, onOpen, onDownload, onChange }: NodeActionContext): NodeAction[] {
+export function nodeActions(
+  node: NodeTreeDto,
+  { permissions, readOnlyReason, onOpen, onDownload, onChange }: NodeActionContext,
+): NodeAction[] {
   const isFolder = node.nodeType === 'folder';
   const title = readOnlyReason ?? undefined;
   const actions: NodeAction[] = [
@@ -41,10 +44,24 @@ export function nodeActions(node: NodeTreeDto, { permissions, readOnlyReason, on
       : { key: 'download', label: 'Download', icon: Download, disabled: !permissions.canRetrieve, run: () => onDownload(node) },
   ];
   if (isFolder) {
-    actions.push({ key: 'rename', label: 'Rename', icon: Pencil, disabled: readOnlyReason !== null || !permissions.canRename, title, run: () => onChange('rename', node) });
+    actions.push({
+      key: 'rename',
+      label: 'Rename',
+      icon: Pencil,
+      disabled: readOnlyReason !== null || !permissions.canRename,
+      title,
+      run: () => onChange('rename', node),
+    });
   }
   actions.push(
-    { key: 'move', label: 'Move', icon: FolderInput, disabled: readOnlyReason !== null || !permissions.canRename, title, run: () => onChange('move', node) },
+    {
+      key: 'move',
+      label: 'Move',
+      icon: FolderInput,
+      disabled: readOnlyReason !== null || !permissions.canRename,
+      title,
+      run: () => onChange('move', node),
+    },
     {
       key: 'delete',
       label: 'Delete',

@@ -7,9 +7,24 @@ import { CreateFolderDialog, MoveNodeDialog, RenameNodeDialog } from './node-dia
 
 function folder(id: string, parentId: string | null, children: NodeTreeDto[] = []): NodeTreeDto {
   return {
-    id, matterId: 'm1', organizationId: 'o1', parentId, name: id, nodeType: 'folder', path: `/${id}`, fileSize: null, mimeType: null,
-    sha256Hash: null, storagePath: null, uploadId: null, uploadStatus: null, uploadProgress: null, createdBy: null, createdAt: '',
-    updatedAt: '', children,
+    id,
+    matterId: 'm1',
+    organizationId: 'o1',
+    parentId,
+    name: id,
+    nodeType: 'folder',
+    path: `/${id}`,
+    fileSize: null,
+    mimeType: null,
+    sha256Hash: null,
+    storagePath: null,
+    uploadId: null,
+    uploadStatus: null,
+    uploadProgress: null,
+    createdBy: null,
+    createdAt: '',
+    updatedAt: '',
+    children,
   };
 }
 
@@ -19,7 +34,9 @@ const evidence = tree[1]!;
 
 describe('the folder dialogs', () => {
   it('Create New Folder opens again with an empty name and no error', async () => {
-    const view = (open: boolean) => <CreateFolderDialog open={open} onOpenChange={vi.fn()} matterId="m1" parentId={null} parentName="Root" />;
+    const view = (open: boolean) => (
+      <CreateFolderDialog open={open} onOpenChange={vi.fn()} matterId="m1" parentId={null} parentName="Root" />
+    );
     const { user, rerender } = renderWithClient(view(true));
     await user.click(screen.getByRole('button', { name: 'Create Folder' }));
     expect(screen.getByLabelText('Folder name')).toHaveAccessibleDescription(/.+/);

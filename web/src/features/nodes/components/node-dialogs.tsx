@@ -39,7 +39,13 @@ export function CreateFolderDialog({ open, onOpenChange, ...props }: BaseProps &
   );
 }
 
-function CreateFolderForm({ matterId, parentId, parentName, create, onOpenChange }: CreateFolderProps & Pick<BaseProps, 'onOpenChange'> & { create: ReturnType<typeof useCreateFolder> }) {
+function CreateFolderForm({
+  matterId,
+  parentId,
+  parentName,
+  create,
+  onOpenChange,
+}: CreateFolderProps & Pick<BaseProps, 'onOpenChange'> & { create: ReturnType<typeof useCreateFolder> }) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | undefined>();
   const submit = (e: FormEvent) => {
@@ -66,7 +72,16 @@ function CreateFolderForm({ matterId, parentId, parentName, create, onOpenChange
         <DialogDescription>In {parentName}.</DialogDescription>
       </DialogHeader>
       <FormField label="Folder name" error={error}>
-        {(c) => <Input {...c} autoFocus placeholder="Enter folder name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />}
+        {(c) => (
+          <Input
+            {...c}
+            autoFocus
+            placeholder="Enter folder name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            autoComplete="off"
+          />
+        )}
       </FormField>
       <DialogFooter>
         <Button variant="outline" onClick={() => onOpenChange(false)}>
@@ -99,7 +114,11 @@ export function RenameNodeDialog({ open, onOpenChange, node }: BaseProps & { nod
   );
 }
 
-type RenameNodeFormProps = Pick<BaseProps, 'onOpenChange'> & { node: NodeTreeDto; rename: ReturnType<typeof useRenameNode>; refreshTree: () => Promise<void> };
+type RenameNodeFormProps = Pick<BaseProps, 'onOpenChange'> & {
+  node: NodeTreeDto;
+  rename: ReturnType<typeof useRenameNode>;
+  refreshTree: () => Promise<void>;
+};
 
 function RenameNodeForm({ node, rename, refreshTree, onOpenChange }: RenameNodeFormProps) {
   const [name, setName] = useState(node.name);
@@ -117,7 +136,8 @@ function RenameNodeForm({ node, rename, refreshTree, onOpenChange }: RenameNodeF
           onOpenChange(false);
         },
         onError: (err) => {
-          if (!isMfaCancelledError(err)) toast.error(NODE_MSG.renameFailed, { description: conflictText(err, 'rename') ?? errorMessage(err) });
+          if (!isMfaCancelledError(err))
+            toast.error(NODE_MSG.renameFailed, { description: conflictText(err, 'rename') ?? errorMessage(err) });
         },
       },
     );
@@ -129,7 +149,16 @@ function RenameNodeForm({ node, rename, refreshTree, onOpenChange }: RenameNodeF
         <DialogDescription>Choose a new name for "{node.name}".</DialogDescription>
       </DialogHeader>
       <FormField label="New name" error={error}>
-        {(c) => <Input {...c} autoFocus value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" onFocus={(e) => e.target.select()} />}
+        {(c) => (
+          <Input
+            {...c}
+            autoFocus
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            autoComplete="off"
+            onFocus={(e) => e.target.select()}
+          />
+        )}
       </FormField>
       <DialogFooter>
         <Button variant="outline" onClick={() => onOpenChange(false)}>
@@ -187,7 +216,13 @@ function MoveNodeForm({ node, nodes, move, refreshTree, onOpenChange }: MoveNode
         <DialogDescription>Choose the folder to move it to.</DialogDescription>
       </DialogHeader>
       <div className="max-h-80 overflow-y-auto rounded-md border border-border p-2">
-        <FolderPicker nodes={nodes} selectedId={target} onSelect={setTarget} isDisabled={(id) => !isValidMoveTarget(nodes, node, id)} label="Destination folder" />
+        <FolderPicker
+          nodes={nodes}
+          selectedId={target}
+          onSelect={setTarget}
+          isDisabled={(id) => !isValidMoveTarget(nodes, node, id)}
+          label="Destination folder"
+        />
       </div>
       <DialogFooter>
         <Button variant="outline" onClick={() => onOpenChange(false)}>
@@ -213,7 +248,8 @@ export function DeleteNodeDialog({ open, onOpenChange, node }: BaseProps & { nod
           onOpenChange(false);
         },
         onError: (err) => {
-          if (!isMfaCancelledError(err)) toast.error(NODE_MSG.deleteFailed, { description: conflictText(err, 'delete') ?? errorMessage(err) });
+          if (!isMfaCancelledError(err))
+            toast.error(NODE_MSG.deleteFailed, { description: conflictText(err, 'delete') ?? errorMessage(err) });
         },
       },
     );
@@ -223,7 +259,8 @@ export function DeleteNodeDialog({ open, onOpenChange, node }: BaseProps & { nod
         <DialogHeader>
           <DialogTitle>{isFolder ? 'Delete Folder' : 'Delete File'}</DialogTitle>
           <DialogDescription>
-            {isFolder ? `"${node.name}" and everything in it will be deleted.` : `"${node.name}" will be deleted.`} This action cannot be undone.
+            {isFolder ? `"${node.name}" and everything in it will be deleted.` : `"${node.name}" will be deleted.`} This action cannot be
+            undone.
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>

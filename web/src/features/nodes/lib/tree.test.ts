@@ -5,9 +5,24 @@ import { shortenBreadcrumbs } from './breadcrumbs';
 
 function node(id: string, parentId: string | null, nodeType: 'file' | 'folder', children: NodeTreeDto[] = []): NodeTreeDto {
   return {
-    id, matterId: 'm', organizationId: 'o', parentId, name: id, nodeType, path: `/${id}`, fileSize: nodeType === 'file' ? 10 : null,
-    mimeType: null, sha256Hash: null, storagePath: null, uploadId: null, uploadStatus: null, uploadProgress: null, createdBy: null,
-    createdAt: '', updatedAt: '', children,
+    id,
+    matterId: 'm',
+    organizationId: 'o',
+    parentId,
+    name: id,
+    nodeType,
+    path: `/${id}`,
+    fileSize: nodeType === 'file' ? 10 : null,
+    mimeType: null,
+    sha256Hash: null,
+    storagePath: null,
+    uploadId: null,
+    uploadStatus: null,
+    uploadProgress: null,
+    createdBy: null,
+    createdAt: '',
+    updatedAt: '',
+    children,
   };
 }
 

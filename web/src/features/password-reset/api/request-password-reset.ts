@@ -4,7 +4,11 @@ import { apiRequest } from '@/lib/api-client';
 
 /** POST /_api/auth/password-reset: emails a reset link if the address has an account (same answer either way). */
 function requestPasswordReset(email: string): Promise<MessageResponse> {
-  return apiRequest<MessageResponse>('/_api/auth/password-reset', { body: { email } satisfies PasswordResetRequest, mfaRetry: false, fallbackMessage: MSG.resetRequestFailed });
+  return apiRequest<MessageResponse>('/_api/auth/password-reset', {
+    body: { email } satisfies PasswordResetRequest,
+    mfaRetry: false,
+    fallbackMessage: MSG.resetRequestFailed,
+  });
 }
 
 export function useRequestPasswordReset() {

@@ -38,8 +38,8 @@ export function ForgotPasswordForm() {
         </div>
         <h1 className="text-2xl font-semibold tracking-tight">Check Your Email</h1>
         <p className="text-sm text-muted-foreground">
-          If an account exists for <span className="font-medium text-foreground">{sentTo}</span>, we have sent it a link to
-          reset your password. The link expires soon, so use it shortly.
+          If an account exists for <span className="font-medium text-foreground">{sentTo}</span>, we have sent it a link to reset your
+          password. The link expires soon, so use it shortly.
         </p>
         <Button asChild variant="outline" className="mt-2">
           <Link to="/login">
@@ -60,7 +60,9 @@ export function ForgotPasswordForm() {
       <form onSubmit={onSubmit} noValidate className="grid gap-5">
         {request.isError ? <Alert tone="danger">{errorMessage(request.error, MSG.resetRequestFailed)}</Alert> : null}
         <FormField label="Email" error={errors.email?.message}>
-          {(control) => <Input {...control} {...form.register('email')} type="email" autoComplete="email" autoFocus placeholder="name@firm.com" />}
+          {(control) => (
+            <Input {...control} {...form.register('email')} type="email" autoComplete="email" autoFocus placeholder="name@firm.com" />
+          )}
         </FormField>
         <Button type="submit" size="lg" className="w-full" loading={request.isPending} loadingText="Sending...">
           Send Reset Link

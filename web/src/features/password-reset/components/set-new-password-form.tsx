@@ -55,9 +55,7 @@ export function SetNewPasswordForm({ token, onDone }: SetNewPasswordFormProps) {
         <form onSubmit={onSubmit} noValidate className="grid gap-5">
           {reset.isError ? <Alert tone="danger">{errorMessage(reset.error, MSG.resetFailed)}</Alert> : null}
           <FormField label="New Password" error={errors.newPassword?.message} hint="Must be at least 8 characters long.">
-            {(control) => (
-              <Input {...control} {...form.register('newPassword')} type="password" autoComplete="new-password" autoFocus />
-            )}
+            {(control) => <Input {...control} {...form.register('newPassword')} type="password" autoComplete="new-password" autoFocus />}
           </FormField>
           <Button type="submit" size="lg" className="w-full" loading={reset.isPending} loadingText="Resetting...">
             Reset Password

@@ -34,7 +34,8 @@ async function submit() {
 
 describe('the setup form and a 409', () => {
   it('shows Already set up when the server says so by its reason', async () => {
-    setupAnswer = () => Response.json({ error: MSG.setupDone, code: 'CONFLICT_ERROR', details: { reason: 'ALREADY_SET_UP' } }, { status: 409 });
+    setupAnswer = () =>
+      Response.json({ error: MSG.setupDone, code: 'CONFLICT_ERROR', details: { reason: 'ALREADY_SET_UP' } }, { status: 409 });
     const { onDone } = await submit();
     expect(await screen.findByRole('heading', { name: 'Already set up' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to Login' })).toHaveAttribute('href', '/login');
@@ -43,7 +44,10 @@ describe('the setup form and a 409', () => {
 
   it('keeps the form and shows the text of any other refusal of the server, e.g. an address that has an account', async () => {
     setupAnswer = () =>
-      Response.json({ error: MSG.invitationAccountExists, code: 'CONFLICT_ERROR', details: { reason: 'ACCOUNT_EXISTS', field: 'adminEmail' } }, { status: 409 });
+      Response.json(
+        { error: MSG.invitationAccountExists, code: 'CONFLICT_ERROR', details: { reason: 'ACCOUNT_EXISTS', field: 'adminEmail' } },
+        { status: 409 },
+      );
     await submit();
     const form = screen.getByRole('button', { name: 'Set Up Strongroom' }).closest('form')!;
     expect(await within(form).findByText(MSG.invitationAccountExists)).toBeInTheDocument();

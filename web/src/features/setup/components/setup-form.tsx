@@ -45,7 +45,15 @@ export function SetupScreen({ onDone }: { onDone: () => void }) {
     );
   }
   if (status.isError) {
-    return <ErrorState title="Could not check setup status" message={errorMessage(status.error)} onRetry={() => void status.refetch()} retrying={status.isFetching} titleAs="h1" />;
+    return (
+      <ErrorState
+        title="Could not check setup status"
+        message={errorMessage(status.error)}
+        onRetry={() => void status.refetch()}
+        retrying={status.isFetching}
+        titleAs="h1"
+      />
+    );
   }
   if (!status.data.needsSetup || alreadyDone) return <SetupDone />;
   return <SetupForm onDone={onDone} onAlreadyDone={() => setAlreadyDone(true)} />;
@@ -82,7 +90,8 @@ function SetupForm({ onDone, onAlreadyDone }: { onDone: () => void; onAlreadyDon
       },
       onError: (err) => {
         if (isAlreadySetUp(err)) onAlreadyDone();
-        else if (isApiError(err) && err.status === 403) form.setError('setupToken', { type: 'server', message: err.message || MSG.setupTokenInvalid });
+        else if (isApiError(err) && err.status === 403)
+          form.setError('setupToken', { type: 'server', message: err.message || MSG.setupTokenInvalid });
       },
     });
   });
@@ -102,8 +111,14 @@ function SetupForm({ onDone, onAlreadyDone }: { onDone: () => void; onAlreadyDon
       </div>
       <form onSubmit={onSubmit} noValidate className="grid gap-5">
         {showFormError ? <Alert tone="danger">{errorMessage(setup.error)}</Alert> : null}
-        <FormField label="Setup token" error={errors.setupToken?.message} hint="Printed in the server log when Strongroom starts for the first time.">
-          {(control) => <Input {...control} {...form.register('setupToken')} autoComplete="off" spellCheck={false} className="font-mono" autoFocus />}
+        <FormField
+          label="Setup token"
+          error={errors.setupToken?.message}
+          hint="Printed in the server log when Strongroom starts for the first time."
+        >
+          {(control) => (
+            <Input {...control} {...form.register('setupToken')} autoComplete="off" spellCheck={false} className="font-mono" autoFocus />
+          )}
         </FormField>
         <FormField label="Firm name" error={errors.organizationName?.message}>
           {(control) => <Input {...control} {...form.register('organizationName')} autoComplete="organization" />}

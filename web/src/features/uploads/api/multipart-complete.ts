@@ -3,5 +3,10 @@ import { apiRequest } from '@/lib/api-client';
 
 /** Registers a finished single PUT (no uploadId) or assembles the parts of a multipart upload. */
 export function multipartComplete(body: MultipartCompleteRequest, signal?: AbortSignal): Promise<MultipartCompleteResponse> {
-  return apiRequest<MultipartCompleteResponse>('/_api/upload/multipart-complete', { body, signal, timeoutMs: 120_000, fallbackMessage: UPLOAD_MSG.completeFailed });
+  return apiRequest<MultipartCompleteResponse>('/_api/upload/multipart-complete', {
+    body,
+    signal,
+    timeoutMs: 120_000,
+    fallbackMessage: UPLOAD_MSG.completeFailed,
+  });
 }

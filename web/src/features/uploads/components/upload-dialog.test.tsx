@@ -13,7 +13,15 @@ function open() {
   const onOpenChange = vi.fn();
   const r = renderWithClient(
     <>
-      <UploadDialog open onOpenChange={onOpenChange} organizationId="org-1" matterId="6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4e5f60" parentId={null} folderName="Root" transport={stub.net} />
+      <UploadDialog
+        open
+        onOpenChange={onOpenChange}
+        organizationId="org-1"
+        matterId="6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4e5f60"
+        parentId={null}
+        folderName="Root"
+        transport={stub.net}
+      />
       <Toaster />
     </>,
   );
@@ -38,7 +46,9 @@ describe('Upload Files', () => {
     expect(within(row('brief.pdf')).getByText('Uploading')).toBeInTheDocument();
     expect(within(row('brief.pdf')).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
     putOf('brief.pdf')!.progress(400);
-    await waitFor(() => expect(within(row('brief.pdf')).getByRole('progressbar', { name: 'Progress of brief.pdf' })).toHaveAttribute('aria-valuenow', '40'));
+    await waitFor(() =>
+      expect(within(row('brief.pdf')).getByRole('progressbar', { name: 'Progress of brief.pdf' })).toHaveAttribute('aria-valuenow', '40'),
+    );
 
     putOf('brief.pdf')!.settle('"etag"');
     expect(await within(row('brief.pdf')).findByText('Uploaded')).toBeInTheDocument();
@@ -95,7 +105,9 @@ describe('Upload Files', () => {
     expect(onOpenChange).not.toHaveBeenCalled();
 
     await user.click(within(dialog).getAllByRole('button', { name: 'Close' })[0]!);
-    await user.click(within(await screen.findByRole('alertdialog', { name: 'Cancel uploads?' })).getByRole('button', { name: 'Cancel Uploads' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog', { name: 'Cancel uploads?' })).getByRole('button', { name: 'Cancel Uploads' }),
+    );
     await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
     expect(puts[0]!.signal.aborted).toBe(true);
   });

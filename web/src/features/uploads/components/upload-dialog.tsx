@@ -138,7 +138,11 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
                         </p>
                       </div>
                       <Badge tone={BADGE_TONE[r.state]}>
-                        {r.state === 'success' ? <CheckCircle2 aria-hidden="true" /> : r.state === 'error' ? <AlertCircle aria-hidden="true" /> : null}
+                        {r.state === 'success' ? (
+                          <CheckCircle2 aria-hidden="true" />
+                        ) : r.state === 'error' ? (
+                          <AlertCircle aria-hidden="true" />
+                        ) : null}
                         {STATE_LABEL[r.state]}
                       </Badge>
                       {r.state === 'uploading' ? (
@@ -168,7 +172,10 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
                         className="h-1.5 overflow-hidden rounded-full bg-muted"
                       >
                         <div
-                          className={cn('h-full rounded-full transition-[width] duration-200', r.state === 'success' ? 'bg-success' : r.state === 'error' ? 'bg-danger' : 'bg-primary')}
+                          className={cn(
+                            'h-full rounded-full transition-[width] duration-200',
+                            r.state === 'success' ? 'bg-success' : r.state === 'error' ? 'bg-danger' : 'bg-primary',
+                          )}
                           style={{ width: `${pct}%` }}
                         />
                       </div>

@@ -32,11 +32,21 @@ const TARGET = { organizationId: ORG, matterId: '6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4
 
 /** A 120 MB file (12 parts of 10 MB) without 120 MB in memory: each slice is a small stand-in. */
 function bigFile(size = 120 * MB): File {
-  return { name: 'evidence-archive.zip', size, type: 'application/zip', lastModified: 1_700_000_000_000, slice: (s: number, e: number) => new Blob([`${s}-${e}`]) } as unknown as File;
+  return {
+    name: 'evidence-archive.zip',
+    size,
+    type: 'application/zip',
+    lastModified: 1_700_000_000_000,
+    slice: (s: number, e: number) => new Blob([`${s}-${e}`]),
+  } as unknown as File;
 }
 
 const savedKey = (file: File) => uploadStorageKey(ORG, file);
-const savedState = (file: File) => JSON.parse(localStorage.getItem(savedKey(file)) ?? 'null') as { uploadId: string; uploadedChunks: { PartNumber: number; ETag: string }[] } | null;
+const savedState = (file: File) =>
+  JSON.parse(localStorage.getItem(savedKey(file)) ?? 'null') as {
+    uploadId: string;
+    uploadedChunks: { PartNumber: number; ETag: string }[];
+  } | null;
 
 function saveUpload(file: File, chunks: number[]) {
   localStorage.setItem(
@@ -80,12 +90,15 @@ describe('the multipart runner', () => {
     expect(net.complete.mock.calls[0]![0]).toMatchObject({
       uploadId: 'up-saved',
       s3Key: 'k-saved',
-      parts: [...stored.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })), ...[6, 7, 8, 9, 10, 11, 12].map((n) => ({ PartNumber: n, ETag: `etag-${n}` }))],
+      parts: [
+        ...stored.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })),
+        ...[6, 7, 8, 9, 10, 11, 12].map((n) => ({ PartNumber: n, ETag: `etag-${n}` })),
+      ],
     });
     expect(savedState(file)).toBeNull();
   });
 
-  it("trusts the saved parts when the store cannot list them, and starts afresh when the server no longer knows the upload", async () => {
+  it('trusts the saved parts when the store cannot list them, and starts afresh when the server no longer knows the upload', async () => {
     const file = bigFile();
     saveUpload(file, [1, 2]);
     const unlisted = stubTransport({ autoEtag: true, listed: { parts: [], listable: false } });
@@ -182,7 +195,10 @@ describe('the multipart runner', () => {
     await runUpload(file, TARGET, { onProgress: () => {} }, new AbortController().signal, net);
     expect(puts).toHaveLength(1);
     expect(net.init).not.toHaveBeenCalled();
-    expect(net.complete).toHaveBeenCalledWith(expect.objectContaining({ fileName: 'brief.pdf', s3Key: 'k-new', fileSize: 2048 }), expect.anything());
+    expect(net.complete).toHaveBeenCalledWith(
+      expect.objectContaining({ fileName: 'brief.pdf', s3Key: 'k-new', fileSize: 2048 }),
+      expect.anything(),
+    );
     expect(net.complete.mock.calls[0]![0]).not.toHaveProperty('uploadId');
   });
 });

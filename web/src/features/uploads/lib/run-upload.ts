@@ -1,10 +1,4 @@
-import {
-  allowedMimeType,
-  fileNameSchema,
-  formatByteLimit,
-  UPLOAD_LIMITS,
-  UPLOAD_MSG,
-} from '@strongroom/contracts';
+import { allowedMimeType, fileNameSchema, formatByteLimit, UPLOAD_LIMITS, UPLOAD_MSG } from '@strongroom/contracts';
 import { errorMessage, isApiError } from '@/lib/api-error';
 import { getPresignedUrl } from '../api/get-presigned-url';
 import { listUploadParts } from '../api/list-upload-parts';
@@ -102,7 +96,13 @@ function clearSavedUpload(organizationId: string, file: File): void {
   }
 }
 
-async function standardUpload(file: File, target: UploadTarget, events: UploadEvents, signal: AbortSignal, net: UploadTransport): Promise<void> {
+async function standardUpload(
+  file: File,
+  target: UploadTarget,
+  events: UploadEvents,
+  signal: AbortSignal,
+  net: UploadTransport,
+): Promise<void> {
   const fileType = fileTypeOf(file);
   const base = { fileName: file.name, fileType, matterId: target.matterId, parentId: target.parentId };
   const presigned = await net.presign({ ...base, fileSize: file.size }, signal);
@@ -115,7 +115,13 @@ async function standardUpload(file: File, target: UploadTarget, events: UploadEv
   await net.complete({ ...base, s3Key: presigned.s3Key, fileSize: file.size }, signal);
 }
 
-async function multipartUpload(file: File, target: UploadTarget, events: UploadEvents, signal: AbortSignal, net: UploadTransport): Promise<void> {
+async function multipartUpload(
+  file: File,
+  target: UploadTarget,
+  events: UploadEvents,
+  signal: AbortSignal,
+  net: UploadTransport,
+): Promise<void> {
   const key = uploadStorageKey(target.organizationId, file);
   const fileType = fileTypeOf(file);
   const base = { fileName: file.name, fileType, matterId: target.matterId, parentId: target.parentId };
@@ -203,8 +209,7 @@ async function multipartUpload(file: File, target: UploadTarget, events: UploadE
       } catch (error) {
         if (signal.aborted) throw new UploadAbortedError();
         if (stop.signal.aborted) throw error; // another part failed first: its error is the one shown
-        firstError =
-          error instanceof EtagMissingError ? error : new Error(UPLOAD_MSG.chunkFailed(partNumber), { cause: error });
+        firstError = error instanceof EtagMissingError ? error : new Error(UPLOAD_MSG.chunkFailed(partNumber), { cause: error });
         stop.abort();
         throw firstError;
       }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { cleanEtag, isMultipart, parseSavedUpload, partCount, partRanges, remainingParts, uploadStorageKey, uploadedBytes } from './upload-plan';
+import {
+  cleanEtag,
+  isMultipart,
+  parseSavedUpload,
+  partCount,
+  partRanges,
+  remainingParts,
+  uploadStorageKey,
+  uploadedBytes,
+} from './upload-plan';
 
 const MB = 1024 * 1024;
 

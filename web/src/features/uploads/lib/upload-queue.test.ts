@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { canRemove, canRetry, newRows, percentOf, queueReducer, summarize, transferRate, type QueueAction, type UploadRow } from './upload-queue';
+import {
+  canRemove,
+  canRetry,
+  newRows,
+  percentOf,
+  queueReducer,
+  summarize,
+  transferRate,
+  type QueueAction,
+  type UploadRow,
+} from './upload-queue';
 
 const file = (name: string, size = 1000) => new File([new Uint8Array(size)], name);
 const refuseExe = (f: File) => (f.name.endsWith('.exe') ? 'Invalid file type.' : null);

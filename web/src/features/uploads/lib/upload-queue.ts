@@ -46,7 +46,16 @@ export function newRows(files: Iterable<File>, check: (file: File) => string | n
   return [...files].map((file) => {
     const problem = check(file);
     rowSeq += 1;
-    return { id: `u${rowSeq}`, file, state: problem ? 'error' : 'idle', loaded: 0, speed: 0, error: problem, invalid: problem !== null, resumedParts: null };
+    return {
+      id: `u${rowSeq}`,
+      file,
+      state: problem ? 'error' : 'idle',
+      loaded: 0,
+      speed: 0,
+      error: problem,
+      invalid: problem !== null,
+      resumedParts: null,
+    };
   });
 }
 

@@ -10,7 +10,15 @@ const file = (name: string) => new File([new Uint8Array(100)], name, { type: 'ap
 function setup(organizationId = 'org-1') {
   const stub = stubTransport();
   const onBatchSettled = vi.fn();
-  const hook = renderHook(() => useUploadQueue({ organizationId, matterId: '6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4e5f60', parentId: null, transport: stub.net, onBatchSettled }));
+  const hook = renderHook(() =>
+    useUploadQueue({
+      organizationId,
+      matterId: '6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4e5f60',
+      parentId: null,
+      transport: stub.net,
+      onBatchSettled,
+    }),
+  );
   return { ...stub, hook, onBatchSettled };
 }
 
@@ -35,7 +43,7 @@ describe('useUploadQueue', () => {
     expect(onBatchSettled).toHaveBeenCalledTimes(1);
   });
 
-  it("cancelling everything (closing the dialog) reports no batch", async () => {
+  it('cancelling everything (closing the dialog) reports no batch', async () => {
     const { hook, puts, onBatchSettled } = setup();
     act(() => hook.result.current.add([file('a.pdf'), file('b.pdf')]));
     act(() => hook.result.current.startIdle());

@@ -1,6 +1,14 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { UPLOAD_MSG } from '@strongroom/contracts';
-import { abortUpload, checkFile, httpTransport, runUpload, uploadErrorMessage, type UploadTarget, type UploadTransport } from './run-upload';
+import {
+  abortUpload,
+  checkFile,
+  httpTransport,
+  runUpload,
+  uploadErrorMessage,
+  type UploadTarget,
+  type UploadTransport,
+} from './run-upload';
 import { trackActiveUpload } from './saved-uploads';
 import { isMultipart } from './upload-plan';
 import { newRows, queueReducer, summarize, transferRate, type QueueSummary, type UploadRow } from './upload-queue';
@@ -23,7 +31,14 @@ const perfNow = () => performance.now();
  * speed, cancels (the multipart upload aborted on the server too), retries, and reports each finished batch
  * once. A logout or another user signing in cancels the running uploads the way the Cancel button does.
  */
-export function useUploadQueue({ organizationId, matterId, parentId, onBatchSettled, transport = httpTransport, now = perfNow }: UseUploadQueueOptions) {
+export function useUploadQueue({
+  organizationId,
+  matterId,
+  parentId,
+  onBatchSettled,
+  transport = httpTransport,
+  now = perfNow,
+}: UseUploadQueueOptions) {
   const [rows, dispatch] = useReducer(queueReducer, []);
   const controllers = useRef(new Map<string, AbortController>());
   // True while no attempt since the last report: a queue of refused files only is not a batch.
