@@ -4,28 +4,21 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PERMISSIONS, type MatterDto, type NodeTreeDto, type Permissions, type SessionUser } from '@strongroom/contracts';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { renderWithClient } from '@/test/dom';
+import { makeMatter } from '@/test/matter';
 import { MatterDetailDialog } from './matter-detail-dialog';
 
 const READ_ONLY = 'Actions are disabled for read-only matters';
 
-const matter: MatterDto = {
+const matter = makeMatter({
   id: '11111111-1111-4111-8111-111111111111',
   organizationId: '22222222-2222-4222-8222-222222222222',
   matterName: 'Smith v Jones',
-  matterNumber: 'MAT-2026-001',
   clientName: 'Smith Ltd',
   description: null,
-  responsibleLawyer: 'Jane Counsel',
-  status: 'Open',
-  isVaulted: false,
-  legalHold: false,
-  holdReason: null,
-  retentionExpiresAt: null,
-  vaultedAt: null,
   createdAt: '2026-01-02T10:00:00.000Z',
   updatedAt: '2026-01-02T10:00:00.000Z',
   version: 1,
-};
+});
 const folder: NodeTreeDto = {
   id: '33333333-3333-4333-8333-333333333333',
   matterId: matter.id,

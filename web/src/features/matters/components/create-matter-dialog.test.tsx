@@ -1,29 +1,20 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { Toaster } from 'sonner';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { MATTER_MSG, type MatterDto } from '@strongroom/contracts';
+import { MATTER_MSG } from '@strongroom/contracts';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
+import { makeMatter } from '@/test/matter';
 import { CreateMatterDialog } from './create-matter-dialog';
 
-const created: MatterDto = {
-  id: '6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4e5f60',
-  organizationId: 'org-1',
+const created = makeMatter({
   matterName: 'Harbor Lease Dispute',
   matterNumber: 'MAT-2026-007',
   clientName: 'Northwind Shipping',
   description: null,
   responsibleLawyer: 'Mia Matters',
-  status: 'Open',
-  isVaulted: false,
-  legalHold: false,
-  holdReason: null,
-  retentionExpiresAt: null,
-  vaultedAt: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
   version: 1,
-};
+});
 
 let calls: FetchCall[];
 let createAnswer: () => Response;

@@ -4,26 +4,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MATTER_MSG, type MatterDto } from '@strongroom/contracts';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
+import { makeMatter } from '@/test/matter';
 import { EditMatterDialog } from './edit-matter-dialog';
 
-const matter: MatterDto = {
-  id: '6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4e5f60',
-  organizationId: 'org-1',
-  matterName: 'Lease dispute',
-  matterNumber: 'MAT-2026-001',
-  clientName: 'Acme Holdings',
-  description: 'Commercial lease',
-  responsibleLawyer: 'Jane Counsel',
-  status: 'Open',
-  isVaulted: false,
-  legalHold: false,
-  holdReason: null,
-  retentionExpiresAt: null,
-  vaultedAt: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  version: 3,
-};
+const matter = makeMatter();
 
 /** The server as the dialog meets it: the matter is stored here and changed by update calls at the right version. */
 let stored: MatterDto;

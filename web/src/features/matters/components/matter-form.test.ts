@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MATTER_MSG, type MatterDto } from '@strongroom/contracts';
+import { makeMatter } from '@/test/matter';
 import {
   conflictNotice,
   createBody,
@@ -12,24 +13,7 @@ import {
   type MatterFormValues,
 } from './matter-form';
 
-const matter: MatterDto = {
-  id: '6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4e5f60',
-  organizationId: 'org-1',
-  matterName: 'Lease dispute',
-  matterNumber: 'MAT-2026-001',
-  clientName: 'Acme Holdings',
-  description: 'Commercial lease',
-  responsibleLawyer: 'Jane Counsel',
-  status: 'Open',
-  isVaulted: false,
-  legalHold: false,
-  holdReason: null,
-  retentionExpiresAt: null,
-  vaultedAt: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  version: 3,
-};
+const matter = makeMatter();
 
 /** The messages a schema gives, by field. */
 function problems(
