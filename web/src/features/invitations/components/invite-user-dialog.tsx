@@ -4,8 +4,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from '@/lib/toast';
 import { inviteUserRequest, MSG, type Role } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { DialogActions } from '@/components/ui/dialog-actions';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
@@ -98,14 +98,7 @@ export function InviteUserDialog({ open, onOpenChange, isAdmin }: InviteUserDial
               </FormField>
             )}
           />
-          <DialogFooter>
-            <Button variant="outline" onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={invite.isPending} loadingText="Sending...">
-              Send Invitation
-            </Button>
-          </DialogFooter>
+          <DialogActions onCancel={() => close(false)} submitLabel="Send Invitation" pendingLabel="Sending..." pending={invite.isPending} />
         </form>
       </DialogContent>
     </Dialog>

@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { MATTER_MSG, type MatterDto } from '@strongroom/contracts';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { DialogActions } from '@/components/ui/dialog-actions';
 import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
 import { conflictField } from '@/lib/conflicts';
 import { toast } from '@/lib/toast';
@@ -74,14 +74,7 @@ export function CreateMatterDialog({ open, onOpenChange, onCreated }: CreateMatt
             mode="create"
             numberPending={next.isFetching && !suggested}
           />
-          <DialogFooter>
-            <Button variant="outline" onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending} loadingText="Creating...">
-              Create Matter
-            </Button>
-          </DialogFooter>
+          <DialogActions onCancel={() => close(false)} submitLabel="Create Matter" pendingLabel="Creating..." pending={create.isPending} />
         </form>
       </DialogContent>
     </Dialog>

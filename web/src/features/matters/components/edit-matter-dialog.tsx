@@ -4,8 +4,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { MATTER_MSG, type MatterConflictDetails, type MatterDto } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { DialogActions } from '@/components/ui/dialog-actions';
 import { errorMessage, isApiError, isMfaCancelledError } from '@/lib/api-error';
 import { conflictField, conflictKind, RESOURCE_MODIFIED } from '@/lib/conflicts';
 import { matterDetailQueryKey, mattersQueryKey } from '@/lib/query-keys';
@@ -98,14 +98,12 @@ export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialo
           </DialogHeader>
           {conflict ? <Alert tone="warning">{conflict}</Alert> : null}
           <MatterFields control={form.control} register={form.register} errors={form.formState.errors} mode="edit" />
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending} loadingText="Saving...">
-              Save Changes
-            </Button>
-          </DialogFooter>
+          <DialogActions
+            onCancel={() => onOpenChange(false)}
+            submitLabel="Save Changes"
+            pendingLabel="Saving..."
+            pending={update.isPending}
+          />
         </form>
       </DialogContent>
     </Dialog>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { nameRuleMessages, nodeNameSchema, NODE_MSG, type NodeTreeDto } from '@strongroom/contracts';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { DialogActions } from '@/components/ui/dialog-actions';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
@@ -83,14 +83,12 @@ function CreateFolderForm({
           />
         )}
       </FormField>
-      <DialogFooter>
-        <Button variant="outline" onClick={() => onOpenChange(false)}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={create.isPending} loadingText="Creating...">
-          Create Folder
-        </Button>
-      </DialogFooter>
+      <DialogActions
+        onCancel={() => onOpenChange(false)}
+        submitLabel="Create Folder"
+        pendingLabel="Creating..."
+        pending={create.isPending}
+      />
     </form>
   );
 }
@@ -160,14 +158,7 @@ function RenameNodeForm({ node, rename, refreshTree, onOpenChange }: RenameNodeF
           />
         )}
       </FormField>
-      <DialogFooter>
-        <Button variant="outline" onClick={() => onOpenChange(false)}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={rename.isPending} loadingText="Renaming...">
-          Rename
-        </Button>
-      </DialogFooter>
+      <DialogActions onCancel={() => onOpenChange(false)} submitLabel="Rename" pendingLabel="Renaming..." pending={rename.isPending} />
     </form>
   );
 }
@@ -224,14 +215,14 @@ function MoveNodeForm({ node, nodes, move, refreshTree, onOpenChange }: MoveNode
           label="Destination folder"
         />
       </div>
-      <DialogFooter>
-        <Button variant="outline" onClick={() => onOpenChange(false)}>
-          Cancel
-        </Button>
-        <Button onClick={submit} disabled={!valid} loading={move.isPending} loadingText="Moving...">
-          Move Here
-        </Button>
-      </DialogFooter>
+      <DialogActions
+        onCancel={() => onOpenChange(false)}
+        submitLabel="Move Here"
+        pendingLabel="Moving..."
+        pending={move.isPending}
+        disabled={!valid}
+        onSubmit={submit}
+      />
     </>
   );
 }
@@ -263,14 +254,14 @@ export function DeleteNodeDialog({ open, onOpenChange, node }: BaseProps & { nod
             undone.
           </DialogDescription>
         </DialogHeader>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button variant="destructive" onClick={submit} loading={del.isPending} loadingText="Deleting...">
-            Delete
-          </Button>
-        </DialogFooter>
+        <DialogActions
+          onCancel={() => onOpenChange(false)}
+          submitLabel="Delete"
+          pendingLabel="Deleting..."
+          pending={del.isPending}
+          variant="destructive"
+          onSubmit={submit}
+        />
       </DialogContent>
     </Dialog>
   );
