@@ -1,14 +1,14 @@
-import { useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { Mail, ShieldCheck } from 'lucide-react';
 import { MSG } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { CodeInput } from '@/components/ui/code-input';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { DialogActions } from '@/components/ui/dialog-actions';
 import { errorMessage, isMfaRequiredError } from '@/lib/api-error';
 import { isCompleteCode } from '@/lib/code-input';
 import { useSendMfaEmail } from '../api/send-mfa-email';
+import { VerificationCodeField } from './verification-code-field';
 
 export type MfaCodeDialogProps = {
   open: boolean;
@@ -53,7 +53,6 @@ function MfaCodeForm({ title, description, onSubmitCode, onCancel, emailUserId, 
   const [submitting, setSubmitting] = useState(false);
   const [emailNotice, setEmailNotice] = useState<string | null>(null);
   const sendEmail = useSendMfaEmail();
-  const inputId = useId();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -97,10 +96,7 @@ function MfaCodeForm({ title, description, onSubmitCode, onCancel, emailUserId, 
       </DialogHeader>
       {error ? <Alert tone="danger">{error}</Alert> : null}
       {emailNotice ? <Alert tone="success">{emailNotice}</Alert> : null}
-      <div className="grid gap-2">
-        <Label htmlFor={inputId}>Verification Code</Label>
-        <CodeInput id={inputId} ref={inputRef} value={code} onValueChange={setCode} aria-invalid={error ? true : undefined} />
-      </div>
+      <VerificationCodeField value={code} onValueChange={setCode} invalid={error !== null} inputRef={inputRef} />
       {emailUserId !== undefined ? (
         <Button
           variant="ghost"
@@ -114,14 +110,13 @@ function MfaCodeForm({ title, description, onSubmitCode, onCancel, emailUserId, 
           Send code by email
         </Button>
       ) : null}
-      <DialogFooter>
-        <Button variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={!isCompleteCode(code)} loading={submitting} loadingText="Verifying...">
-          Verify
-        </Button>
-      </DialogFooter>
+      <DialogActions
+        onCancel={onCancel}
+        submitLabel="Verify"
+        pendingLabel="Verifying..."
+        pending={submitting}
+        disabled={!isCompleteCode(code)}
+      />
     </form>
   );
 }

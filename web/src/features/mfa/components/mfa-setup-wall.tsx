@@ -6,13 +6,12 @@ import { MSG } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
-import { CodeInput } from '@/components/ui/code-input';
-import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api-error';
 import { isCompleteCode } from '@/lib/code-input';
 import { totpSecretQueryOptions, useMfaManage, useTotpSecret } from '../api/mfa-manage';
+import { VerificationCodeField } from './verification-code-field';
 
 type MfaSetupWallProps = {
   /** MFA is now enabled: refresh the session so the wall goes away. */
@@ -245,7 +244,6 @@ type CodeFormProps = {
 };
 
 function CodeForm({ code, onCodeChange, error, onSubmit, pending, disabled }: CodeFormProps) {
-  const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (error) inputRef.current?.focus();
@@ -257,17 +255,7 @@ function CodeForm({ code, onCodeChange, error, onSubmit, pending, disabled }: Co
   return (
     <form onSubmit={submit} noValidate className="grid gap-3">
       {error ? <Alert tone="danger">{error}</Alert> : null}
-      <div className="grid gap-2">
-        <Label htmlFor={inputId}>Verification Code</Label>
-        <CodeInput
-          id={inputId}
-          ref={inputRef}
-          value={code}
-          onValueChange={onCodeChange}
-          disabled={disabled}
-          aria-invalid={error ? true : undefined}
-        />
-      </div>
+      <VerificationCodeField value={code} onValueChange={onCodeChange} invalid={error !== null} inputRef={inputRef} disabled={disabled} />
       <Button type="submit" size="lg" disabled={disabled || !isCompleteCode(code)} loading={pending} loadingText="Verifying...">
         Verify &amp; Continue
       </Button>

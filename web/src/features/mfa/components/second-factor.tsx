@@ -1,11 +1,9 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ArrowLeft, KeyRound, Mail, ShieldCheck } from 'lucide-react';
 import { toast } from '@/lib/toast';
 import { MSG, type MfaChallengeResponse, type MfaMethod, type SessionUser } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { CodeInput } from '@/components/ui/code-input';
-import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { isCompleteCode } from '@/lib/code-input';
@@ -13,6 +11,7 @@ import { useMfaChallenge } from '../api/mfa-challenge';
 import { useVerifyEmailCode } from '../api/mfa-verify-email';
 import { useVerifyTotp } from '../api/mfa-verify-totp';
 import { useSendMfaEmail } from '../api/send-mfa-email';
+import { VerificationCodeField } from './verification-code-field';
 
 /** The server refuses a second email within 30 s; the button waits as long. */
 const RESEND_COOLDOWN_SECONDS = 30;
@@ -106,7 +105,6 @@ function CodeStep({ userId, email, method, canSwitch, onSwitch, onVerified }: Co
   const [emailSent, setEmailSent] = useState(false);
   const [cooldown, setCooldown] = useState(0);
   const inputRef = useRef<HTMLInputElement>(null);
-  const inputId = useId();
   const verifyTotp = useVerifyTotp();
   const verifyEmail = useVerifyEmailCode();
   const sendEmail = useSendMfaEmail();
@@ -183,10 +181,7 @@ function CodeStep({ userId, email, method, canSwitch, onSwitch, onVerified }: Co
         {method === 'totp' ? 'Enter the 6-digit code from your authenticator app.' : `Enter the 6-digit code we sent to ${email}.`}
       </p>
       {error ? <Alert tone="danger">{error}</Alert> : null}
-      <div className="grid gap-2">
-        <Label htmlFor={inputId}>Verification Code</Label>
-        <CodeInput id={inputId} ref={inputRef} value={code} onValueChange={setCode} autoFocus aria-invalid={error ? true : undefined} />
-      </div>
+      <VerificationCodeField value={code} onValueChange={setCode} invalid={error !== null} inputRef={inputRef} autoFocus />
       <Button type="submit" size="lg" className="w-full" disabled={!isCompleteCode(code)} loading={verifying} loadingText="Verifying...">
         Verify
       </Button>

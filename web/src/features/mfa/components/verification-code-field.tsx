@@ -1,0 +1,32 @@
+import { useId, type Ref } from 'react';
+import { CodeInput } from '@/components/ui/code-input';
+import { Label } from '@/components/ui/label';
+
+type VerificationCodeFieldProps = {
+  value: string;
+  onValueChange: (code: string) => void;
+  /** The last try failed: the field is marked invalid (the reason is shown by the form, above it). */
+  invalid: boolean;
+  inputRef?: Ref<HTMLInputElement>;
+  disabled?: boolean;
+  autoFocus?: boolean;
+};
+
+/** The labelled 6-digit code field every MFA screen asks with: sign-in, setup and the code dialog. */
+export function VerificationCodeField({ value, onValueChange, invalid, inputRef, disabled, autoFocus }: VerificationCodeFieldProps) {
+  const inputId = useId();
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={inputId}>Verification Code</Label>
+      <CodeInput
+        id={inputId}
+        ref={inputRef}
+        value={value}
+        onValueChange={onValueChange}
+        disabled={disabled}
+        autoFocus={autoFocus}
+        aria-invalid={invalid ? true : undefined}
+      />
+    </div>
+  );
+}
