@@ -1,5 +1,6 @@
 export * from './constants.js';
 export * from './messages.js';
+export * from './mail.js';
 export * from './common.js';
 export * from './auth.js';
 export * from './settings.js';

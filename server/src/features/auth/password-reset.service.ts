@@ -1,4 +1,4 @@
-import { MSG } from '@strongroom/contracts';
+import { MAIL, MSG } from '@strongroom/contracts';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest } from '../../shared/errors.js';
@@ -51,11 +51,7 @@ async function sendPasswordResetMail(ctx: AppContext, job: PasswordResetMailJob)
       expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000),
     });
     const link = `${ctx.config.appUrl}/password-reset?token=${encodeURIComponent(token)}`;
-    return {
-      to: user.email,
-      subject: 'Reset your Strongroom password',
-      text: `Someone asked to reset the password of your Strongroom account.\n\nSet a new password here (the link works once, for ${RESET_TOKEN_MINUTES} minutes):\n${link}\n\nIf it was not you, ignore this message; your password stays as it is.\n`,
-    };
+    return { to: user.email, ...MAIL.passwordReset({ link, minutes: RESET_TOKEN_MINUTES }) };
   });
   if (mail) await ctx.mailer.send(mail);
 }

@@ -1,5 +1,5 @@
 import type { InviteUserRequest } from '@strongroom/contracts';
-import { DEFAULT_PERMISSIONS, MSG } from '@strongroom/contracts';
+import { DEFAULT_PERMISSIONS, MAIL, MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
@@ -61,20 +61,12 @@ export async function inviteUser(ctx: AppContext, auth: AuthContext, input: Invi
     ? await withFreshMfa(ctx, auth, 'MFA_USER_MANAGEMENT', input.mfaToken, meta.ip, (trx) => save(trx))
     : await ctx.db.transaction().execute(save);
   const link = `${ctx.config.appUrl}/accept-invitation?token=${encodeURIComponent(token)}`;
+  const inviter = { inviterName: user.fullName, inviterEmail: user.email, organization: auth.org.name };
   try {
-    await ctx.mailer.send(
-      hasAccount
-        ? {
-            to: email,
-            subject: `${user.fullName} tried to invite you to ${auth.org.name} on Strongroom`,
-            text: `${user.fullName} (${user.email}) tried to invite this address to ${auth.org.name} on Strongroom, its legal archive.\n\nThis address already has a Strongroom account, and an address can belong to one organization only, so no invitation was created. If you expected it, talk to ${user.fullName} or to your own administrator.\n`,
-          }
-        : {
-            to: email,
-            subject: `${user.fullName} invited you to ${auth.org.name} on Strongroom`,
-            text: `${user.fullName} (${user.email}) invited you to join ${auth.org.name} on Strongroom, its legal archive.\n\nCreate your account here (the link works once, for ${INVITATION_DAYS} days):\n${link}\n`,
-          },
-    );
+    await ctx.mailer.send({
+      to: email,
+      ...(hasAccount ? MAIL.invitationRefused(inviter) : MAIL.invitation({ ...inviter, link, days: INVITATION_DAYS })),
+    });
   } catch (err) {
     ctx.log.error({ err: (err as Error).message }, 'sending the invitation mail failed');
     throw serviceUnavailable(MSG.invitationMailFailed);

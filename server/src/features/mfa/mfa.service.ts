@@ -1,5 +1,5 @@
 import type { SystemMfaOperation } from '@strongroom/contracts';
-import { MSG } from '@strongroom/contracts';
+import { MAIL, MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import type { MailMessage } from '../../platform/mail/mailer.js';
 import type { AppContext } from '../../shared/context.js';
@@ -28,14 +28,7 @@ const SYSTEM_TOKEN_MINUTES = 30;
 const codeHash = (userId: number, code: string) => hashToken(`${userId}:${code}`);
 
 function emailCodeMessage(to: string, code: string, purpose: 'login' | 'setup' | 'action'): MailMessage {
-  const why =
-    purpose === 'login' ? 'to finish signing in' : purpose === 'setup' ? 'to turn on email verification' : 'to confirm a protected action';
-  return {
-    to,
-    // The code stays out of the subject: subjects end up in logs, notifications and mail listings.
-    subject: 'Your Strongroom verification code',
-    text: `Your Strongroom verification code is ${code}\n\nEnter it ${why}. It expires in ${EMAIL_CODE_MINUTES} minutes and works once.\nIf you did not ask for it, someone may know your password: change it and tell your administrator.\n`,
-  };
+  return { to, ...MAIL.emailCode({ code, purpose, minutes: EMAIL_CODE_MINUTES }) };
 }
 
 /** Creates a new emailed code (earlier unused ones of the same purpose stop working) and answers the mail. */
@@ -201,15 +194,10 @@ export async function confirmCodeFailure(
 /** Mails the user that their verification codes were locked (failure to send is logged, not thrown). */
 export async function tellLockout(ctx: AppContext, user: UserRow, scope: CodeScope): Promise<void> {
   const rule = ruleOf(scope);
-  const where = scope === 'login' ? 'while signing in to' : 'for protected actions in';
   try {
     await ctx.mailer.send({
       to: user.email,
-      subject: 'Strongroom: too many incorrect codes on your account',
-      text:
-        `${rule.limit} incorrect verification codes were entered ${where} your Strongroom account within ${rule.windowSeconds / 60} minutes.\n` +
-        `For your protection, verification codes will not be accepted for the next ${rule.lockSeconds / 60} minutes.\n\n` +
-        `If this was not you, someone may know your password: change it and tell your administrator.\n`,
+      ...MAIL.codeLockout({ scope, limit: rule.limit, windowMinutes: rule.windowSeconds / 60, lockMinutes: rule.lockSeconds / 60 }),
     });
   } catch (err) {
     ctx.log.error({ err: (err as Error).message, userId: user.id }, 'sending the lockout notice failed');

@@ -123,7 +123,6 @@ describe('system MFA', () => {
     );
 
     const before = t.sink.messages.length;
-    await new Promise((r) => setTimeout(r, 10));
     expect((await c.post('/_api/auth/mfa-email', { userId: acct.userId })).statusCode).toBe(200);
     await waitForCount(t.sink, before + 1);
     const code = await t.sink.lastCode(acct.email);

@@ -1,8 +1,8 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { MSG } from '@strongroom/contracts';
 import type { Config } from '../../config.js';
+import { configuredOrFileKey } from '../../platform/keys.js';
 import { internalError } from '../../shared/errors.js';
 
 /**
@@ -17,42 +17,12 @@ const PREFIX = 'v1:';
 
 const keys = new Map<string, Promise<Buffer>>();
 
-function isCode(err: unknown, code: string): boolean {
-  return (err as NodeJS.ErrnoException | undefined)?.code === code;
-}
-
-async function readOrCreateKeyFile(dataDir: string): Promise<string> {
-  const file = path.join(dataDir, MFA_KEY_FILE);
-  const read = async () => {
-    const text = (await fs.readFile(file, 'utf8')).trim();
-    if (text.length < 32) throw new Error(`${file} holds no usable key (at least 32 characters)`);
-    return text;
-  };
-  try {
-    return await read();
-  } catch (err) {
-    if (!isCode(err, 'ENOENT')) throw err;
-  }
-  // First use: write a fresh key beside, then link it into place; the link fails if another process won.
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${randomUUID()}.tmp`;
-  await fs.writeFile(tmp, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
-  try {
-    await fs.link(tmp, file);
-  } catch (err) {
-    if (!isCode(err, 'EEXIST')) throw err;
-  } finally {
-    await fs.rm(tmp, { force: true });
-  }
-  return read();
-}
-
 function mfaKey(config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>): Promise<Buffer> {
   const id = config.mfaEncryptionKey ? `env:${config.mfaEncryptionKey}` : `file:${config.dataDir}`;
   let key = keys.get(id);
   if (!key) {
     key = (async () => {
-      const material = config.mfaEncryptionKey ?? (await readOrCreateKeyFile(config.dataDir));
+      const material = await configuredOrFileKey(config.mfaEncryptionKey, path.join(config.dataDir, MFA_KEY_FILE));
       return Buffer.from(hkdfSync('sha256', Buffer.from(material, 'utf8'), 'strongroom', 'totp-secret v1', 32));
     })();
     key.catch(() => keys.delete(id));

@@ -3,12 +3,12 @@
  * from the configuration or kept in DATA_DIR/keys/storage-signing.key. A URL is good only for what was signed:
  * another method, key, upload, part, length, bound, file name or type, or a later time, is refused.
  */
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import fs from 'node:fs/promises';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
+import { configuredOrFileKey } from '../../keys.js';
 import { assertValidKey, BlobInvalidArgumentError } from '../blob-store.js';
 import type { PresignedRequest } from '../blob-store.js';
-import { isCode, LocalStoreRequestError } from './layout.js';
+import { LocalStoreRequestError } from './layout.js';
 
 /** The parameters a valid signed URL carried. */
 export type SignedRequestParams = {
@@ -143,30 +143,8 @@ export class UrlSigner {
   }
 
   private async loadKey(): Promise<Buffer> {
-    if (this.options.signingKey !== undefined) return Buffer.from(this.options.signingKey, 'utf8');
-    const file = path.join(this.options.dataDir, SIGNING_KEY_FILE);
-    const read = async () => {
-      const text = (await fs.readFile(file, 'utf8')).trim();
-      if (text.length < 32) throw new Error(`${file} holds no usable key (at least 32 characters)`);
-      return Buffer.from(text, 'utf8');
-    };
-    try {
-      return await read();
-    } catch (err) {
-      if (!isCode(err, 'ENOENT')) throw err;
-    }
-    // First use: write a fresh key beside, then link it into place; link fails if another process won the race.
-    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${randomUUID()}.tmp`;
-    await fs.writeFile(tmp, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
-    try {
-      await fs.link(tmp, file);
-    } catch (err) {
-      if (!isCode(err, 'EEXIST')) throw err;
-    } finally {
-      await fs.rm(tmp, { force: true });
-    }
-    return read();
+    const text = await configuredOrFileKey(this.options.signingKey, path.join(this.options.dataDir, SIGNING_KEY_FILE));
+    return Buffer.from(text, 'utf8');
   }
 }
 

@@ -1,0 +1,57 @@
+/**
+ * The subject and body of every mail Strongroom sends, written once. Each entry takes the values that vary
+ * and answers `{ subject, text }`; the sender adds the recipient. A subject never carries a code or a link:
+ * subjects end up in logs, notifications and mail listings.
+ */
+export const MAIL = {
+  passwordReset: (p: { link: string; minutes: number }) => ({
+    subject: 'Reset your Strongroom password',
+    text:
+      'Someone asked to reset the password of your Strongroom account.\n\n' +
+      `Set a new password here (the link works once, for ${p.minutes} minutes):\n${p.link}\n\n` +
+      'If it was not you, ignore this message; your password stays as it is.\n',
+  }),
+
+  emailCode: (p: { code: string; purpose: 'login' | 'setup' | 'action'; minutes: number }) => {
+    const why =
+      p.purpose === 'login'
+        ? 'to finish signing in'
+        : p.purpose === 'setup'
+          ? 'to turn on email verification'
+          : 'to confirm a protected action';
+    return {
+      subject: 'Your Strongroom verification code',
+      text:
+        `Your Strongroom verification code is ${p.code}\n\n` +
+        `Enter it ${why}. It expires in ${p.minutes} minutes and works once.\n` +
+        'If you did not ask for it, someone may know your password: change it and tell your administrator.\n',
+    };
+  },
+
+  codeLockout: (p: { scope: 'login' | 'action'; limit: number; windowMinutes: number; lockMinutes: number }) => {
+    const where = p.scope === 'login' ? 'while signing in to' : 'for protected actions in';
+    return {
+      subject: 'Strongroom: too many incorrect codes on your account',
+      text:
+        `${p.limit} incorrect verification codes were entered ${where} your Strongroom account within ${p.windowMinutes} minutes.\n` +
+        `For your protection, verification codes will not be accepted for the next ${p.lockMinutes} minutes.\n\n` +
+        'If this was not you, someone may know your password: change it and tell your administrator.\n',
+    };
+  },
+
+  invitation: (p: { inviterName: string; inviterEmail: string; organization: string; link: string; days: number }) => ({
+    subject: `${p.inviterName} invited you to ${p.organization} on Strongroom`,
+    text:
+      `${p.inviterName} (${p.inviterEmail}) invited you to join ${p.organization} on Strongroom, its legal archive.\n\n` +
+      `Create your account here (the link works once, for ${p.days} days):\n${p.link}\n`,
+  }),
+
+  /** Sent instead of an invitation when the address already has an account; nothing in it can be used to join. */
+  invitationRefused: (p: { inviterName: string; inviterEmail: string; organization: string }) => ({
+    subject: `${p.inviterName} tried to invite you to ${p.organization} on Strongroom`,
+    text:
+      `${p.inviterName} (${p.inviterEmail}) tried to invite this address to ${p.organization} on Strongroom, its legal archive.\n\n` +
+      'This address already has a Strongroom account, and an address can belong to one organization only, so no invitation was ' +
+      `created. If you expected it, talk to ${p.inviterName} or to your own administrator.\n`,
+  }),
+} as const;
