@@ -15,10 +15,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { DownloadUrlResponse, ErrorResponse, MatterDetailResponse } from '@strongroom/contracts';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { createFolder, createMatter, freePort, newOrganization, sha256, uploadFile } from './factories.js';
+import { createFolder, createMatter, newOrganization, sha256, uploadFile } from './factories.js';
 import type { TestApp } from './helpers.js';
-import { cleanUp, cookieHeader, post, request, serverDatabaseEnv, startServer, storedKeys, tempDataDir } from './process-helpers.js';
-import { startSmtpSink } from './smtp-sink.js';
+import { cleanUp, cookieHeader, post, request, startServer, storedKeys, serverSetup } from './process-helpers.js';
 
 afterAll(cleanUp);
 
@@ -26,19 +25,7 @@ type StoredFile = { id: string; storagePath: string; bytes: Buffer };
 
 describe('a server killed while it deletes the objects of a deleted folder', () => {
   it('deletes the rest after the restart, by itself and soon, and leaves the other files intact', async () => {
-    const dataDir = tempDataDir();
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const sink = await startSmtpSink();
-    const env = {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: base,
-      SMTP_URL: sink.url,
-      NODE_ENV: 'test',
-      ...(await serverDatabaseEnv()),
-    };
+    const { dataDir, base, sink, env } = await serverSetup();
     const reopen = async () => {
       const config = loadConfig({ ...env, LOG_LEVEL: 'silent', JOB_RUNNER: 'off' });
       const built = await buildApp({ config, logger: false });

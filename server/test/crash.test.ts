@@ -16,11 +16,10 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { MultipartCompleteResponse } from '@strongroom/contracts';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { createMatter, freePort, newOrganization, ok } from './factories.js';
+import { createMatter, newOrganization, ok } from './factories.js';
 import { LocalBlobStore } from '../src/platform/storage/index.js';
 import type { TestApp } from './helpers.js';
-import { cleanUp, cookieHeader, post, serverDatabaseEnv, startServer, storedKeys, tempDataDir } from './process-helpers.js';
-import { startSmtpSink } from './smtp-sink.js';
+import { cleanUp, cookieHeader, post, startServer, storedKeys, serverSetup } from './process-helpers.js';
 
 const MiB = 1024 * 1024;
 afterAll(cleanUp);
@@ -29,19 +28,7 @@ const filesIn = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir) : [])
 
 describe('a server killed mid-completion', () => {
   it('finishes the upload on a retry after the restart, with the sha256 of the stored bytes, and leaves no stray object', async () => {
-    const dataDir = tempDataDir();
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const sink = await startSmtpSink();
-    const env = {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: base,
-      SMTP_URL: sink.url,
-      NODE_ENV: 'test',
-      ...(await serverDatabaseEnv()),
-    };
+    const { dataDir, port, base, sink, env } = await serverSetup();
 
     // Preparation in this process, on the same data directory.
     const config = loadConfig({ ...env, LOG_LEVEL: 'silent', JOB_RUNNER: 'off' });

@@ -10,6 +10,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { Client } from './helpers.js';
+import { freePort } from './factories.js';
+import { startSmtpSink } from './smtp-sink.js';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 const children: ChildProcess[] = [];
@@ -68,7 +70,7 @@ export function startServer(env: Record<string, string>): ServerProcess {
 }
 
 /** A fresh temporary DATA_DIR, removed by cleanUp(). */
-export function tempDataDir(prefix = 'strongroom-crash-'): string {
+function tempDataDir(prefix = 'strongroom-crash-'): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   dirs.push(dir);
   return dir;
@@ -78,7 +80,7 @@ export function tempDataDir(prefix = 'strongroom-crash-'): string {
  * The database the server processes of this test run use: the embedded PGlite in DATA_DIR (no variable), or
  * under the PostgreSQL project a fresh copy of the migrated template (DATABASE_URL), dropped by cleanUp().
  */
-export async function serverDatabaseEnv(): Promise<Record<string, string>> {
+async function serverDatabaseEnv(): Promise<Record<string, string>> {
   if (process.env.TEST_DB_KIND !== 'postgres') return {};
   const url = new URL(process.env.TEST_DATABASE_URL!);
   const name = `strongroom_p_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
@@ -141,4 +143,22 @@ export function storedKeys(dataDir: string): string[] {
   };
   if (fs.existsSync(root)) walk(root);
   return found;
+}
+
+/** A data directory, a free port, a mail sink and the environment a server process on them needs. */
+export async function serverSetup() {
+  const dataDir = tempDataDir();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const sink = await startSmtpSink();
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_URL: base,
+    SMTP_URL: sink.url,
+    NODE_ENV: 'test',
+    ...(await serverDatabaseEnv()),
+  };
+  return { dataDir, port, base, sink, env };
 }
