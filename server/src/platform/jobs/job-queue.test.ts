@@ -154,11 +154,14 @@ describe('embedded runner', () => {
     const m = await createMatter(admin.client);
     const file = await uploadFile(t, admin.client, m.id, 'gone.pdf', Buffer.from('soon gone'));
     ok(await admin.client.post('/_api/nodes/delete', { nodeId: file.id }));
-    await vi.waitFor(async () => expect(await t.ctx.store.head(file.storagePath), 'the embedded runner deleted the object').toBeNull(), {
-      timeout: 20_000,
-      interval: 200,
-    });
-    expect(await t.ctx.jobs.pendingCount('delete-objects')).toBe(0);
+    // The object goes first and the job is marked completed just after, so both are awaited.
+    await vi.waitFor(
+      async () => {
+        expect(await t.ctx.store.head(file.storagePath), 'the embedded runner deleted the object').toBeNull();
+        expect(await t.ctx.jobs.pendingCount('delete-objects')).toBe(0);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
   });
 
   it('runs pg-boss maintenance and schedules through the app pool without errors or warnings', async () => {
