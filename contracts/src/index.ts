@@ -12,3 +12,4 @@ export * from './matters.js';
 export * from './uploads.js';
 export * from './read-only.js';
 export * from './undo.js';
+export * from './vault.js';
