@@ -17,7 +17,6 @@ export const VAULT_MSG = {
   holdRemoved: 'Legal hold successfully removed.',
   holdAlreadyApplied: 'The matter is already under legal hold.',
   holdNotApplied: 'The matter is not under legal hold.',
-  holdVaulted: 'The legal hold of a vaulted matter cannot be removed.',
   holdFailed: 'Failed to update legal hold status',
   // Vault start
   invalidMatterId: 'Invalid Matter ID format.',
