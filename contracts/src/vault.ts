@@ -71,7 +71,8 @@ const sixDigitToken = text({ error: VAULT_MSG.mfaTokenSixDigits }).length(6, { e
 
 /**
  * POST /_api/matters/legal-hold. Admins only. apply needs a reason (the dialog asks for at least 10 characters,
- * and so does the server); remove takes an optional one. A vaulted matter's hold cannot be removed.
+ * and so does the server); remove takes an optional one. A vaulted matter's hold may be removed (it stays
+ * vaulted and read-only): that is what lets its retention end.
  */
 export const legalHoldRequest = z
   .strictObject({
