@@ -20,6 +20,7 @@ import {
   assertPartNumber,
   assertValidKey,
   BlobInvalidArgumentError,
+  BlobNotSupportedError,
   BlobUploadNotFoundError,
   MAX_PART_SIZE,
   MAX_SINGLE_PUT_SIZE,
@@ -36,6 +37,10 @@ import type {
   PresignPartInput,
   PresignPutInput,
   UploadedPart,
+  CopyToVaultInput,
+  PutLockedInput,
+  VaultObjectInfo,
+  WriteOnceStatus,
 } from './blob-store.js';
 import { cleanupLocalStore } from './local/cleanup.js';
 import { LocalLayout, UPLOAD_ID } from './local/layout.js';
@@ -204,5 +209,31 @@ export class LocalBlobStore implements BlobStore {
 
   cleanupIncompleteMultipart(olderThan: Date): Promise<number> {
     return cleanupLocalStore(this.layout, olderThan);
+  }
+
+  // ---------------------------------------------------------------- vault (write-once)
+
+  async copyToVault(_input: CopyToVaultInput): Promise<VaultObjectInfo> {
+    throw new BlobNotSupportedError('copyToVault (not built yet)');
+  }
+
+  async putLocked(_input: PutLockedInput): Promise<VaultObjectInfo> {
+    throw new BlobNotSupportedError('putLocked (not built yet)');
+  }
+
+  async vaultInfo(_key: string): Promise<VaultObjectInfo | null> {
+    throw new BlobNotSupportedError('vaultInfo (not built yet)');
+  }
+
+  async setLegalHold(_key: string, _on: boolean): Promise<void> {
+    throw new BlobNotSupportedError('setLegalHold (not built yet)');
+  }
+
+  async requestRestore(_key: string, _days: number): Promise<VaultObjectInfo['restore']> {
+    throw new BlobNotSupportedError('requestRestore (not built yet)');
+  }
+
+  async writeOnceStatus(): Promise<WriteOnceStatus> {
+    return { enforced: false, store: this.kind, mode: null, detail: 'Write-once storage is not built yet' };
   }
 }

@@ -60,6 +60,10 @@ import type {
   PresignPartInput,
   PresignPutInput,
   UploadedPart,
+  CopyToVaultInput,
+  PutLockedInput,
+  VaultObjectInfo,
+  WriteOnceStatus,
 } from './blob-store.js';
 
 /** Where the bucket is and how to sign in: what the S3_* settings hold (config.ts parses them into this). */
@@ -316,6 +320,32 @@ export class S3BlobStore implements BlobStore {
   /** S3 cleans up with BUCKET_LIFECYCLE_RULE (AbortIncompleteMultipartUpload, 7 days); nothing to do here. */
   async cleanupIncompleteMultipart(_olderThan: Date): Promise<number> {
     return 0;
+  }
+
+  // ---------------------------------------------------------------- vault (write-once)
+
+  async copyToVault(_input: CopyToVaultInput): Promise<VaultObjectInfo> {
+    throw new BlobNotSupportedError('copyToVault (not built yet)');
+  }
+
+  async putLocked(_input: PutLockedInput): Promise<VaultObjectInfo> {
+    throw new BlobNotSupportedError('putLocked (not built yet)');
+  }
+
+  async vaultInfo(_key: string): Promise<VaultObjectInfo | null> {
+    throw new BlobNotSupportedError('vaultInfo (not built yet)');
+  }
+
+  async setLegalHold(_key: string, _on: boolean): Promise<void> {
+    throw new BlobNotSupportedError('setLegalHold (not built yet)');
+  }
+
+  async requestRestore(_key: string, _days: number): Promise<VaultObjectInfo['restore']> {
+    throw new BlobNotSupportedError('requestRestore (not built yet)');
+  }
+
+  async writeOnceStatus(): Promise<WriteOnceStatus> {
+    return { enforced: false, store: this.kind, mode: null, detail: 'Write-once storage is not built yet' };
   }
 
   /** Closes the client's sockets. */
