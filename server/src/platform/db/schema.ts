@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { Permissions, Role } from '@strongroom/contracts';
+import type { Permissions, Role, SignedCertificate } from '@strongroom/contracts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type TimestampNull = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -239,6 +239,58 @@ export interface UndoEntriesTable {
   usedAt: TimestampNull;
 }
 
+/** A matter's transfer into the vault (features/vault): its durable job's state and progress. */
+export interface VaultTransfersTable {
+  matterId: string;
+  organizationId: string;
+  state: Generated<'pending' | 'transferring' | 'completed' | 'failed'>;
+  retentionExpiresAt: TimestampNull;
+  filesTotal: Generated<number>;
+  filesDone: Generated<number>;
+  /** bigint: read as a string. */
+  bytesTotal: ColumnType<string, number | string | undefined, number | string>;
+  bytesDone: ColumnType<string, number | string | undefined, number | string>;
+  attempts: Generated<number>;
+  lastError: string | null;
+  startedAt: Generated<Date>;
+  completedAt: TimestampNull;
+}
+
+/** A file in the vault: where it is, under which lock, and its last verification. */
+export interface VaultObjectsTable {
+  id: Generated<string>;
+  organizationId: string;
+  matterId: string;
+  nodeId: string;
+  path: string;
+  objectKey: string;
+  versionId: string | null;
+  sha256: string;
+  /** bigint: read as a string. */
+  size: ColumnType<string, number | string, number | string>;
+  storageClass: string | null;
+  retainUntil: Timestamp;
+  legalHold: boolean;
+  state: Generated<'vaulted' | 'destroyed'>;
+  vaultedAt: Generated<Date>;
+  destroyedAt: TimestampNull;
+  lastVerifiedAt: TimestampNull;
+  lastVerificationOk: boolean | null;
+}
+
+/** A signed certificate (vault or destruction) as stored in the vault. */
+export interface VaultCertificatesTable {
+  id: Generated<string>;
+  organizationId: string;
+  matterId: string;
+  kind: 'vault' | 'destruction';
+  objectKey: string;
+  /** sha256 of the stored JSON bytes. */
+  sha256: string;
+  issuedAt: Generated<Date>;
+  body: Json<SignedCertificate>;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -258,4 +310,7 @@ export interface DB {
   nodes: NodesTable;
   uploadSessions: UploadSessionsTable;
   undoEntries: UndoEntriesTable;
+  vaultTransfers: VaultTransfersTable;
+  vaultObjects: VaultObjectsTable;
+  vaultCertificates: VaultCertificatesTable;
 }
