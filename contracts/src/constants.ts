@@ -146,6 +146,8 @@ export const ERROR_REASONS = [
   'ALREADY_SET_UP',
   /** The pending sign-in ended after too many wrong codes: the password must be given again. */
   'SIGN_IN_ENDED',
+  /** Another account already uses the email address (`details.field` is email). */
+  'EMAIL_TAKEN',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 
