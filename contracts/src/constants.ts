@@ -142,6 +142,8 @@ export const ERROR_REASONS = [
   /** The person invited already belongs to this organization; an account with the address exists already. */
   'ALREADY_MEMBER',
   'ACCOUNT_EXISTS',
+  /** An invitation to the address is pending already: resend or revoke it instead. */
+  'ALREADY_INVITED',
   /** First-run setup was done already. */
   'ALREADY_SET_UP',
   /** The pending sign-in ended after too many wrong codes: the password must be given again. */

@@ -12,4 +12,5 @@ export * from './matters.js';
 export * from './uploads.js';
 export * from './read-only.js';
 export * from './undo.js';
+export * from './team.js';
 export * from './vault.js';
