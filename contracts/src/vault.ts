@@ -36,6 +36,8 @@ export const VAULT_MSG = {
   organizationRequired: 'Organization context is required for vault operations',
   matterIdRequired: 'Matter ID is required for vault detail operations',
   certificateNotReady: 'The vault certificate is written when the transfer completes.',
+  reportFailed: 'Failed to export the vault report.',
+  certificateFailed: 'Failed to download the vault certificate.',
   pageSizeMax: 'Page size cannot exceed 100.',
   pagePositive: 'Page must be a positive integer.',
   invalidSortBy: 'sortBy must be one of matterName, clientName, retentionExpiresAt, vaultedAt.',
