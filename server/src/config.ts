@@ -52,6 +52,11 @@ const envSchema = z.object({
       return r.value;
     }),
   MFA_ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  SIGNING_PRIVATE_KEY: z
+    .string()
+    .transform((v) => v.replace(/\\n/g, '\n'))
+    .pipe(z.string().includes('-----BEGIN PRIVATE KEY-----', { message: 'must be an Ed25519 private key in PKCS#8 PEM' }))
+    .optional(),
   SETUP_TOKEN: z.string().min(16).optional(),
   UPLOAD_MAX_BYTES: z.coerce
     .number()
@@ -115,6 +120,8 @@ export type Config = {
   trustProxy: false | string[];
   /** Key material for TOTP secrets at rest; without it one is kept in DATA_DIR/keys/mfa-encryption.key. */
   mfaEncryptionKey?: string;
+  /** The Ed25519 key certificates are signed with (PKCS#8 PEM); without it one is kept in DATA_DIR/keys. */
+  signingPrivateKey?: string;
   setupToken?: string;
   /** Largest file an upload may have, in bytes (default 5 GiB). */
   uploadMaxBytes: number;
@@ -169,6 +176,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     session: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteHours: e.SESSION_ABSOLUTE_HOURS },
     trustProxy: e.TRUST_PROXY,
     mfaEncryptionKey: e.MFA_ENCRYPTION_KEY,
+    signingPrivateKey: e.SIGNING_PRIVATE_KEY,
     setupToken: e.SETUP_TOKEN,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     storageQuotaBytes: e.STORAGE_QUOTA_BYTES,

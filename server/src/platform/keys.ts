@@ -9,10 +9,15 @@ function isCode(err: unknown, code: string): boolean {
 /**
  * The text of a secret key: the configured value when there is one, else the contents of `file` (an absolute
  * path, normally DATA_DIR/keys/<name>). The file is made on first use with 32 random bytes in hex, mode 0600,
- * in a 0700 directory; when several processes start at once, all of them end up reading the same key. A file
- * with fewer than 32 characters is refused rather than replaced.
+ * in a 0700 directory (`make` gives other key material, such as a PEM private key); when several processes start
+ * at once, all of them end up reading the same key. A file with fewer than 32 characters is refused rather than
+ * replaced.
  */
-export async function configuredOrFileKey(configured: string | undefined, file: string): Promise<string> {
+export async function configuredOrFileKey(
+  configured: string | undefined,
+  file: string,
+  make: () => string = () => randomBytes(32).toString('hex'),
+): Promise<string> {
   if (configured !== undefined) return configured;
   const read = async () => {
     const text = (await fs.readFile(file, 'utf8')).trim();
@@ -27,7 +32,7 @@ export async function configuredOrFileKey(configured: string | undefined, file: 
   // First use: write a fresh key beside, then link it into place; the link fails if another process won.
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${randomUUID()}.tmp`;
-  await fs.writeFile(tmp, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+  await fs.writeFile(tmp, make().trim() + '\n', { mode: 0o600, flag: 'wx' });
   try {
     await fs.link(tmp, file);
   } catch (err) {
