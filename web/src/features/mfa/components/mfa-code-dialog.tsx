@@ -8,7 +8,7 @@ import { DialogActions } from '@/components/ui/dialog-actions';
 import { errorMessage, isMfaRequiredError } from '@/lib/api-error';
 import { isCompleteCode } from '@/lib/code-input';
 import { useSendMfaEmail } from '../api/send-mfa-email';
-import { VerificationCodeField } from './verification-code-field';
+import { VerificationCodeField } from '@/components/verification-code-field';
 
 export type MfaCodeDialogProps = {
   open: boolean;

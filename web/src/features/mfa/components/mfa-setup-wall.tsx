@@ -1,6 +1,6 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Check, Copy, LogOut, Mail, ShieldCheck, Smartphone } from 'lucide-react';
+import { LogOut, Mail, ShieldCheck, Smartphone } from 'lucide-react';
 import { toast } from '@/lib/toast';
 import { MSG } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
@@ -11,7 +11,8 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api-error';
 import { isCompleteCode } from '@/lib/code-input';
 import { totpSecretQueryOptions, useMfaManage, useTotpSecret } from '../api/mfa-manage';
-import { VerificationCodeField } from './verification-code-field';
+import { TotpQrCode } from '@/components/totp-qr-code';
+import { VerificationCodeField } from '@/components/verification-code-field';
 
 type MfaSetupWallProps = {
   /** MFA is now enabled: refresh the session so the wall goes away. */
@@ -135,12 +136,7 @@ function TotpSetup({ onEnabled }: { onEnabled: () => void }) {
           </Button>
         </Alert>
       ) : (
-        <div className="grid justify-items-center gap-4">
-          <div className="rounded-lg bg-white p-3 shadow-sm ring-1 ring-border">
-            <img src={secret.data.qrCode} alt="QR code for your authenticator app" width={184} height={184} className="size-46" />
-          </div>
-          {secret.data.secret ? <ManualSecret secret={secret.data.secret} /> : null}
-        </div>
+        <TotpQrCode qrCode={secret.data.qrCode} secret={secret.data.secret} />
       )}
       <CodeForm
         code={code}
@@ -150,35 +146,6 @@ function TotpSetup({ onEnabled }: { onEnabled: () => void }) {
         pending={manage.isPending}
         disabled={!secret.data?.secret}
       />
-    </div>
-  );
-}
-
-function ManualSecret({ secret }: { secret: string }) {
-  const [copied, setCopied] = useState(false);
-  const labelId = useId();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied(true);
-      window.setTimeout(() => setCopied(false), 2000);
-    } catch {
-      toast.error(MSG.copyFailed);
-    }
-  };
-  return (
-    <div className="grid w-full gap-1.5">
-      <p id={labelId} className="text-xs font-medium text-muted-foreground">
-        Can’t scan? Enter this key in your app instead:
-      </p>
-      <div className="flex items-center gap-2 rounded-md border border-border bg-muted/50 py-1.5 pr-1.5 pl-3">
-        <code data-testid="totp-secret" aria-labelledby={labelId} className="min-w-0 flex-1 font-mono text-sm break-all select-all">
-          {secret}
-        </code>
-        <Button variant="ghost" size="icon-sm" onClick={() => void copy()} aria-label={copied ? 'Copied' : 'Copy secret key'}>
-          {copied ? <Check aria-hidden="true" className="text-success" /> : <Copy aria-hidden="true" />}
-        </Button>
-      </div>
     </div>
   );
 }

@@ -11,7 +11,7 @@ import { useMfaChallenge } from '../api/mfa-challenge';
 import { useVerifyEmailCode } from '../api/mfa-verify-email';
 import { useVerifyTotp } from '../api/mfa-verify-totp';
 import { useSendMfaEmail } from '../api/send-mfa-email';
-import { VerificationCodeField } from './verification-code-field';
+import { VerificationCodeField } from '@/components/verification-code-field';
 
 /** The server refuses a second email within 30 s; the button waits as long. */
 const RESEND_COOLDOWN_SECONDS = 30;
