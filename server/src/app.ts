@@ -38,6 +38,8 @@ import { uploadsRoutes } from './features/uploads/uploads.routes.js';
 import { undoRoutes } from './features/undo/undo.routes.js';
 import { undoMatterUpdate } from './features/matters/matters.service.js';
 import { undoMoveNode, undoRenameNode } from './features/nodes/nodes.service.js';
+import { teamRoutes } from './features/team/team.routes.js';
+import { undoUserUpdate } from './features/team/team.service.js';
 import { localObjectGuard } from './features/uploads/uploads.guard.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
 
@@ -146,7 +148,15 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(nodesRoutes(ctx));
   await app.register(uploadsRoutes(ctx));
   // Every kind of change that can be undone, with the feature that restores it.
-  await app.register(undoRoutes(ctx, { 'node.rename': undoRenameNode, 'node.move': undoMoveNode, 'matter.update': undoMatterUpdate }));
+  await app.register(teamRoutes(ctx));
+  await app.register(
+    undoRoutes(ctx, {
+      'node.rename': undoRenameNode,
+      'node.move': undoMoveNode,
+      'matter.update': undoMatterUpdate,
+      'user.update': undoUserUpdate,
+    }),
+  );
   if (store instanceof LocalBlobStore) await app.register(localStoreRoutes, { prefix: '/_objects', store, guard: localObjectGuard(ctx) });
 
   app.get('/_api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,5 +1,5 @@
-import type { InviteUserRequest } from '@strongroom/contracts';
-import { DEFAULT_PERMISSIONS, MAIL, MSG } from '@strongroom/contracts';
+import type { InvitationActionRequest, InvitationActionResponse, InviteUserRequest, PendingInvitation, Role } from '@strongroom/contracts';
+import { DEFAULT_PERMISSIONS, MAIL, MSG, TEAM_MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
@@ -11,16 +11,46 @@ import type { AuthContext } from '../sessions/sessions.service.js';
 import { findUserByEmail, hashPassword, insertUser } from '../users/users.service.js';
 import {
   findOpenInvitation,
+  findPendingInvitationByEmail,
   insertInvitation,
+  listOpenInvitations,
+  lockInvitationAddress,
+  lockInvitationById,
   lockOpenInvitation,
   markInvitationAccepted,
+  renewInvitation,
+  revokeInvitation,
   revokeOpenInvitations,
 } from './invitations.repository.js';
 
 const INVITATION_DAYS = 7;
 
+type Inviter = Pick<AuthContext['user'], 'role' | 'permissions'>;
+
 /**
- * Admins, and users holding canInviteUsers, invite; only admins may invite an admin.
+ * The roles a person may invite: an admin any role; a user who manages users a user or a guest; a user who may
+ * only invite, guests.
+ */
+export function invitableRoles(user: Inviter): Role[] {
+  if (user.role === 'admin') return ['admin', 'user', 'guest'];
+  if (user.role === 'guest') return [];
+  if (user.permissions.canManageUsers) return ['user', 'guest'];
+  if (user.permissions.canInviteUsers) return ['guest'];
+  return [];
+}
+
+/** Refuses an invitation of `role` by someone who may not send it. */
+function requireMayInvite(user: Inviter, role: Role): void {
+  const roles = invitableRoles(user);
+  if (roles.length === 0) throw forbidden();
+  if (role === 'admin' && user.role !== 'admin') throw forbidden(MSG.inviteAdminOnly);
+  if (!roles.includes(role)) throw forbidden(TEAM_MSG.inviteGuestsOnly);
+}
+
+/**
+ * Admins invite anyone; users holding canManageUsers invite users and guests; users holding only
+ * canInviteUsers invite guests. Only admins may invite an admin. An address with a pending invitation is
+ * refused (409 ALREADY_INVITED): the first link stays valid, and the Team list resends or revokes it.
  *
  * Every rule of the request is checked before the second factor is asked for, so a code is never spent on
  * a request that was going to fail. An address that already has an account in another organization is
@@ -31,19 +61,23 @@ const INVITATION_DAYS = 7;
  */
 export async function inviteUser(ctx: AppContext, auth: AuthContext, input: InviteUserRequest, meta: RequestMeta) {
   const { user } = auth;
-  if (user.role !== 'admin' && !user.permissions.canInviteUsers) throw forbidden();
-  if (input.role === 'admin' && user.role !== 'admin') throw forbidden(MSG.inviteAdminOnly);
+  requireMayInvite(user, input.role);
   const email = input.email.trim().toLowerCase();
-  const assertNotMember = async (db: Executor) => {
+  const assertInvitable = async (db: Executor) => {
     const existing = await findUserByEmail(db, email);
     if (existing && existing.organizationId === user.organizationId) throw conflict(MSG.inviteAlreadyMember, { reason: 'ALREADY_MEMBER' });
+    if (await findPendingInvitationByEmail(db, user.organizationId, email)) {
+      throw conflict(TEAM_MSG.alreadyInvited, { reason: 'ALREADY_INVITED', field: 'email' });
+    }
     return existing;
   };
-  await assertNotMember(ctx.db);
+  await assertInvitable(ctx.db);
   const needsMfa = await isFlagEnabled(ctx.db, user.organizationId, 'MFA_USER_MANAGEMENT');
   const token = newToken();
   const save = async (trx: Executor) => {
-    const existing = await assertNotMember(trx);
+    await lockInvitationAddress(trx, user.organizationId, email);
+    const existing = await assertInvitable(trx);
+    // Only expired invitations of the address are left open here: they are replaced.
     await revokeOpenInvitations(trx, user.organizationId, email);
     const row = await insertInvitation(trx, {
       organizationId: user.organizationId,
@@ -60,6 +94,16 @@ export async function inviteUser(ctx: AppContext, auth: AuthContext, input: Invi
   const { row: invitation, hasAccount } = needsMfa
     ? await withFreshMfa(ctx, auth, 'MFA_USER_MANAGEMENT', input.mfaToken, meta.ip, (trx) => save(trx))
     : await ctx.db.transaction().execute(save);
+  await sendInvitationMail(ctx, auth, email, token, hasAccount);
+  return {
+    success: true as const,
+    message: MSG.inviteSent(email),
+    invitation: { id: invitation.id, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() },
+  };
+}
+
+async function sendInvitationMail(ctx: AppContext, auth: AuthContext, email: string, token: string, hasAccount: boolean) {
+  const { user } = auth;
   const link = `${ctx.config.appUrl}/accept-invitation?token=${encodeURIComponent(token)}`;
   const inviter = { inviterName: user.fullName, inviterEmail: user.email, organization: auth.org.name };
   try {
@@ -71,11 +115,75 @@ export async function inviteUser(ctx: AppContext, auth: AuthContext, input: Invi
     ctx.log.error({ err: (err as Error).message }, 'sending the invitation mail failed');
     throw serviceUnavailable(MSG.invitationMailFailed);
   }
-  return {
-    success: true as const,
-    message: MSG.inviteSent(email),
-    invitation: { id: invitation.id, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() },
+}
+
+/** The open invitations of the organization, for the Team list. */
+export async function listPendingInvitations(db: Executor, organizationId: string): Promise<PendingInvitation[]> {
+  const rows = await listOpenInvitations(db, organizationId);
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    role: r.role,
+    invitedBy: r.invitedByName ? { name: r.invitedByName } : null,
+    createdAt: r.createdAt.toISOString(),
+    expiresAt: r.expiresAt.toISOString(),
+  }));
+}
+
+/**
+ * Sends an open invitation again with a new link (the old link stops working) and a fresh expiry. The same
+ * people who may send an invitation of its role may resend it, behind the same second factor.
+ */
+export async function resendInvitation(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: InvitationActionRequest,
+  meta: RequestMeta,
+): Promise<InvitationActionResponse> {
+  const { user } = auth;
+  const found = await lockInvitationById(ctx.db, user.organizationId, input.invitationId);
+  if (!found) throw notFound(TEAM_MSG.invitationNotFound);
+  requireMayInvite(user, found.role);
+  const needsMfa = await isFlagEnabled(ctx.db, user.organizationId, 'MFA_USER_MANAGEMENT');
+  const token = newToken();
+  const save = async (trx: Executor) => {
+    const inv = await lockInvitationById(trx, user.organizationId, input.invitationId);
+    if (!inv) throw notFound(TEAM_MSG.invitationNotFound);
+    const existing = await findUserByEmail(trx, inv.email);
+    if (existing && existing.organizationId === user.organizationId) throw conflict(MSG.inviteAlreadyMember, { reason: 'ALREADY_MEMBER' });
+    const row = await renewInvitation(
+      trx,
+      inv.id,
+      hashToken(existing ? newToken() : token),
+      new Date(Date.now() + INVITATION_DAYS * 86_400_000),
+    );
+    await auditFor(user, meta)(trx, 'INVITATION_RESENT', { table: 'invitations', id: inv.id }, { email: inv.email, role: inv.role });
+    return { row, hasAccount: !!existing };
   };
+  const { row, hasAccount } = needsMfa
+    ? await withFreshMfa(ctx, auth, 'MFA_USER_MANAGEMENT', input.mfaToken, meta.ip, (trx) => save(trx))
+    : await ctx.db.transaction().execute(save);
+  await sendInvitationMail(ctx, auth, row.email, token, hasAccount);
+  const [pending] = (await listPendingInvitations(ctx.db, user.organizationId)).filter((p) => p.id === row.id);
+  return { success: true, message: TEAM_MSG.invitationResent(row.email), ...(pending ? { invitation: pending } : {}) };
+}
+
+/** Revokes an open invitation: its link stops working. Whoever may send an invitation of its role may revoke it. */
+export async function revokeInvitationById(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: InvitationActionRequest,
+  meta: RequestMeta,
+): Promise<InvitationActionResponse> {
+  const { user } = auth;
+  await ctx.db.transaction().execute(async (trx) => {
+    const inv = await lockInvitationById(trx, user.organizationId, input.invitationId);
+    if (!inv) throw notFound(TEAM_MSG.invitationNotFound);
+    requireMayInvite(user, inv.role);
+    await revokeInvitation(trx, inv.id);
+    await auditFor(user, meta)(trx, 'INVITATION_REVOKED', { table: 'invitations', id: inv.id }, { email: inv.email, role: inv.role });
+  });
+  return { success: true, message: TEAM_MSG.invitationRevoked };
 }
 
 export async function verifyInvitation(ctx: AppContext, token: string) {

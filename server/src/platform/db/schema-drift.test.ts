@@ -67,6 +67,7 @@ const EXPECTED = {
     version: 'int4',
     createdAt: 'timestamptz',
     updatedAt: 'timestamptz',
+    updatedBy: 'int4 null',
   },
   sessions: {
     id: 'uuid',
@@ -234,6 +235,13 @@ const EXPECTED = {
     createdAt: 'timestamptz',
     expiresAt: 'timestamptz',
     finishedAt: 'timestamptz null',
+  },
+  guestMatterGrants: {
+    organizationId: 'uuid',
+    matterId: 'uuid',
+    userId: 'int4',
+    grantedBy: 'int4 null',
+    grantedAt: 'timestamptz',
   },
   undoEntries: {
     id: 'uuid',

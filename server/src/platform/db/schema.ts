@@ -38,6 +38,8 @@ export interface UsersTable {
   version: Generated<number>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** Who last changed the account through team administration. */
+  updatedBy: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 interface SessionsTable {
@@ -226,6 +228,15 @@ export interface UploadSessionsTable {
 }
 
 /** A change that can be taken back for a few minutes (features/undo). */
+/** A matter an administrator shares with a guest (read-only). */
+export interface GuestMatterGrantsTable {
+  organizationId: string;
+  matterId: string;
+  userId: number;
+  grantedBy: number | null;
+  grantedAt: Generated<Date>;
+}
+
 export interface UndoEntriesTable {
   id: Generated<string>;
   organizationId: string;
@@ -310,6 +321,7 @@ export interface DB {
   nodes: NodesTable;
   uploadSessions: UploadSessionsTable;
   undoEntries: UndoEntriesTable;
+  guestMatterGrants: GuestMatterGrantsTable;
   vaultTransfers: VaultTransfersTable;
   vaultObjects: VaultObjectsTable;
   vaultCertificates: VaultCertificatesTable;

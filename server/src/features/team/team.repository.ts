@@ -1,0 +1,222 @@
+import { sql, type Selectable } from 'kysely';
+import type { Permissions, Role } from '@strongroom/contracts';
+import type { Executor } from '../../platform/db/database.js';
+import type { UsersTable } from '../../platform/db/schema.js';
+
+/** A team member as the team calls read it: the user row (no secrets) with who changed it last and when they last signed in. */
+export type MemberRow = Pick<
+  Selectable<UsersTable>,
+  | 'id'
+  | 'publicId'
+  | 'organizationId'
+  | 'email'
+  | 'fullName'
+  | 'role'
+  | 'permissions'
+  | 'isActive'
+  | 'mfaEnabled'
+  | 'mfaPrimaryMethod'
+  | 'version'
+  | 'updatedAt'
+  | 'updatedBy'
+> & { updatedByName: string | null; lastSignInAt: Date | null; guestMatterCount: number };
+
+function memberQuery(db: Executor, organizationId: string) {
+  return db
+    .selectFrom('users')
+    .leftJoin('users as changer', 'changer.id', 'users.updatedBy')
+    .select([
+      'users.id',
+      'users.publicId',
+      'users.organizationId',
+      'users.email',
+      'users.fullName',
+      'users.role',
+      'users.permissions',
+      'users.isActive',
+      'users.mfaEnabled',
+      'users.mfaPrimaryMethod',
+      'users.version',
+      'users.updatedAt',
+      'users.updatedBy',
+      'changer.fullName as updatedByName',
+    ])
+    .select((eb) => [
+      eb
+        .selectFrom('sessions')
+        .select((s) => s.fn.max('sessions.createdAt').as('m'))
+        .whereRef('sessions.userId', '=', 'users.id')
+        .as('lastSignInAt'),
+      eb
+        .selectFrom('guestMatterGrants')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('guestMatterGrants.userId', '=', 'users.id')
+        .where('guestMatterGrants.organizationId', '=', organizationId)
+        .as('guestMatterCount'),
+    ])
+    .where('users.organizationId', '=', organizationId);
+}
+
+function shaped(
+  row: Omit<MemberRow, 'lastSignInAt' | 'guestMatterCount'> & { lastSignInAt: unknown; guestMatterCount: unknown },
+): MemberRow {
+  return {
+    ...row,
+    lastSignInAt: row.lastSignInAt ? new Date(row.lastSignInAt as string | Date) : null,
+    guestMatterCount: Number(row.guestMatterCount ?? 0),
+  };
+}
+
+/** Every user of the organization, by name. */
+export async function listMembers(db: Executor, organizationId: string): Promise<MemberRow[]> {
+  const rows = await memberQuery(db, organizationId).orderBy('users.fullName').orderBy('users.id').execute();
+  return rows.map(shaped);
+}
+
+/** One user of the organization by uuid; another organization's user is not found. */
+export async function findMember(db: Executor, organizationId: string, publicId: string): Promise<MemberRow | undefined> {
+  const row = await memberQuery(db, organizationId).where('users.publicId', '=', publicId).executeTakeFirst();
+  return row ? shaped(row) : undefined;
+}
+
+/**
+ * Locks the organization's row for the rest of the transaction. Every change of a user's role, status or
+ * permissions takes it first, so two administrators demoting each other run one after the other and the
+ * second sees the first's result when it counts the remaining administrators.
+ */
+export async function lockOrganization(db: Executor, organizationId: string): Promise<void> {
+  await db.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().executeTakeFirst();
+}
+
+/** The user's row, locked (after the organization's), by uuid within the organization. */
+export function lockMember(db: Executor, organizationId: string, publicId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'publicId', 'role', 'permissions', 'isActive', 'mfaEnabled', 'mfaPrimaryMethod', 'version', 'fullName', 'email'])
+    .where('organizationId', '=', organizationId)
+    .where('publicId', '=', publicId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+export type LockedMember = NonNullable<Awaited<ReturnType<typeof lockMember>>>;
+
+/** Active administrators who can manage users, other than the one named. */
+export async function countOtherActiveManagers(db: Executor, organizationId: string, exceptUserId: number): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('organizationId', '=', organizationId)
+    .where('id', '!=', exceptUserId)
+    .where('isActive', '=', true)
+    .where('role', '=', 'admin')
+    .where(sql<boolean>`(permissions ->> 'canManageUsers')::boolean`)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export type MemberChanges = { role?: Role; isActive?: boolean; permissions?: Permissions };
+
+/** Applies a change and raises the version by one; the caller holds the row lock and checked the version. */
+export async function updateMember(db: Executor, organizationId: string, userId: number, changes: MemberChanges, changedBy: number) {
+  const { permissions, ...rest } = changes;
+  await db
+    .updateTable('users')
+    .set({
+      ...rest,
+      ...(permissions ? { permissions: JSON.stringify(permissions) } : {}),
+      version: sql<number>`version + 1`,
+      updatedAt: new Date(),
+      updatedBy: changedBy,
+    })
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** Removes the authenticator: the user signs in with emailed codes from now on. */
+export async function clearAuthenticator(db: Executor, organizationId: string, userId: number, changedBy: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      totpSecret: null,
+      totpPendingSecret: null,
+      totpLastUsedStep: null,
+      mfaPrimaryMethod: 'email',
+      version: sql<number>`version + 1`,
+      updatedAt: new Date(),
+      updatedBy: changedBy,
+    })
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', userId)
+    .execute();
+}
+
+// ---- Guest access -----------------------------------------------------------------------------------
+
+export type GuestGrantRow = {
+  userPublicId: string;
+  matterId: string;
+  matterName: string;
+  matterNumber: string | null;
+  grantedByName: string | null;
+  grantedAt: Date;
+};
+
+/** The matters shared with a guest, by matter name. */
+export function listGuestGrants(db: Executor, organizationId: string, userId: number): Promise<GuestGrantRow[]> {
+  return db
+    .selectFrom('guestMatterGrants as g')
+    .innerJoin('matters as m', (j) => j.onRef('m.id', '=', 'g.matterId').onRef('m.organizationId', '=', 'g.organizationId'))
+    .innerJoin('users as u', 'u.id', 'g.userId')
+    .leftJoin('users as granter', 'granter.id', 'g.grantedBy')
+    .select([
+      'u.publicId as userPublicId',
+      'g.matterId',
+      'm.matterName',
+      'm.matterNumber',
+      'granter.fullName as grantedByName',
+      'g.grantedAt',
+    ])
+    .where('g.organizationId', '=', organizationId)
+    .where('g.userId', '=', userId)
+    .orderBy('m.matterName')
+    .orderBy('g.matterId')
+    .execute();
+}
+
+/** Shares a matter with a guest; answers false when it was shared already. */
+export async function insertGuestGrant(
+  db: Executor,
+  values: { organizationId: string; matterId: string; userId: number; grantedBy: number },
+): Promise<boolean> {
+  const rows = await db
+    .insertInto('guestMatterGrants')
+    .values(values)
+    .onConflict((oc) => oc.columns(['matterId', 'userId']).doNothing())
+    .returning('matterId')
+    .execute();
+  return rows.length > 0;
+}
+
+/** Stops sharing a matter with a guest; answers false when it was not shared. */
+export async function deleteGuestGrant(db: Executor, organizationId: string, matterId: string, userId: number): Promise<boolean> {
+  const rows = await db
+    .deleteFrom('guestMatterGrants')
+    .where('organizationId', '=', organizationId)
+    .where('matterId', '=', matterId)
+    .where('userId', '=', userId)
+    .returning('matterId')
+    .execute();
+  return rows.length > 0;
+}
+
+/** A user who stops being a guest keeps no grants (a guest made a user and later a guest again starts with none). */
+export async function deleteAllGuestGrants(db: Executor, organizationId: string, userId: number): Promise<number> {
+  const rows = await db
+    .deleteFrom('guestMatterGrants')
+    .where('organizationId', '=', organizationId)
+    .where('userId', '=', userId)
+    .returning('matterId')
+    .execute();
+  return rows.length;
+}
