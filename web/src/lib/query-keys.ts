@@ -5,3 +5,5 @@
 export const mattersQueryKey = ['matters'] as const;
 export const matterListQueryKey = ['matters', 'list'] as const;
 export const matterDetailQueryKey = (matterId: string) => ['matters', 'detail', matterId] as const;
+/** The vault's list, detail and audit: vaulting a matter or changing its hold refreshes them. */
+export const vaultQueryKey = ['vault'] as const;

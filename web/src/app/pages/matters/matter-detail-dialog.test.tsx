@@ -108,3 +108,34 @@ describe('a matter the person may see but not change', () => {
     expect(screen.queryByText(READ_ONLY, { exact: false })).not.toBeInTheDocument();
   });
 });
+
+describe('the legal hold and vault buttons', () => {
+  it('an administrator may apply a hold and vault an open matter', async () => {
+    await open(userWith('admin'));
+    expect(screen.getByRole('button', { name: 'Apply Legal Hold' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Vault Matter' })).toBeEnabled();
+  });
+
+  it('a held matter offers Remove Legal Hold and cannot be vaulted', async () => {
+    detail = { matter: { ...matter, legalHold: true, holdReason: 'Pending litigation' }, nodes: [folder] };
+    await open(userWith('admin'));
+    expect(screen.getByRole('button', { name: 'Remove Legal Hold' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Vault Matter' })).toBeDisabled();
+  });
+
+  it('a vaulted matter keeps the hold button for administrators and has no Vault Matter', async () => {
+    detail = { matter: { ...matter, isVaulted: true, status: 'Vaulted', legalHold: true }, nodes: [folder] };
+    await open(userWith('admin'));
+    expect(screen.getByRole('button', { name: 'Remove Legal Hold' })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'Vault Matter' })).not.toBeInTheDocument();
+  });
+
+  it('a member sees no hold button, and Vault Matter only with canVault', async () => {
+    const r = await open(userWith('user'));
+    expect(screen.queryByRole('button', { name: /Legal Hold/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Vault Matter' })).not.toBeInTheDocument();
+    r.unmount();
+    await open(userWith('user', { canVault: true }));
+    expect(screen.getByRole('button', { name: 'Vault Matter' })).toBeEnabled();
+  });
+});

@@ -1,7 +1,14 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Lock, Pencil } from 'lucide-react';
-import { MATTER_MSG, matterReadOnlyReason, READ_ONLY_TEXT, type MatterReadOnlyReason, type SessionUser } from '@strongroom/contracts';
+import { Archive, Lock, Pencil, ShieldCheck, ShieldOff } from 'lucide-react';
+import {
+  MATTER_MSG,
+  matterReadOnlyReason,
+  READ_ONLY_TEXT,
+  VAULT_MSG,
+  type MatterReadOnlyReason,
+  type SessionUser,
+} from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -11,10 +18,12 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Tooltip } from '@/components/ui/tooltip';
 import { errorMessage, isApiError } from '@/lib/api-error';
 import { useMatterDetail } from '@/features/matters/api/get-matter-detail';
+import { LegalHoldDialog } from '@/features/legal-hold/components/legal-hold-dialog';
 import { EditMatterDialog } from '@/features/matters/components/edit-matter-dialog';
 import { FileBrowser } from '@/features/nodes/components/file-browser';
 import { findNode } from '@/features/nodes/lib/tree';
 import { UploadDialog } from '@/features/uploads/components/upload-dialog';
+import { VaultMatterDialog } from '@/features/vault/components/vault-matter-dialog';
 
 /** The heading of the notice above the files of a read-only matter. */
 const NOTICE_TITLE: Record<MatterReadOnlyReason, string> = {
@@ -59,6 +68,8 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
   const [folderId, setFolderId] = useFolderParam();
   const [editOpen, setEditOpen] = useState(false);
   const [uploadOpen, setUploadOpen] = useState(false);
+  const [holdOpen, setHoldOpen] = useState(false);
+  const [vaultOpen, setVaultOpen] = useState(false);
   const matter = detail.data?.matter;
   const nodes = detail.data?.nodes ?? [];
   const p = user.permissions;
@@ -68,6 +79,10 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
   const readOnlyReason = reason ? READ_ONLY_TEXT[reason] : null;
   // Someone who sees every matter read-only still sees the Edit button, disabled with the reason.
   const canEdit = user.role === 'admin' || p.canUpload || reason === 'READ_ONLY';
+  // Holds are the administrators' call; vaulting is theirs and that of holders of canVault. A vaulted matter
+  // keeps its hold button (an administrator may lift the hold so its retention can end) and loses Vault Matter.
+  const isAdmin = user.role === 'admin';
+  const canVault = isAdmin || p.canVault;
   const found = findNode(nodes, folderId);
   const folder = found?.nodeType === 'folder' ? found : null;
   // An id that is not a folder of this matter (another matter's, deleted, mistyped) means Root, quietly.
@@ -119,23 +134,48 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
                     Legal Hold
                   </Badge>
                 ) : null}
-                {canEdit ? (
-                  readOnlyReason ? (
-                    <Tooltip content={readOnlyReason}>
-                      <span tabIndex={0} className="ml-auto inline-flex rounded-md focus-visible:outline-2 focus-visible:outline-ring">
-                        <Button variant="outline" size="sm" disabled>
-                          <Pencil aria-hidden="true" />
-                          Edit
-                        </Button>
-                      </span>
-                    </Tooltip>
-                  ) : (
-                    <Button variant="outline" size="sm" className="ml-auto" onClick={() => setEditOpen(true)}>
-                      <Pencil aria-hidden="true" />
-                      Edit
+                <div className="ml-auto flex flex-wrap items-center gap-2">
+                  {isAdmin ? (
+                    <Button variant="outline" size="sm" onClick={() => setHoldOpen(true)}>
+                      {matter.legalHold ? <ShieldOff aria-hidden="true" /> : <ShieldCheck aria-hidden="true" />}
+                      {matter.legalHold ? 'Remove Legal Hold' : 'Apply Legal Hold'}
                     </Button>
-                  )
-                ) : null}
+                  ) : null}
+                  {canVault && !matter.isVaulted ? (
+                    matter.legalHold ? (
+                      <Tooltip content={VAULT_MSG.vaultHeld}>
+                        <span tabIndex={0} className="inline-flex rounded-md focus-visible:outline-2 focus-visible:outline-ring">
+                          <Button variant="outline" size="sm" disabled>
+                            <Archive aria-hidden="true" />
+                            Vault Matter
+                          </Button>
+                        </span>
+                      </Tooltip>
+                    ) : (
+                      <Button variant="outline" size="sm" onClick={() => setVaultOpen(true)}>
+                        <Archive aria-hidden="true" />
+                        Vault Matter
+                      </Button>
+                    )
+                  ) : null}
+                  {canEdit ? (
+                    readOnlyReason ? (
+                      <Tooltip content={readOnlyReason}>
+                        <span tabIndex={0} className="inline-flex rounded-md focus-visible:outline-2 focus-visible:outline-ring">
+                          <Button variant="outline" size="sm" disabled>
+                            <Pencil aria-hidden="true" />
+                            Edit
+                          </Button>
+                        </span>
+                      </Tooltip>
+                    ) : (
+                      <Button variant="outline" size="sm" onClick={() => setEditOpen(true)}>
+                        <Pencil aria-hidden="true" />
+                        Edit
+                      </Button>
+                    )
+                  ) : null}
+                </div>
               </div>
               <DialogDescription asChild>
                 <div className="grid gap-3">
@@ -165,6 +205,8 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
               onUpload={() => setUploadOpen(true)}
             />
             <EditMatterDialog matter={matter} open={editOpen} onOpenChange={setEditOpen} />
+            <LegalHoldDialog matter={matter} open={holdOpen} onOpenChange={setHoldOpen} isAdmin={isAdmin} />
+            {canVault ? <VaultMatterDialog matter={matter} open={vaultOpen} onOpenChange={setVaultOpen} /> : null}
             <UploadDialog
               open={uploadOpen}
               onOpenChange={setUploadOpen}

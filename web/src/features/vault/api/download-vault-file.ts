@@ -1,0 +1,64 @@
+import { VAULT_MSG } from '@strongroom/contracts';
+import { errorFromAnswer } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-error';
+
+export type VaultDownloadKind = 'report' | 'certificate';
+
+const CALL: Record<VaultDownloadKind, { path: string; fallback: string; extension: string }> = {
+  // The chain-of-custody report: print-ready HTML with the signed certificate inside.
+  report: { path: '/_api/vault/report', fallback: VAULT_MSG.reportFailed, extension: 'html' },
+  // The signed certificate as stored, byte for byte, so `npm run verify-certificate` can check it anywhere.
+  certificate: { path: '/_api/vault/certificate', fallback: VAULT_MSG.certificateFailed, extension: 'json' },
+};
+
+/** The file name the server gave (Content-Disposition), else one made of the kind and the matter. */
+function fileNameOf(response: Response, kind: VaultDownloadKind, label: string): string {
+  const header = response.headers.get('content-disposition') ?? '';
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (star) return decodeURIComponent(star[1]!);
+  const plain = /filename="?([^";]+)"?/i.exec(header);
+  if (plain) return plain[1]!;
+  return `strongroom_vault_${kind}_${label.replace(/[^A-Za-z0-9._-]+/g, '_')}.${CALL[kind].extension}`;
+}
+
+async function readError(response: Response, fallback: string): Promise<ApiError> {
+  const text = await response.text().catch(() => '');
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON: the fallback text is used */
+  }
+  return errorFromAnswer(response.status, body, fallback);
+}
+
+/**
+ * Fetches the report or the certificate of a vaulted matter and saves it as a file. The bytes are saved as the
+ * server sent them (no parse and re-serialise). Errors are thrown as ApiError with the server's text.
+ */
+export async function downloadVaultFile(kind: VaultDownloadKind, matterId: string, label: string): Promise<string> {
+  const call = CALL[kind];
+  let response: Response;
+  try {
+    response = await fetch(`${call.path}?matterId=${encodeURIComponent(matterId)}`, { credentials: 'include' });
+  } catch {
+    throw new ApiError({ status: 0, code: 'NETWORK_ERROR', message: call.fallback });
+  }
+  if (!response.ok) throw await readError(response, call.fallback);
+  const blob = await response.blob();
+  const name = fileNameOf(response, kind, label);
+  const url = URL.createObjectURL(blob);
+  try {
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    a.rel = 'noopener';
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } finally {
+    // Revoked once the browser has taken the file.
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+  return name;
+}

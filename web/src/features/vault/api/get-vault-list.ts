@@ -1,0 +1,31 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { VAULT_MSG, type VaultListResponse, type VaultSortField } from '@strongroom/contracts';
+import { apiRequest } from '@/lib/api-client';
+import { vaultQueryKey } from '@/lib/query-keys';
+import { VAULT_STALE_MS } from '../lib/vault-format';
+
+export type VaultListParams = {
+  page: number;
+  pageSize: number;
+  searchQuery?: string;
+  legalHold: 'all' | 'true' | 'false';
+  sortBy: VaultSortField;
+  sortDirection: 'asc' | 'desc';
+};
+
+/** GET /_api/vault/list: one page of the organization's vaulted matters, sorted and filtered by the server. */
+function getVaultList(params: VaultListParams, signal?: AbortSignal): Promise<VaultListResponse> {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') qs.set(k, String(v));
+  return apiRequest<VaultListResponse>(`/_api/vault/list?${qs.toString()}`, { signal, fallbackMessage: VAULT_MSG.fetchListFailed });
+}
+
+export function useVaultList(params: VaultListParams, enabled = true) {
+  return useQuery({
+    queryKey: [...vaultQueryKey, 'list', params],
+    queryFn: ({ signal }) => getVaultList(params, signal),
+    placeholderData: keepPreviousData,
+    staleTime: VAULT_STALE_MS,
+    enabled,
+  });
+}

@@ -1,0 +1,104 @@
+import { ArrowDown, ArrowUp, ArrowUpDown, Eye } from 'lucide-react';
+import type { VaultedMatterDto, VaultSortField } from '@strongroom/contracts';
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { cn } from '@/lib/class-names';
+import { VAULT_SKELETON_ROWS, formatDateTime } from '../lib/vault-format';
+import { LegalHoldBadge, RetentionCell, VerificationCell } from './vault-badges';
+
+type VaultTableProps = {
+  matters: VaultedMatterDto[];
+  /** Nothing to show yet: skeleton rows. */
+  loading: boolean;
+  sortBy: VaultSortField;
+  sortDirection: 'asc' | 'desc';
+  onSort: (field: VaultSortField) => void;
+  onView: (matter: VaultedMatterDto) => void;
+  selectedId: string | null;
+};
+
+const COLUMNS: { label: string; sort?: VaultSortField; className?: string }[] = [
+  { label: 'Matter Name', sort: 'matterName', className: 'min-w-56' },
+  { label: 'Vaulted At', sort: 'vaultedAt' },
+  { label: 'Retention Ends', sort: 'retentionExpiresAt', className: 'min-w-40' },
+  { label: 'Legal Hold' },
+  { label: 'Last verification' },
+  { label: 'Actions', className: 'text-right' },
+];
+
+export function VaultTable({ matters, loading, sortBy, sortDirection, onSort, onView, selectedId }: VaultTableProps) {
+  return (
+    <Table aria-label="Vaulted matters" aria-busy={loading || undefined}>
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          {COLUMNS.map((c) => {
+            const active = c.sort === sortBy;
+            const Icon = active ? (sortDirection === 'asc' ? ArrowUp : ArrowDown) : ArrowUpDown;
+            return (
+              <TableHead
+                key={c.label}
+                className={c.className}
+                aria-sort={c.sort ? (active ? (sortDirection === 'asc' ? 'ascending' : 'descending') : 'none') : undefined}
+              >
+                {c.sort ? (
+                  <button
+                    type="button"
+                    onClick={() => onSort(c.sort!)}
+                    className={cn(
+                      '-mx-1 inline-flex items-center gap-1 rounded px-1 py-0.5 uppercase hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring',
+                      active && 'text-foreground',
+                    )}
+                  >
+                    {c.label}
+                    <Icon aria-hidden="true" className={cn('size-3.5', !active && 'opacity-50')} />
+                  </button>
+                ) : (
+                  c.label
+                )}
+              </TableHead>
+            );
+          })}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {loading
+          ? Array.from({ length: VAULT_SKELETON_ROWS }, (_, i) => (
+              <TableRow key={i} data-testid="vault-skeleton-row" className="hover:bg-transparent">
+                {COLUMNS.map((c) => (
+                  <TableCell key={c.label}>
+                    <Skeleton className="h-4 w-full max-w-40" />
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))
+          : matters.map((m) => (
+              <TableRow key={m.id} data-state={m.id === selectedId ? 'selected' : undefined}>
+                <TableCell>
+                  <div className="grid gap-0.5">
+                    <span className="font-medium">{m.matterName}</span>
+                    <span className="text-xs text-muted-foreground">{m.clientName ?? 'No client'}</span>
+                  </div>
+                </TableCell>
+                <TableCell className="whitespace-nowrap">{formatDateTime(m.vaultedAt)}</TableCell>
+                <TableCell>
+                  <RetentionCell expiresAt={m.retentionExpiresAt} />
+                </TableCell>
+                <TableCell>
+                  <LegalHoldBadge held={m.legalHold} />
+                </TableCell>
+                <TableCell>
+                  <VerificationCell verification={m.lastVerification} />
+                </TableCell>
+                <TableCell className="text-right">
+                  <Button variant="outline" size="sm" onClick={() => onView(m)} aria-label={`View details of ${m.matterName}`}>
+                    <Eye aria-hidden="true" />
+                    View Details
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))}
+      </TableBody>
+    </Table>
+  );
+}
