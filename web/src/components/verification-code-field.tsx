@@ -10,14 +10,24 @@ type VerificationCodeFieldProps = {
   inputRef?: Ref<HTMLInputElement>;
   disabled?: boolean;
   autoFocus?: boolean;
+  /** Where a screen asks for two codes, each says which it is. */
+  label?: string;
 };
 
 /** The labelled 6-digit code field every MFA screen asks with: sign-in, setup and the code dialog. */
-export function VerificationCodeField({ value, onValueChange, invalid, inputRef, disabled, autoFocus }: VerificationCodeFieldProps) {
+export function VerificationCodeField({
+  value,
+  onValueChange,
+  invalid,
+  inputRef,
+  disabled,
+  autoFocus,
+  label = 'Verification Code',
+}: VerificationCodeFieldProps) {
   const inputId = useId();
   return (
     <div className="grid gap-2">
-      <Label htmlFor={inputId}>Verification Code</Label>
+      <Label htmlFor={inputId}>{label}</Label>
       <CodeInput
         id={inputId}
         ref={inputRef}

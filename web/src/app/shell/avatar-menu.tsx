@@ -10,7 +10,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { initialsOf } from './initials';
+import { initialsOf } from '@/lib/initials';
 
 type AvatarMenuProps = { user: SessionUser | null; loading?: boolean; onLogout: () => void };
 

@@ -11,13 +11,13 @@ function getFeatureFlags(signal?: AbortSignal): Promise<FeatureFlagsResponse> {
 }
 
 /** Retried up to 2 times, except when the answer says the user is not signed in or not allowed. */
-export function shouldRetryFeatureFlags(failureCount: number, error: unknown): boolean {
+function shouldRetryFeatureFlags(failureCount: number, error: unknown): boolean {
   if (error instanceof Error && error.message.includes('Authentication required')) return false;
   if (isApiError(error) && (error.status === 401 || error.status === 403)) return false;
   return failureCount < 2;
 }
 
-export function featureFlagsQueryOptions() {
+function featureFlagsQueryOptions() {
   return queryOptions({
     queryKey: featureFlagsQueryKey,
     queryFn: ({ signal }) => getFeatureFlags(signal),

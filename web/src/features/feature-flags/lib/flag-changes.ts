@@ -5,7 +5,7 @@ import type { FeatureFlagName } from '@strongroom/contracts';
  * pending value the user chose, 'saving' while that value is being sent, 'saved' for a moment after.
  */
 export type FlagUiState = 'original' | 'changed' | 'saving' | 'saved';
-export type FlagEntry = { state: FlagUiState; pending?: boolean };
+type FlagEntry = { state: FlagUiState; pending?: boolean };
 export type FlagChanges = Partial<Record<FeatureFlagName, FlagEntry>>;
 
 /** How long a saved flag shows its check mark before it is plain again. */

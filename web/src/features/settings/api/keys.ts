@@ -1,0 +1,4 @@
+/** Query keys of the Settings calls; settings are always read fresh (staleTime 0), another admin may change them. */
+export const profileQueryKey = ['settings', 'profile'] as const;
+export const organizationQueryKey = ['settings', 'organization'] as const;
+export const retentionQueryKey = ['settings', 'retention'] as const;
