@@ -380,6 +380,15 @@ describe('the vaulted matter sheet', () => {
     await user.click(within(ready).getByRole('button', { name: 'Export Report' }));
     expect(await screen.findByRole('menuitem', { name: 'Chain-of-custody report (HTML)' })).toBeInTheDocument();
     expect(screen.getByRole('menuitem', { name: 'Signed certificate (JSON)' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(where().get('matter')).toBeNull());
+
+    // Closed, the matter stays selected: its row is marked and the page's Export Report acts on it.
+    expect(where().get('selected')).toBe(ROWS[0]!.id);
+    expect(rowOf('Matter 1')).toHaveAttribute('data-state', 'selected');
+    await user.click(screen.getByRole('button', { name: 'Export Report' }));
+    expect(await screen.findByRole('menuitem', { name: 'Signed certificate (JSON)' })).toBeInTheDocument();
   });
 
   it('says the details failed to load, or that there is no data for the matter', async () => {

@@ -55,6 +55,8 @@ function readParams(sp: URLSearchParams) {
     sortBy: (sortBy && (VAULT_SORT_FIELDS as readonly string[]).includes(sortBy) ? sortBy : 'vaultedAt') as VaultSortField,
     sortDirection: sp.get('sortDirection') === 'asc' ? 'asc' : ('desc' as 'asc' | 'desc'),
     matterId: sp.get('matter'),
+    // The matter last opened stays selected (highlighted, exported from the header) after its sheet closes.
+    selectedId: sp.get('matter') ?? sp.get('selected'),
   };
 }
 
@@ -100,8 +102,8 @@ export function VaultPage() {
     sortDirection: state.sortDirection,
   };
   const list = useVaultList(params, allowed);
-  const selected = useVaultDetail(allowed ? state.matterId : null);
-  const selectedMatter = list.data?.matters.find((m) => m.id === state.matterId) ?? selected.data?.matter ?? null;
+  const selected = useVaultDetail(allowed ? state.selectedId : null);
+  const selectedMatter = list.data?.matters.find((m) => m.id === state.selectedId) ?? selected.data?.matter ?? null;
 
   const total = list.data?.totalCount ?? 0;
   const pages = Math.max(1, Math.ceil(total / state.pageSize));
@@ -177,8 +179,8 @@ export function VaultPage() {
                 sortBy={state.sortBy}
                 sortDirection={state.sortDirection}
                 onSort={sort}
-                onView={(m) => update({ matter: m.id })}
-                selectedId={state.matterId}
+                onView={(m) => update({ matter: m.id, selected: m.id })}
+                selectedId={state.selectedId}
               />
               <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-muted-foreground">
                 <p aria-live="polite" className="tabular-nums">
