@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Menu, UserPlus } from 'lucide-react';
 import type { SessionUser } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
-import { InviteUserDialog } from '@/features/invitations/components/invite-user-dialog';
+import { InviteUserDialog } from '@/features/team/components/invite-user-dialog';
 import { AvatarMenu } from './avatar-menu';
 import { canInviteUsers } from './permissions';
 import { BrandMark } from './brand';

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MSG } from '@strongroom/contracts';
+import { MSG, TEAM_MSG } from '@strongroom/contracts';
 import { resetMfaRequestsForTest } from '@/lib/mfa-bridge';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
@@ -57,7 +57,7 @@ describe('Invite User', () => {
     expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['User', 'Guest', 'Admin']);
     await admin.user.click(screen.getByRole('option', { name: 'Guest' }));
     expect(role).toHaveTextContent('Guest');
-    expect(role).toHaveAccessibleDescription('Limited, read-only access.');
+    expect(role).toHaveAccessibleDescription('Limited, read-only access to the matters shared with them.');
     admin.unmount();
 
     const member = open(false);
@@ -110,5 +110,36 @@ describe('Invite User', () => {
     expect(within(dialog).getByLabelText('Email')).toHaveValue('cole@acme.test');
     expect(onOpenChange).not.toHaveBeenCalled();
     expect(invites()).toHaveLength(1);
+  });
+  it('says what a guest will see before a guest is invited', async () => {
+    const { user, dialog } = open(true);
+    expect(within(dialog).queryByText(TEAM_MSG.guestNoGrants)).toBeNull();
+    await user.click(within(dialog).getByRole('combobox', { name: 'Role' }));
+    await user.click(await screen.findByRole('option', { name: 'Guest' }));
+    expect(within(dialog).getByText(TEAM_MSG.guestNoGrants)).toBeInTheDocument();
+  });
+
+  it('an address already invited is refused in the dialog, never inside the code prompt', async () => {
+    const alreadyInvited = () =>
+      Response.json({ error: TEAM_MSG.alreadyInvited, code: 'CONFLICT_ERROR', details: { reason: 'ALREADY_INVITED' } }, { status: 409 });
+    // At the first try (the server checks it before asking for a code) ...
+    calls = stubFetch(() => alreadyInvited());
+    const first = open(true);
+    await first.user.type(within(first.dialog).getByLabelText('Email'), 'cole@acme.test');
+    await first.user.click(within(first.dialog).getByRole('button', { name: 'Send Invitation' }));
+    expect(await within(first.dialog).findByRole('alert')).toHaveTextContent(TEAM_MSG.alreadyInvited);
+    expect(screen.queryByRole('dialog', { name: 'Verification required' })).toBeNull();
+    first.unmount();
+
+    // ... and when it comes with the code (someone invited the address meanwhile): the prompt closes.
+    calls = stubFetch(({ body }) => ((body as { mfaToken?: string }).mfaToken === VALID_CODE ? alreadyInvited() : mfaRequired()));
+    const { user, dialog } = open(true);
+    await user.type(within(dialog).getByLabelText('Email'), 'cole@acme.test');
+    await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+    const mfa = await screen.findByRole('dialog', { name: 'Verification required' });
+    await user.type(within(mfa).getByLabelText('Verification Code'), VALID_CODE);
+    await user.click(within(mfa).getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Verification required' })).toBeNull());
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(TEAM_MSG.alreadyInvited);
   });
 });

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from '@/lib/toast';
-import { inviteUserRequest, MSG, type Role } from '@strongroom/contracts';
+import { inviteUserRequest, MSG, TEAM_MSG, type Role } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogActions } from '@/components/ui/dialog-actions';
@@ -17,7 +17,7 @@ type InviteForm = { email: string; role: Role };
 
 const ROLE_OPTIONS: { value: Role; label: string; description: string; adminOnly?: boolean }[] = [
   { value: 'user', label: 'User', description: 'Standard access: upload and download files.' },
-  { value: 'guest', label: 'Guest', description: 'Limited, read-only access.' },
+  { value: 'guest', label: 'Guest', description: 'Limited, read-only access to the matters shared with them.' },
   { value: 'admin', label: 'Admin', description: 'Full access, including user management.', adminOnly: true },
 ];
 
@@ -37,6 +37,7 @@ export function InviteUserDialog({ open, onOpenChange, isAdmin }: InviteUserDial
     defaultValues: { email: '', role: 'user' },
   });
   const { errors } = form.formState;
+  const role = useWatch({ control: form.control, name: 'role' });
   const roles = ROLE_OPTIONS.filter((r) => isAdmin || !r.adminOnly);
 
   const close = (next: boolean) => {
@@ -98,6 +99,8 @@ export function InviteUserDialog({ open, onOpenChange, isAdmin }: InviteUserDial
               </FormField>
             )}
           />
+          {/* What a guest will see, said before they are invited: nothing until a matter is shared with them. */}
+          {role === 'guest' ? <Alert tone="info">{TEAM_MSG.guestNoGrants}</Alert> : null}
           <DialogActions onCancel={() => close(false)} submitLabel="Send Invitation" pendingLabel="Sending..." pending={invite.isPending} />
         </form>
       </DialogContent>
