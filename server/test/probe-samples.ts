@@ -244,6 +244,101 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [],
   },
 
+  // ---- Team administration -------------------------------------------------------------------------------
+  'GET /_api/settings/users': { access: 'admin', build: async () => ({}), idProbes: [] },
+  'POST /_api/settings/users/manage': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
+      return {
+        body: {
+          userId: p.publicId,
+          changes: { permissions: { canRename: true } },
+          updatedBy: 'Probe Admin',
+          version: 1,
+          timestamp: new Date().toISOString(),
+          reason: 'Probe of the manage call',
+          mfaToken: me.admin.systemMfaToken,
+        },
+      };
+    },
+    idProbes: [{ set: { 'body.userId': 'userPublicId' } }],
+  },
+  'POST /_api/settings/users/permissions': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
+      return { body: { userId: p.publicId, permissions: { canDelete: true }, mfaToken: me.admin.systemMfaToken } };
+    },
+    idProbes: [{ set: { 'body.userId': 'userPublicId' } }],
+  },
+  'POST /_api/settings/users/role': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
+      return { body: { userId: p.publicId, newRole: 'guest', reason: 'Now external counsel', mfaToken: me.admin.systemMfaToken } };
+    },
+    idProbes: [{ set: { 'body.userId': 'userPublicId' } }],
+  },
+  'POST /_api/settings/users/deactivate': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user');
+      return { body: { userId: p.publicId, mfaToken: me.admin.systemMfaToken } };
+    },
+    idProbes: [{ set: { 'body.userId': 'userPublicId' } }],
+  },
+  'POST /_api/settings/users/reactivate': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
+      await t.ctx.db.updateTable('users').set({ isActive: false }).where('id', '=', p.userId).execute();
+      return { body: { userId: p.publicId, mfaToken: me.admin.systemMfaToken } };
+    },
+    idProbes: [{ set: { 'body.userId': 'userPublicId' } }],
+  },
+  'POST /_api/settings/users/reset-mfa': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { signIn: false, totp: true });
+      return { body: { userId: p.publicId, reason: 'Phone lost on a trip', mfaToken: me.admin.systemMfaToken } };
+    },
+    idProbes: [{ set: { 'body.userId': 'userPublicId' } }],
+  },
+  'POST /_api/settings/users/invitations/resend': {
+    access: 'admin',
+    build: async ({ t, me }) => ({
+      body: { invitationId: (await openInvitationRow(t, me.organizationId, me.admin.userId)).id, mfaToken: me.admin.systemMfaToken },
+    }),
+    idProbes: [{ set: { 'body.invitationId': 'invitationId' } }],
+  },
+  'POST /_api/settings/users/invitations/revoke': {
+    access: 'admin',
+    build: async ({ t, me }) => ({ body: { invitationId: (await openInvitationRow(t, me.organizationId, me.admin.userId)).id } }),
+    idProbes: [{ set: { 'body.invitationId': 'invitationId' } }],
+  },
+  'GET /_api/settings/guest-access': {
+    access: 'admin',
+    build: async ({ t, me }) => ({ query: { userId: (await addPerson(t, me.organizationId, 'guest', { signIn: false })).publicId } }),
+    idProbes: [{ set: { 'query.userId': 'userPublicId' } }],
+  },
+  'POST /_api/settings/guest-access/grant': {
+    access: 'admin',
+    build: async ({ t, me }) => ({
+      body: { userId: (await addPerson(t, me.organizationId, 'guest', { signIn: false })).publicId, matterId: me.matter.id },
+    }),
+    idProbes: [{ set: { 'body.userId': 'userPublicId' } }, { set: { 'body.matterId': 'matterId' } }],
+  },
+  'POST /_api/settings/guest-access/revoke': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const guest = await addPerson(t, me.organizationId, 'guest', { signIn: false });
+      await me.admin.client.post('/_api/settings/guest-access/grant', { userId: guest.publicId, matterId: me.matter.id });
+      return { body: { userId: guest.publicId, matterId: me.matter.id } };
+    },
+    idProbes: [{ set: { 'body.userId': 'userPublicId' } }, { set: { 'body.matterId': 'matterId' } }],
+  },
+
   // ---- Client security logs ------------------------------------------------------------------------------
   'POST /_api/security/event-log': {
     access: 'signed-in',
