@@ -1,8 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { Archive, Building2, ShieldCheck, User, Users } from 'lucide-react';
-import { Card } from '@/components/ui/card';
-import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { sessionQueryKey, useSession } from '@/features/auth/api/get-session';
@@ -10,6 +8,7 @@ import { SecuritySettings } from '@/features/feature-flags/components/feature-fl
 import { OrganizationTab } from '@/features/settings/components/organization-tab';
 import { ProfileTab } from '@/features/settings/components/profile-tab';
 import { RetentionTab } from '@/features/settings/components/retention-tab';
+import { TeamPermissionsTab } from '@/features/team/components/team-permissions-tab';
 import { useDocumentTitle } from '@/lib/document-title';
 
 const TABS = ['profile', 'organization', 'team', 'security', 'retention'] as const;
@@ -81,9 +80,7 @@ export function SettingsPage() {
           <OrganizationTab />
         </TabsContent>
         <TabsContent value="team" className="mt-6">
-          <Card>
-            <EmptyState icon={Users} title="Team & Permissions" description="The team list is loading." />
-          </Card>
+          {user ? <TeamPermissionsTab viewer={user} /> : null}
         </TabsContent>
         <TabsContent value="security" className="mt-6">
           <SecuritySettings authLoading={session.isPending} isAdmin={isAdmin} organizationId={user?.organizationId} />
