@@ -150,6 +150,8 @@ export const ERROR_REASONS = [
   'SIGN_IN_ENDED',
   /** Another account already uses the email address (`details.field` is email). */
   'EMAIL_TAKEN',
+  /** A vaulted file must be restored from deep cold storage first; the restore runs (`details.readyBy`). */
+  'RESTORE_PENDING',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

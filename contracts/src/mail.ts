@@ -54,4 +54,27 @@ export const MAIL = {
       'This address already has a Strongroom account, and an address can belong to one organization only, so no invitation was ' +
       `created. If you expected it, talk to ${p.inviterName} or to your own administrator.\n`,
   }),
+
+  /**
+   * To the organization's administrators when the continuous verification finds a vaulted file that differs
+   * from what was vaulted (its bytes, or its write-once lock).
+   */
+  vaultVerificationFailed: (p: {
+    organization: string;
+    matterName: string;
+    matterNumber: string | null;
+    path: string;
+    problems: string[];
+    checkedAt: string;
+  }) => ({
+    subject: `Strongroom: a vaulted file of ${p.organization} failed its integrity check`,
+    text:
+      `The scheduled integrity check of the vault found a file that differs from what was vaulted.\n\n` +
+      `Matter: ${p.matterName}${p.matterNumber ? ` (${p.matterNumber})` : ''}\n` +
+      `File: ${p.path}\n` +
+      `Checked at: ${p.checkedAt}\n` +
+      `Differences:\n${p.problems.map((x) => `- ${x}`).join('\n')}\n\n` +
+      'The audit log records it as VAULT_VERIFICATION_FAILED with what was expected and what was found. Keep the matter ' +
+      'under legal hold, export its vault report and certificate, and have the storage investigated.\n',
+  }),
 } as const;

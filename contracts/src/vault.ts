@@ -50,6 +50,11 @@ export const VAULT_MSG = {
   detailFailed: 'Failed to load details',
   detailEmpty: 'No data available for this matter.',
   retentionNote: 'Files are deleted after the retention period unless a legal hold prevents it.',
+  // Downloads of vaulted files
+  fileDestroyed: 'This file was deleted from the vault when its retention period ended.',
+  /** A vaulted file in a storage class that must be restored before it can be read (409, reason RESTORE_PENDING). */
+  restoreStarted: (p: { readyBy: string; started: boolean }) =>
+    `This file is in deep cold storage and must be restored before it can be downloaded. ${p.started ? 'A restore has been started' : 'A restore is already under way'}; the file should be ready by ${p.readyBy}. Try again then.`,
 } as const;
 
 export const VAULT_LIMITS = {

@@ -35,6 +35,7 @@ import { setupRoutes } from './features/setup/setup.routes.js';
 import { mattersRoutes } from './features/matters/matters.routes.js';
 import { nodesRoutes } from './features/nodes/nodes.routes.js';
 import { uploadsRoutes } from './features/uploads/uploads.routes.js';
+import { vaultQueriesRoutes } from './features/vault/vault-queries.routes.js';
 import { undoRoutes } from './features/undo/undo.routes.js';
 import { undoMatterUpdate } from './features/matters/matters.service.js';
 import { undoMoveNode, undoRenameNode } from './features/nodes/nodes.service.js';
@@ -147,6 +148,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(mattersRoutes(ctx));
   await app.register(nodesRoutes(ctx));
   await app.register(uploadsRoutes(ctx));
+  await app.register(vaultQueriesRoutes(ctx));
   // Every kind of change that can be undone, with the feature that restores it.
   await app.register(teamRoutes(ctx));
   await app.register(

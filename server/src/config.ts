@@ -67,6 +67,13 @@ const envSchema = z.object({
   STORAGE_QUOTA_BYTES: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   UPLOAD_COMPLETION_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   JOB_RUNNER: z.enum(['embedded', 'off']).default('embedded'),
+  VAULT_VERIFY_INTERVAL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  VAULT_VERIFY_BYTES_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1024 ** 2)
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(50 * 1024 ** 3),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -131,6 +138,10 @@ export type Config = {
   uploadCompletionLeaseSeconds: number;
   /** 'embedded': this process runs background jobs; 'off': it only enqueues them (separate workers, tests). */
   jobRunner: 'embedded' | 'off';
+  /** Continuous verification: each vault object is re-read at least once every this many days ... */
+  vaultVerifyIntervalDays: number;
+  /** ... reading at most this many bytes per hourly run (one object at least, however large). */
+  vaultVerifyBytesPerHour: number;
   /** Directory of the built web app, served from the same port when present. */
   webDist?: string;
 };
@@ -182,6 +193,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     storageQuotaBytes: e.STORAGE_QUOTA_BYTES,
     uploadCompletionLeaseSeconds: e.UPLOAD_COMPLETION_LEASE_SECONDS,
     jobRunner: e.JOB_RUNNER,
+    vaultVerifyIntervalDays: e.VAULT_VERIFY_INTERVAL_DAYS,
+    vaultVerifyBytesPerHour: e.VAULT_VERIFY_BYTES_PER_HOUR,
     ...overrides,
   };
 }

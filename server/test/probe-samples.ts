@@ -112,6 +112,49 @@ export function nowhereValue(kind: IdKind): string | number {
 }
 
 const fresh = (t: TestApp) => new Client(t.app, freshIp());
+
+const vaultedMatters = new WeakMap<OrgWorld, Promise<string>>();
+/** A vaulted matter of the organization (one per world): created, then marked vaulted as the vault start marks it. */
+function vaultedMatterOf(t: TestApp, me: OrgWorld): Promise<string> {
+  let id = vaultedMatters.get(me);
+  if (!id) {
+    id = (async () => {
+      const res = await me.admin.client.post('/_api/matters/create', {
+        matterName: uniqueName('Vaulted'),
+        clientName: 'Client Co',
+        responsibleAttorney: 'Jane Counsel',
+      });
+      const matterId = (res.json() as { matter: { id: string } }).matter.id;
+      const now = new Date();
+      await t.ctx.db
+        .updateTable('matters')
+        .set({
+          isVaulted: true,
+          status: 'Vaulted',
+          vaultedAt: now,
+          retentionExpiresAt: new Date(now.getTime() + 7 * 365 * 86_400_000),
+          legalHold: true,
+        })
+        .where('id', '=', matterId)
+        .execute();
+      return matterId;
+    })();
+    vaultedMatters.set(me, id);
+  }
+  return id;
+}
+let numberSeq = 100 + Math.floor(Math.random() * 800);
+
+/** A new matter of the organization, for calls that change a matter for good (legal hold, vault). */
+async function freshMatterVia(c: Client): Promise<string> {
+  const res = await c.post('/_api/matters/create', {
+    matterName: uniqueName('Probe'),
+    clientName: 'Client Co',
+    responsibleAttorney: 'Jane Counsel',
+  });
+  return (res.json() as { matter: { id: string } }).matter.id;
+}
+
 let numberSeq = 100 + Math.floor(Math.random() * 800);
 
 export const SAMPLES: Record<string, OperationSample> = {
@@ -459,6 +502,36 @@ export const SAMPLES: Record<string, OperationSample> = {
     access: 'member',
     build: async ({ me }) => ({ query: { nodeId: me.file.id } }),
     idProbes: [{ set: { 'query.nodeId': 'fileId' } }],
+  },
+
+  // ---- Vault review ---------------------------------------------------------------------------------------
+  'GET /_api/vault/list': {
+    access: 'member',
+    build: async () => ({
+      query: { searchQuery: 'Matter', legalHold: 'all', sortBy: 'vaultedAt', sortDirection: 'desc', page: '1', pageSize: '20' },
+    }),
+    idProbes: [],
+  },
+  'GET /_api/vault/detail': {
+    access: 'member',
+    build: async ({ t, me }) => ({ query: { matterId: await vaultedMatterOf(t, me) } }),
+    idProbes: [{ set: { 'query.matterId': 'matterId' } }],
+  },
+  'GET /_api/vault/audit': {
+    access: 'member',
+    build: async ({ t, me }) => ({ query: { matterId: await vaultedMatterOf(t, me), page: '1', pageSize: '50' } }),
+    idProbes: [{ set: { 'query.matterId': 'matterId' } }],
+  },
+  'GET /_api/vault/certificate': {
+    access: 'member',
+    build: async ({ me }) => ({ query: { matterId: me.matter.id } }),
+    expectStatus: { status: 409, why: 'the probe matter is not vaulted: its certificate does not exist (the vault tests fetch real ones)' },
+    idProbes: [{ set: { 'query.matterId': 'matterId' } }],
+  },
+  'GET /_api/vault/report': {
+    access: 'member',
+    build: async ({ t, me }) => ({ query: { matterId: await vaultedMatterOf(t, me) } }),
+    idProbes: [{ set: { 'query.matterId': 'matterId' } }],
   },
 
   // ---- Uploads -------------------------------------------------------------------------------------------

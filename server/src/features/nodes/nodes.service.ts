@@ -7,7 +7,7 @@ import type {
   NodeTreeDto,
   RenameNodeRequest,
 } from '@strongroom/contracts';
-import { NODE_MSG } from '@strongroom/contracts';
+import { NODE_MSG, VAULT_MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { MAX_PRESIGN_SECONDS } from '../../platform/storage/blob-store.js';
 import { requireMemberRole, requirePermission } from '../../shared/access.js';
@@ -397,6 +397,25 @@ export async function deleteNode(
   return { success: true, deletedCount: deleted };
 }
 
+/** Hours a restore from deep cold storage takes at most (S3 standard retrieval: GLACIER 3-5 h, DEEP_ARCHIVE 12 h). */
+const RESTORE_HOURS: Record<string, number> = { GLACIER: 5, DEEP_ARCHIVE: 12 };
+/** Days a restored copy stays readable. */
+const RESTORE_DAYS = 2;
+
+/**
+ * A file in the vault is read from its vault object: gone once its retention ended (404), and in a storage
+ * class that needs a restore (GLACIER, DEEP_ARCHIVE) a restore is started and the answer (409) says by when.
+ */
+async function requireVaultedFileReadable(ctx: AppContext, key: string): Promise<void> {
+  const info = await ctx.store.vaultInfo(key);
+  if (!info) throw notFound(VAULT_MSG.fileDestroyed);
+  if (!info.restore || info.restore.readyUntil) return;
+  const started = !info.restore.ongoing;
+  if (started) await ctx.store.requestRestore(key, RESTORE_DAYS);
+  const readyBy = new Date(Date.now() + (RESTORE_HOURS[info.storageClass ?? ''] ?? 12) * 3_600_000).toISOString();
+  throw conflict(VAULT_MSG.restoreStarted({ readyBy, started }), { reason: 'RESTORE_PENDING', readyBy });
+}
+
 /** A short-lived download link for a file (canRetrieve), audited as DOWNLOAD_FILE. Reading is allowed under hold and in the vault. */
 export async function downloadUrl(
   ctx: AppContext,
@@ -410,6 +429,8 @@ export async function downloadUrl(
   if (!node) throw notFound(NODE_MSG.itemNotFound);
   const matter = await getVisibleMatter(ctx.db, user, node.matterId);
   if (node.nodeType !== 'file' || !node.storagePath) throw badRequest(NODE_MSG.downloadFilesOnly);
+  // A vaulted matter's file: canRetrieve (above) and canViewVaulted (getVisibleMatter) both held.
+  if (matter.isVaulted) await requireVaultedFileReadable(ctx, node.storagePath);
   const signed = await ctx.store.presignGet({
     key: node.storagePath,
     expiresInSeconds: ctx.store.kind === 's3' ? S3_DOWNLOAD_URL_SECONDS : DOWNLOAD_URL_SECONDS,
@@ -427,6 +448,7 @@ export async function downloadUrl(
         fileName: node.name,
         fileSize: Number(node.fileSize),
         sha256Hash: node.sha256Hash,
+        vaulted: matter.isVaulted,
       },
     ),
   );

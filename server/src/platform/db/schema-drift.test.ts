@@ -298,6 +298,15 @@ const EXPECTED = {
     issuedAt: 'timestamptz',
     body: 'jsonb',
   },
+  vaultVerifications: {
+    id: 'uuid',
+    organizationId: 'uuid',
+    matterId: 'uuid',
+    vaultObjectId: 'uuid',
+    checkedAt: 'timestamptz',
+    ok: 'bool',
+    problem: 'text null',
+  },
 } as const satisfies { [T in keyof DB]: { [C in keyof DB[T]]: ColumnSpec } };
 
 /** Why one column's TypeScript type disagrees with its entry in EXPECTED; never when they agree. */

@@ -302,6 +302,17 @@ export interface VaultCertificatesTable {
   body: Json<SignedCertificate>;
 }
 
+/** One check of a vault object by the continuous verification: when, whether it held, and what differed. */
+export interface VaultVerificationsTable {
+  id: Generated<string>;
+  organizationId: string;
+  matterId: string;
+  vaultObjectId: string;
+  checkedAt: Timestamp;
+  ok: boolean;
+  problem: string | null;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -325,4 +336,5 @@ export interface DB {
   vaultTransfers: VaultTransfersTable;
   vaultObjects: VaultObjectsTable;
   vaultCertificates: VaultCertificatesTable;
+  vaultVerifications: VaultVerificationsTable;
 }
