@@ -76,6 +76,22 @@ export const SYSTEM_MFA_OPERATIONS = [
 ] as const;
 export type SystemMfaOperation = (typeof SYSTEM_MFA_OPERATIONS)[number];
 
+/** Audit actions of legal holds and the vault. */
+export const VAULT_AUDIT_ACTIONS = [
+  'APPLY_LEGAL_HOLD',
+  'REMOVE_LEGAL_HOLD',
+  'VAULT_MATTER',
+  'VAULT_TRANSFER_INITIATED',
+  'VAULT_TRANSFER_COMPLETED',
+  'VAULT_TRANSFER_FAILED',
+  'VAULT_CERTIFICATE_ISSUED',
+  'VAULT_VERIFICATION_FAILED',
+  'VAULT_VERIFICATION_PASSED',
+  'RETENTION_CLEANUP',
+  'DOWNLOAD_VAULTED_FILE',
+] as const;
+export type VaultAuditAction = (typeof VAULT_AUDIT_ACTIONS)[number];
+
 export const FEATURE_FLAG_NAMES = [
   'MFA_USER_MANAGEMENT',
   'MFA_ORGANIZATION_SETTINGS',
@@ -152,6 +168,10 @@ export const ERROR_REASONS = [
   'EMAIL_TAKEN',
   /** A vaulted file must be restored from deep cold storage first; the restore runs (`details.readyBy`). */
   'RESTORE_PENDING',
+  /** A legal hold was to be removed from a matter that is not under one. */
+  'NOT_HELD',
+  /** What was asked for does not exist yet (a vault certificate before its transfer completed). */
+  'NOT_READY',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

@@ -35,6 +35,8 @@ import { setupRoutes } from './features/setup/setup.routes.js';
 import { mattersRoutes } from './features/matters/matters.routes.js';
 import { nodesRoutes } from './features/nodes/nodes.routes.js';
 import { uploadsRoutes } from './features/uploads/uploads.routes.js';
+import { legalHoldRoutes } from './features/legal-hold/legal-hold.routes.js';
+import { vaultRoutes } from './features/vault/vault.routes.js';
 import { vaultQueriesRoutes } from './features/vault/vault-queries.routes.js';
 import { undoRoutes } from './features/undo/undo.routes.js';
 import { undoMatterUpdate } from './features/matters/matters.service.js';
@@ -148,6 +150,8 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(mattersRoutes(ctx));
   await app.register(nodesRoutes(ctx));
   await app.register(uploadsRoutes(ctx));
+  await app.register(legalHoldRoutes(ctx));
+  await app.register(vaultRoutes(ctx));
   await app.register(vaultQueriesRoutes(ctx));
   // Every kind of change that can be undone, with the feature that restores it.
   await app.register(teamRoutes(ctx));

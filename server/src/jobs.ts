@@ -5,10 +5,12 @@
 import { definePasswordResetJobs } from './features/auth/password-reset.service.js';
 import { defineNodeJobs } from './features/nodes/nodes.jobs.js';
 import { defineUploadJobs } from './features/uploads/uploads.jobs.js';
+import { defineVaultTransferJobs } from './features/vault/vault-transfer.jobs.js';
 import type { AppContext } from './shared/context.js';
 
 export function defineJobs(ctx: AppContext): void {
   defineNodeJobs(ctx);
   definePasswordResetJobs(ctx);
   defineUploadJobs(ctx);
+  defineVaultTransferJobs(ctx);
 }

@@ -158,3 +158,31 @@ export async function verifyChain(db: Executor, chainKey: string): Promise<Chain
   }
   return { ok: true, entries: rows.length };
 }
+
+/** Where an entry stands in its chain: its sequence number and its hash (a certificate quotes them). */
+export type ChainPosition = { sequence: number; hash: string };
+
+/**
+ * The chain position of the newest entry of an organization's chain with this action about this target, or null
+ * when there is none. A certificate names the entry its event recorded, so that it can be written again (after a
+ * crash) with the same chain head.
+ */
+export async function latestEntryPosition(
+  db: Executor,
+  organizationId: string,
+  action: string,
+  target: { table: string; id: string },
+): Promise<ChainPosition | null> {
+  const row = await db
+    .selectFrom('auditLogs')
+    .select(['seq', 'hash'])
+    .where('chainKey', '=', organizationId)
+    .where('organizationId', '=', organizationId)
+    .where('action', '=', action)
+    .where('targetTable', '=', target.table)
+    .where('targetId', '=', target.id)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { sequence: Number(row.seq), hash: row.hash } : null;
+}

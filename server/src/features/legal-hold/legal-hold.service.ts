@@ -1,0 +1,67 @@
+/**
+ * Applying and removing a matter's legal hold (POST /_api/matters/legal-hold). Admins only. A held matter takes
+ * no changes and cannot be vaulted. On a vaulted matter the hold may be removed (the matter stays vaulted and
+ * read-only: that is what lets its retention end) and applied again; its vault objects' holds follow the
+ * matter's through a durable job.
+ */
+import type { LegalHoldRequest, LegalHoldResponse } from '@strongroom/contracts';
+import { VAULT_MSG } from '@strongroom/contracts';
+import type { Executor } from '../../platform/db/database.js';
+import { auditFor } from '../../shared/audit.js';
+import type { AppContext, RequestMeta } from '../../shared/context.js';
+import { conflict, forbidden } from '../../shared/errors.js';
+import { isFlagEnabled } from '../feature-flags/feature-flags.service.js';
+import { getVisibleMatter, lockVisibleMatter, toMatterDto, type MatterRow } from '../matters/index.js';
+import { withFreshMfa } from '../mfa/index.js';
+import type { AuthContext } from '../sessions/index.js';
+import { followMatterHold } from '../vault/vault.service.js';
+import { setMatterHold } from './legal-hold.repository.js';
+
+/** Applying a hold that is on, or removing one that is off, is refused with a clear word (409). */
+function requireChange(matter: Pick<MatterRow, 'legalHold'>, action: LegalHoldRequest['action']): void {
+  if (action === 'apply' && matter.legalHold) throw conflict(VAULT_MSG.holdAlreadyApplied, { reason: 'LEGAL_HOLD' });
+  if (action === 'remove' && !matter.legalHold) throw conflict(VAULT_MSG.holdNotApplied, { reason: 'NOT_HELD' });
+}
+
+/**
+ * Applies or removes the hold, with its reason, in one transaction with APPLY_LEGAL_HOLD / REMOVE_LEGAL_HOLD.
+ * The rules are checked before any code is asked for; with the organization's MFA_VAULT_OPERATIONS flag on, a
+ * fresh second-factor code of the admin's method is required (401 MFA_REQUIRED until it comes in mfaToken).
+ */
+export async function changeLegalHold(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: LegalHoldRequest,
+  meta: RequestMeta,
+): Promise<LegalHoldResponse> {
+  const { user } = auth;
+  // Admins only: users and guests alike are told so.
+  if (user.role !== 'admin') throw forbidden(VAULT_MSG.holdPermissionDenied);
+  requireChange(await getVisibleMatter(ctx.db, user, input.matterId), input.action);
+
+  const change = async (trx: Executor) => {
+    const matter = await lockVisibleMatter(trx, user, input.matterId);
+    requireChange(matter, input.action);
+    const apply = input.action === 'apply';
+    const reason = input.reason ?? null;
+    const updated = await setMatterHold(trx, matter, { legalHold: apply, holdReason: apply ? reason : null, userId: user.id });
+    await auditFor(user, meta)(
+      trx,
+      apply ? 'APPLY_LEGAL_HOLD' : 'REMOVE_LEGAL_HOLD',
+      { table: 'matters', id: matter.id },
+      {
+        matterName: matter.matterName,
+        reason,
+        ...(apply ? {} : { previousReason: matter.holdReason }),
+        vaulted: matter.isVaulted,
+        version: updated.version,
+      },
+    );
+    if (matter.isVaulted) await followMatterHold(ctx, trx, user.organizationId, matter.id);
+    return updated;
+  };
+  const updated = (await isFlagEnabled(ctx.db, user.organizationId, 'MFA_VAULT_OPERATIONS'))
+    ? await withFreshMfa(ctx, auth, 'MFA_VAULT_OPERATIONS', input.mfaToken, meta.ip, change)
+    : await ctx.db.transaction().execute(change);
+  return { matter: toMatterDto(updated), message: input.action === 'apply' ? VAULT_MSG.holdApplied : VAULT_MSG.holdRemoved };
+}

@@ -1,0 +1,350 @@
+/**
+ * vault-transfer: moves a vaulted matter's files into the vault (write-once storage), one durable job per matter,
+ * enqueued in the transaction that vaulted the matter. For each file not yet in the vault:
+ *   1. copy the working copy to its vault key under the lock (COMPLIANCE, retain-until = the matter's retention
+ *      end, legal hold as the matter has it);
+ *   2. read the vault copy back: its sha256 and size must be the ones recorded when the file was uploaded;
+ *   3. only then, in one transaction: the vault object's row, the node pointing at the vault copy, the progress,
+ *      and the deletion of the working copy as a durable job (it runs after the commit; the working copy is never
+ *      removed before the vault row exists).
+ * A file whose vault copy does not match is never recorded: VAULT_TRANSFER_FAILED names it and why, the run
+ * fails and the queue retries it with backoff. The copy that did not match stays in the vault (nothing can remove
+ * it before its retention ends); a later run copies the file to a fresh key beside it.
+ *
+ * When every file is in, the certificate is written: the VAULT_TRANSFER_COMPLETED entry is recorded once (the
+ * chain head the certificate quotes), the signed certificate is stored under the vault lock at a key named by its
+ * own hash, and one transaction records it, audits VAULT_CERTIFICATE_ISSUED and marks the transfer completed.
+ * Every step can be run again: killed at any point and restarted, the job ends with each file in the vault once,
+ * none lost, and one certificate. A run after completion does nothing.
+ *
+ * vault-hold-sync: the vault objects' legal holds follow the matter's (a hold removed or applied again by an
+ * admin). It reads the matter's hold when it runs, so holds flipped quickly one after another end as the last.
+ */
+import { createHash } from 'node:crypto';
+import type { SignedCertificate, VaultCertificatePayload } from '@strongroom/contracts';
+import type { Executor } from '../../platform/db/database.js';
+import { certificateBytes, signCertificate } from '../../platform/signing.js';
+import { BlobObjectExistsError, type VaultLock } from '../../platform/storage/blob-store.js';
+import { auditFor, latestEntryPosition } from '../../shared/audit.js';
+import type { AppContext } from '../../shared/context.js';
+import { enqueueObjectDeletion } from '../nodes/index.js';
+import {
+  findMatterRow,
+  findVaultCertificate,
+  insertVaultCertificate,
+  lockTransfer,
+  matterNodes,
+  objectsWithOtherHold,
+  organizationName,
+  recordVaultedFile,
+  setObjectHold,
+  updateTransfer,
+  vaultObjectsOf,
+  vaultedNodeIds,
+  type MatterNodeRow,
+} from './vault.repository.js';
+
+export const VAULT_TRANSFER_JOB = 'vault-transfer';
+export const VAULT_HOLD_SYNC_JOB = 'vault-hold-sync';
+export type VaultMatterJob = { organizationId: string; matterId: string };
+
+/** Files copied at once: the copy and the read-back of one overlap the other's (hashing runs on worker threads). */
+const COPY_CONCURRENCY = 3;
+/** Fresh keys tried for a file whose earlier vault copy did not match (that copy stays locked where it is). */
+const MAX_KEY_VARIANTS = 5;
+
+/** Where a file lives in the vault: vault/<organization>/<matter>/<node>, then <node>.2, .3 after a bad copy. */
+export function vaultObjectKey(organizationId: string, matterId: string, nodeId: string, variant = 1): string {
+  return `vault/${organizationId}/${matterId}/${nodeId}${variant > 1 ? `.${variant}` : ''}`;
+}
+
+/** Where a certificate lives in the vault: named by its kind, when it was issued and its own sha256. */
+function certificateKey(organizationId: string, matterId: string, issuedAt: Date, sha256: string): string {
+  const compact = issuedAt.toISOString().replace(/[-:]/g, '').replace('.', '');
+  return `vault/${organizationId}/${matterId}/certificates/vault-${compact}-${sha256.slice(0, 16)}.json`;
+}
+
+type FileToVault = { node: MatterNodeRow & { storagePath: string; sha256Hash: string }; path: string; size: number };
+type Failure = { nodeId: string; path: string; reason: string; objectKey?: string; expected?: string; found?: string };
+
+/** Every file of the matter with its path in the matter ('Folder/Sub/file.pdf'). */
+function filesWithPaths(nodes: MatterNodeRow[]): FileToVault[] {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const pathOf = (n: MatterNodeRow): string => {
+    const names: string[] = [];
+    const seen = new Set<string>();
+    for (let cur: MatterNodeRow | undefined = n; cur && !seen.has(cur.id); cur = cur.parentId ? byId.get(cur.parentId) : undefined) {
+      seen.add(cur.id);
+      names.unshift(cur.name);
+    }
+    return names.join('/');
+  };
+  return nodes
+    .filter((n): n is FileToVault['node'] => n.nodeType === 'file' && n.storagePath !== null && n.sha256Hash !== null)
+    .map((node) => ({ node, path: pathOf(node), size: Number(node.fileSize ?? 0) }));
+}
+
+function jobOrigin(organizationId: string) {
+  return auditFor({ organizationId, actor: null });
+}
+
+/** Copies one file to the vault and checks it; answers the recorded object, or the failure. */
+async function vaultOneFile(
+  ctx: AppContext,
+  job: VaultMatterJob,
+  file: FileToVault,
+  lock: VaultLock,
+): Promise<{ ok: true } | { ok: false; failure: Failure }> {
+  const base = { nodeId: file.node.id, path: file.path };
+  for (let variant = 1; variant <= MAX_KEY_VARIANTS; variant++) {
+    const vaultKey = vaultObjectKey(job.organizationId, job.matterId, file.node.id, variant);
+    let info;
+    try {
+      info = await ctx.store.copyToVault({ sourceKey: file.node.storagePath, vaultKey, lock });
+    } catch (err) {
+      // The key holds other bytes: an earlier copy that did not match. The next key is tried.
+      if (err instanceof BlobObjectExistsError) continue;
+      return { ok: false, failure: { ...base, objectKey: vaultKey, reason: `copy failed: ${(err as Error).message}` } };
+    }
+    const found = await ctx.store.sha256(vaultKey);
+    if (found !== file.node.sha256Hash || info.size !== file.size) {
+      return {
+        ok: false,
+        failure: {
+          ...base,
+          objectKey: vaultKey,
+          reason: found !== file.node.sha256Hash ? 'sha256 mismatch' : 'size mismatch',
+          expected: `${file.node.sha256Hash} (${file.size} bytes)`,
+          found: `${found} (${info.size} bytes)`,
+        },
+      };
+    }
+    await ctx.db.transaction().execute(async (trx) => {
+      const recorded = await recordVaultedFile(
+        trx,
+        {
+          organizationId: job.organizationId,
+          matterId: job.matterId,
+          nodeId: file.node.id,
+          path: file.path,
+          objectKey: vaultKey,
+          versionId: info.versionId,
+          sha256: found,
+          size: file.size,
+          storageClass: info.storageClass,
+          retainUntil: lock.retainUntil,
+          legalHold: info.lock?.legalHold ?? lock.legalHold,
+        },
+        file.node.storagePath,
+      );
+      // The working copy goes once this commits (a durable job: a crash before it runs leaves the job).
+      if (recorded) await enqueueObjectDeletion(ctx, trx, job.organizationId, [file.node.storagePath], 'vaulted');
+    });
+    await testPauseInTransfer(ctx);
+    return { ok: true };
+  }
+  return { ok: false, failure: { ...base, reason: `every vault key tried holds other bytes (${MAX_KEY_VARIANTS} keys)` } };
+}
+
+/** Runs `work` over the items, `limit` at a time. */
+async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+export class VaultTransferFailed extends Error {}
+
+/** One run of a matter's transfer (see the top of this file). */
+export async function runVaultTransfer(ctx: AppContext, job: VaultMatterJob): Promise<'completed' | 'nothing-to-do'> {
+  const started = await ctx.db.transaction().execute(async (trx) => {
+    const transfer = await lockTransfer(trx, job.organizationId, job.matterId);
+    if (!transfer || transfer.state === 'completed') return null;
+    await updateTransfer(trx, job.organizationId, job.matterId, { state: 'transferring', addAttempt: true });
+    return transfer;
+  });
+  if (!started) return 'nothing-to-do';
+  const matter = await findMatterRow(ctx.db, job.organizationId, job.matterId);
+  if (!matter || !matter.isVaulted || !matter.retentionExpiresAt) throw new Error('the matter of this vault transfer is not vaulted');
+  const lock: VaultLock = { mode: 'COMPLIANCE', retainUntil: matter.retentionExpiresAt, legalHold: matter.legalHold };
+
+  const files = filesWithPaths(await matterNodes(ctx.db, job.organizationId, job.matterId));
+  const done = await vaultedNodeIds(ctx.db, job.organizationId, job.matterId);
+  const todo = files.filter((f) => !done.has(f.node.id));
+  const failures: Failure[] = [];
+  await eachLimited(todo, COPY_CONCURRENCY, async (file) => {
+    const result = await vaultOneFile(ctx, job, file, lock);
+    if (!result.ok) failures.push(result.failure);
+  });
+
+  if (failures.length > 0) {
+    await ctx.db.transaction().execute(async (trx) => {
+      const audit = jobOrigin(job.organizationId);
+      for (const failure of failures) await audit(trx, 'VAULT_TRANSFER_FAILED', { table: 'matters', id: job.matterId }, { ...failure });
+      await updateTransfer(trx, job.organizationId, job.matterId, {
+        state: 'failed',
+        lastError: failures.map((f) => `${f.path}: ${f.reason}`).join('; '),
+      });
+    });
+    throw new VaultTransferFailed(`${failures.length} file(s) of matter ${job.matterId} could not be vaulted; the transfer is retried`);
+  }
+  await writeCertificate(ctx, job, files.length);
+  return 'completed';
+}
+
+/** The certificate and the end of the transfer; every step may run again after a crash. */
+async function writeCertificate(ctx: AppContext, job: VaultMatterJob, fileCount: number): Promise<void> {
+  const target = { table: 'matters', id: job.matterId };
+  // The completion is recorded once; its audit entry is the chain head the certificate quotes.
+  const completedAt = await ctx.db.transaction().execute(async (trx) => {
+    const transfer = await lockTransfer(trx, job.organizationId, job.matterId);
+    if (!transfer) throw new Error('the vault transfer disappeared');
+    if (transfer.completedAt) return transfer.completedAt;
+    const objects = await vaultObjectsOf(trx, job.organizationId, job.matterId);
+    const bytes = objects.reduce((sum, o) => sum + Number(o.size), 0);
+    const now = new Date(Math.floor(Date.now()));
+    await updateTransfer(trx, job.organizationId, job.matterId, { completedAt: now, lastError: null });
+    await jobOrigin(job.organizationId)(trx, 'VAULT_TRANSFER_COMPLETED', target, {
+      files: objects.length,
+      bytes,
+      expectedFiles: fileCount,
+    });
+    return now;
+  });
+  // The objects' holds as the matter's now, so that the certificate states what is in force.
+  await syncObjectHolds(ctx, job);
+  if (await findVaultCertificate(ctx.db, job.organizationId, job.matterId)) {
+    await updateTransfer(ctx.db, job.organizationId, job.matterId, { state: 'completed' });
+    return;
+  }
+  const matter = await findMatterRow(ctx.db, job.organizationId, job.matterId);
+  if (!matter?.retentionExpiresAt) throw new Error('the matter of this vault transfer is not vaulted');
+  const objects = await vaultObjectsOf(ctx.db, job.organizationId, job.matterId);
+  const head = await latestEntryPosition(ctx.db, job.organizationId, 'VAULT_TRANSFER_COMPLETED', target);
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  const payload: VaultCertificatePayload = {
+    kind: 'vault-certificate',
+    version: 1,
+    issuedAt: completedAt.toISOString(),
+    organization: { id: job.organizationId, name: await organizationName(ctx.db, job.organizationId) },
+    matter: {
+      id: matter.id,
+      matterName: matter.matterName,
+      matterNumber: matter.matterNumber,
+      clientName: matter.clientName,
+      vaultedAt: iso(matter.vaultedAt),
+      retentionExpiresAt: iso(matter.retentionExpiresAt),
+    },
+    files: objects.map((o) => ({
+      path: o.path,
+      size: Number(o.size),
+      sha256: o.sha256,
+      objectKey: o.objectKey,
+      versionId: o.versionId,
+      retainUntil: o.retainUntil.toISOString(),
+      lockMode: 'COMPLIANCE',
+      legalHold: o.legalHold,
+    })),
+    totals: { files: objects.length, bytes: objects.reduce((sum, o) => sum + Number(o.size), 0) },
+    auditChainHead: head,
+  };
+  const signed: SignedCertificate = await signCertificate(ctx.config, payload);
+  const body = certificateBytes(signed);
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  const objectKey = certificateKey(job.organizationId, job.matterId, completedAt, sha256);
+  // The same payload signs to the same bytes (Ed25519 is deterministic), so a repeat finds them stored already.
+  await ctx.store.putLocked({
+    key: objectKey,
+    body,
+    contentType: 'application/json',
+    lock: { mode: 'COMPLIANCE', retainUntil: matter.retentionExpiresAt, legalHold: matter.legalHold },
+  });
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockTransfer(trx, job.organizationId, job.matterId);
+    const inserted = await insertVaultCertificate(trx, {
+      organizationId: job.organizationId,
+      matterId: job.matterId,
+      objectKey,
+      sha256,
+      issuedAt: completedAt,
+      body: signed,
+    });
+    if (inserted) {
+      await jobOrigin(job.organizationId)(trx, 'VAULT_CERTIFICATE_ISSUED', target, {
+        objectKey,
+        sha256,
+        keyId: signed.keyId,
+        files: payload.totals.files,
+        bytes: payload.totals.bytes,
+        auditChainHead: head,
+      });
+    }
+    await updateTransfer(trx, job.organizationId, job.matterId, { state: 'completed' });
+  });
+}
+
+/** Sets every vault object's legal hold to the matter's (store first, then the row; both idempotent). */
+export async function syncObjectHolds(ctx: AppContext, job: VaultMatterJob): Promise<number> {
+  const matter = await findMatterRow(ctx.db, job.organizationId, job.matterId);
+  if (!matter?.isVaulted) return 0;
+  const on = matter.legalHold;
+  const objects = await objectsWithOtherHold(ctx.db, job.organizationId, job.matterId, on);
+  for (const object of objects) {
+    await ctx.store.setLegalHold(object.objectKey, on);
+    await setObjectHold(ctx.db, job.organizationId, object.id, on);
+  }
+  return objects.length;
+}
+
+/** Enqueues the transfer in the caller's transaction (the one that vaulted the matter). */
+export function enqueueVaultTransfer(ctx: AppContext, trx: Executor, job: VaultMatterJob): Promise<string> {
+  return ctx.jobs.enqueue<VaultMatterJob>(trx, VAULT_TRANSFER_JOB, job);
+}
+
+/** Enqueues the hold sync in the caller's transaction (the one that changed the matter's hold). */
+export function enqueueVaultHoldSync(ctx: AppContext, trx: Executor, job: VaultMatterJob): Promise<string> {
+  return ctx.jobs.enqueue<VaultMatterJob>(trx, VAULT_HOLD_SYNC_JOB, job);
+}
+
+let pausedOnce = false;
+let recordedHere = 0;
+/**
+ * Test hook, inert unless STRONGROOM_TEST_PAUSE_IN_VAULT_AFTER_FILES is set: holds the first run of this process
+ * once it has recorded that many files, and says so in the log, so a crash test can kill the server mid-transfer.
+ */
+async function testPauseInTransfer(ctx: AppContext): Promise<void> {
+  const after = Number(process.env.STRONGROOM_TEST_PAUSE_IN_VAULT_AFTER_FILES ?? 0);
+  if (!(after > 0) || pausedOnce) return;
+  recordedHere += 1;
+  if (recordedHere < after) return;
+  pausedOnce = true;
+  ctx.log.warn({ files: recordedHere }, 'test hook: vault transfer paused');
+  await new Promise((resolve) => setTimeout(resolve, 600_000));
+}
+
+export function defineVaultTransferJobs(ctx: AppContext): void {
+  ctx.jobs.define<VaultMatterJob>({
+    name: VAULT_TRANSFER_JOB,
+    handler: async (data) => {
+      await runVaultTransfer(ctx, data);
+    },
+    // A failed file is retried with backoff (15 s, 30 s, 1 min, ... up to 6 hours), twelve times.
+    retryLimit: 12,
+    retryDelaySeconds: 15,
+    // A repeat costs nothing (files in the vault are skipped, records are written once): a run whose process
+    // died is taken over promptly.
+    heartbeatSeconds: 10,
+    expireInSeconds: 6 * 3600,
+    pollingIntervalSeconds: 2,
+  });
+  ctx.jobs.define<VaultMatterJob>({
+    name: VAULT_HOLD_SYNC_JOB,
+    handler: async (data) => {
+      await syncObjectHolds(ctx, data);
+    },
+    heartbeatSeconds: 10,
+    pollingIntervalSeconds: 2,
+  });
+}

@@ -1,0 +1,222 @@
+/**
+ * The rows of vaulting and of the transfer into the vault: the matter marked vaulted, the transfer's state and
+ * progress, the files of the matter, the vault objects recorded as each file is verified in the vault, and the
+ * vault certificate. Every query is scoped by organization_id.
+ */
+import { sql, type Selectable } from 'kysely';
+import type { SignedCertificate } from '@strongroom/contracts';
+import type { Executor } from '../../platform/db/database.js';
+import type { MattersTable, VaultObjectsTable, VaultTransfersTable } from '../../platform/db/schema.js';
+
+export type VaultTransferRow = Selectable<VaultTransfersTable>;
+type MatterRow = Selectable<MattersTable>;
+
+/**
+ * Marks the matter vaulted, with the legal hold applied (its reason kept when it has one). Only a matter that is
+ * not vaulted yet changes: of two starts at once, the second finds none and answers undefined.
+ */
+export function markMatterVaulted(
+  db: Executor,
+  matter: Pick<MatterRow, 'id' | 'organizationId' | 'version' | 'holdReason'>,
+  values: { vaultedAt: Date; retentionExpiresAt: Date; holdReason: string; userId: number },
+) {
+  return db
+    .updateTable('matters')
+    .set({
+      isVaulted: true,
+      status: 'Vaulted',
+      vaultedAt: values.vaultedAt,
+      retentionExpiresAt: values.retentionExpiresAt,
+      legalHold: true,
+      holdReason: matter.holdReason ?? values.holdReason,
+      version: matter.version + 1,
+      updatedBy: values.userId,
+      updatedAt: values.vaultedAt,
+    })
+    .where('id', '=', matter.id)
+    .where('organizationId', '=', matter.organizationId)
+    .where('isVaulted', '=', false)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function insertTransfer(
+  db: Executor,
+  values: { matterId: string; organizationId: string; retentionExpiresAt: Date; filesTotal: number; bytesTotal: number; startedAt: Date },
+) {
+  return db
+    .insertInto('vaultTransfers')
+    .values({ ...values, state: 'pending', lastError: null, completedAt: null })
+    .execute();
+}
+
+/** Files of the matter and their sizes, as vaulting counts them (the transfer's totals). */
+export async function matterFileTotals(db: Executor, organizationId: string, matterId: string): Promise<{ files: number; bytes: number }> {
+  const row = await db
+    .selectFrom('nodes')
+    .select([sql<number>`count(*)::int`.as('files'), sql<string>`coalesce(sum(file_size), 0)::text`.as('bytes')])
+    .where('organizationId', '=', organizationId)
+    .where('matterId', '=', matterId)
+    .where('nodeType', '=', 'file')
+    .where('storagePath', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return { files: row.files, bytes: Number(row.bytes) };
+}
+
+export function findTransfer(db: Executor, organizationId: string, matterId: string) {
+  return db
+    .selectFrom('vaultTransfers')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('matterId', '=', matterId)
+    .executeTakeFirst();
+}
+
+/** The transfer's row, locked for the rest of the transaction (the start and the end of each run take it). */
+export function lockTransfer(db: Executor, organizationId: string, matterId: string) {
+  return db
+    .selectFrom('vaultTransfers')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('matterId', '=', matterId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export function updateTransfer(
+  db: Executor,
+  organizationId: string,
+  matterId: string,
+  changes: Partial<Pick<VaultTransferRow, 'state' | 'lastError' | 'completedAt' | 'filesTotal'>> & {
+    bytesTotal?: number;
+    addAttempt?: boolean;
+  },
+) {
+  const { addAttempt, ...rest } = changes;
+  return db
+    .updateTable('vaultTransfers')
+    .set((eb) => ({ ...rest, ...(addAttempt ? { attempts: eb('attempts', '+', 1) } : {}) }))
+    .where('organizationId', '=', organizationId)
+    .where('matterId', '=', matterId)
+    .execute();
+}
+
+/** The matter as the transfer and its certificate need it. */
+export function findMatterRow(db: Executor, organizationId: string, matterId: string) {
+  return db.selectFrom('matters').selectAll().where('organizationId', '=', organizationId).where('id', '=', matterId).executeTakeFirst();
+}
+
+export async function organizationName(db: Executor, organizationId: string): Promise<string> {
+  const row = await db.selectFrom('organizations').select('name').where('id', '=', organizationId).executeTakeFirstOrThrow();
+  return row.name;
+}
+
+/** Every node of the matter (the tree gives each file its path). */
+export function matterNodes(db: Executor, organizationId: string, matterId: string) {
+  return db
+    .selectFrom('nodes')
+    .select(['id', 'parentId', 'name', 'nodeType', 'fileSize', 'sha256Hash', 'storagePath'])
+    .where('organizationId', '=', organizationId)
+    .where('matterId', '=', matterId)
+    .execute();
+}
+
+export type MatterNodeRow = Awaited<ReturnType<typeof matterNodes>>[number];
+
+/** The ids of the matter's files that are in the vault already. */
+export async function vaultedNodeIds(db: Executor, organizationId: string, matterId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('vaultObjects')
+    .select('nodeId')
+    .where('organizationId', '=', organizationId)
+    .where('matterId', '=', matterId)
+    .execute();
+  return new Set(rows.map((r) => r.nodeId));
+}
+
+export type NewVaultObject = Pick<
+  Selectable<VaultObjectsTable>,
+  'organizationId' | 'matterId' | 'nodeId' | 'path' | 'objectKey' | 'versionId' | 'sha256' | 'storageClass' | 'retainUntil' | 'legalHold'
+> & { size: number };
+
+/**
+ * Records one verified file in the vault: its vault object, the node pointing at the vault copy (only while it
+ * still points at the working copy it was copied from) and the transfer's progress. Answers false when the file
+ * was recorded already (another run of the job got there first): nothing changes then.
+ */
+export async function recordVaultedFile(db: Executor, object: NewVaultObject, workingKey: string): Promise<boolean> {
+  const inserted = await db
+    .insertInto('vaultObjects')
+    .values({ ...object, state: 'vaulted' })
+    .onConflict((oc) => oc.column('nodeId').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) return false;
+  await db
+    .updateTable('nodes')
+    .set({ storagePath: object.objectKey, updatedAt: new Date() })
+    .where('organizationId', '=', object.organizationId)
+    .where('id', '=', object.nodeId)
+    .where('storagePath', '=', workingKey)
+    .execute();
+  await db
+    .updateTable('vaultTransfers')
+    .set((eb) => ({ filesDone: eb('filesDone', '+', 1), bytesDone: sql`bytes_done + ${object.size}` }))
+    .where('organizationId', '=', object.organizationId)
+    .where('matterId', '=', object.matterId)
+    .execute();
+  return true;
+}
+
+/** The matter's vault objects by path (the certificate lists them in this order). */
+export function vaultObjectsOf(db: Executor, organizationId: string, matterId: string) {
+  return db
+    .selectFrom('vaultObjects')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('matterId', '=', matterId)
+    .where('state', '=', 'vaulted')
+    .orderBy('path')
+    .orderBy('nodeId')
+    .execute();
+}
+
+/** The matter's vault objects whose recorded legal hold is not `on`. */
+export function objectsWithOtherHold(db: Executor, organizationId: string, matterId: string, on: boolean) {
+  return db
+    .selectFrom('vaultObjects')
+    .select(['id', 'objectKey'])
+    .where('organizationId', '=', organizationId)
+    .where('matterId', '=', matterId)
+    .where('state', '=', 'vaulted')
+    .where('legalHold', '!=', on)
+    .execute();
+}
+
+export function setObjectHold(db: Executor, organizationId: string, id: string, on: boolean) {
+  return db.updateTable('vaultObjects').set({ legalHold: on }).where('organizationId', '=', organizationId).where('id', '=', id).execute();
+}
+
+export function findVaultCertificate(db: Executor, organizationId: string, matterId: string) {
+  return db
+    .selectFrom('vaultCertificates')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('matterId', '=', matterId)
+    .where('kind', '=', 'vault')
+    .executeTakeFirst();
+}
+
+/** Records the matter's vault certificate; answers false when it has one already (it is written once). */
+export async function insertVaultCertificate(
+  db: Executor,
+  values: { organizationId: string; matterId: string; objectKey: string; sha256: string; issuedAt: Date; body: SignedCertificate },
+): Promise<boolean> {
+  const row = await db
+    .insertInto('vaultCertificates')
+    .values({ ...values, kind: 'vault', body: JSON.stringify(values.body) })
+    .onConflict((oc) => oc.column('matterId').where('kind', '=', 'vault').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
