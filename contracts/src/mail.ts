@@ -39,6 +39,23 @@ export const MAIL = {
     };
   },
 
+  /** A recovery code replaced the authenticator: at sign-in or to change the verification method. */
+  recoveryCodeUsed: (p: { purpose: 'login' | 'method-change'; remaining: number }) => ({
+    subject: 'Strongroom: a recovery code was used on your account',
+    text:
+      `One of your Strongroom recovery codes was just used ${p.purpose === 'login' ? 'to sign in' : 'to change your verification method'}. ` +
+      `${p.remaining} unused recovery code${p.remaining === 1 ? '' : 's'} remain${p.remaining === 1 ? 's' : ''}.\n\n` +
+      'If it was not you, someone has your password and a recovery code: change your password and tell your administrator at once.\n',
+  }),
+
+  /** Sent to the old address when a user changes their email address. */
+  emailChanged: (p: { newEmail: string }) => ({
+    subject: 'Strongroom: the email address of your account was changed',
+    text:
+      `The email address of your Strongroom account was changed to ${p.newEmail}. Verification codes and password resets now go there.\n\n` +
+      'If it was not you, tell your administrator at once.\n',
+  }),
+
   invitation: (p: { inviterName: string; inviterEmail: string; organization: string; link: string; days: number }) => ({
     subject: `${p.inviterName} invited you to ${p.organization} on Strongroom`,
     text:

@@ -39,6 +39,8 @@ import { legalHoldRoutes } from './features/legal-hold/legal-hold.routes.js';
 import { vaultRoutes } from './features/vault/vault.routes.js';
 import { vaultQueriesRoutes } from './features/vault/vault-queries.routes.js';
 import { undoRoutes } from './features/undo/undo.routes.js';
+import { settingsRoutes } from './features/settings/settings.routes.js';
+import { featureFlagsRoutes } from './features/feature-flags/feature-flags.routes.js';
 import { undoMatterUpdate } from './features/matters/matters.service.js';
 import { undoMoveNode, undoRenameNode } from './features/nodes/nodes.service.js';
 import { teamRoutes } from './features/team/team.routes.js';
@@ -152,6 +154,8 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(uploadsRoutes(ctx));
   await app.register(legalHoldRoutes(ctx));
   await app.register(vaultRoutes(ctx));
+  await app.register(settingsRoutes(ctx));
+  await app.register(featureFlagsRoutes(ctx));
   await app.register(vaultQueriesRoutes(ctx));
   // Every kind of change that can be undone, with the feature that restores it.
   await app.register(teamRoutes(ctx));

@@ -268,6 +268,82 @@ export const SAMPLES: Record<string, OperationSample> = {
     build: async () => ({ body: { operation: 'generate_totp_secret' } }),
     idProbes: [],
   },
+  'GET /_api/settings/mfa': { access: 'signed-in', build: async () => ({}), idProbes: [] },
+  'POST /_api/settings/mfa': {
+    access: 'signed-in',
+    build: async () => ({ body: { enable: true, method: 'totp', setup: true } }),
+    idProbes: [],
+  },
+  'POST /_api/settings/mfa/recovery-codes': {
+    access: 'signed-in',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { totp: true });
+      return { client: p.client, body: { mfaToken: currentTotp(p.totpSecret!) } };
+    },
+    idProbes: [],
+  },
+  'POST /_api/auth/mfa-recovery': {
+    access: 'public',
+    why: 'second step of signing in with a recovery code instead of the authenticator',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { totp: true });
+      const res = await p.client.post('/_api/settings/mfa/recovery-codes', { mfaToken: currentTotp(p.totpSecret!) });
+      const recoveryCode = (res.json() as { recoveryCodes: string[] }).recoveryCodes[0]!;
+      return { client: await pendingSignIn(t, p), body: { userId: p.userId, recoveryCode } };
+    },
+    idProbes: [{ set: { 'body.userId': 'userId' } }],
+  },
+  'GET /_api/settings/profile': { access: 'signed-in', build: async () => ({}), idProbes: [] },
+  'POST /_api/settings/profile': {
+    access: 'signed-in',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user');
+      return { client: p.client, body: { fullName: 'Pat Renamed', email: p.email, phoneNumber: '+44 20 7946 0000' } };
+    },
+    idProbes: [],
+  },
+  'GET /_api/settings/organization': { access: 'member', build: async () => ({}), idProbes: [] },
+  'POST /_api/settings/organization': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      return {
+        client: p.client,
+        body: {
+          name: me.name,
+          primaryContactName: 'Jane Counsel',
+          primaryContactEmail: 'jane@firm.test',
+          primaryContactPhone: '+44 20 7946 0001',
+          mfaToken: currentTotp(p.totpSecret!),
+        },
+      };
+    },
+    idProbes: [],
+  },
+  'GET /_api/settings/retention': { access: 'member', build: async () => ({}), idProbes: [] },
+  'POST /_api/settings/retention': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      return { client: p.client, body: { defaultRetentionYears: 7, mfaToken: currentTotp(p.totpSecret!) } };
+    },
+    idProbes: [],
+  },
+  'GET /_api/settings/feature-flags': { access: 'admin', build: async () => ({}), idProbes: [] },
+  'POST /_api/settings/feature-flags': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      return {
+        client: p.client,
+        body: { flagsToUpdate: [{ flagName: 'enhanced_user_management', enabled: false }], mfaToken: currentTotp(p.totpSecret!) },
+      };
+    },
+    idProbes: [],
+    notIds: {
+      'body.organizationId': "compared with the caller's own organization (another one is refused as a mismatch), never looked up",
+    },
+  },
   'POST /_api/settings/password': {
     access: 'signed-in',
     build: async ({ t, me }) => {

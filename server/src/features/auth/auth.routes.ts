@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -10,6 +11,9 @@ import {
   mfaChallengeResponse,
   mfaEmailRequest,
   mfaEmailResponse,
+  mfaRecoveryRequest,
+  mfaRecoveryResponse,
+  type MfaRecoveryResponse,
   mfaVerifyEmailRequest,
   mfaVerifyResponse,
   mfaVerifyTotpRequest,
@@ -89,24 +93,40 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
+    const secondStep = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      userId: number,
+      method: 'totp' | 'email' | 'recovery',
+      code: string,
+    ) => {
+      const pending = await requirePending(ctx, request.cookies[PENDING_COOKIE], userId);
+      try {
+        const { sessionToken, answer } = await verifyLoginCode(ctx, pending, method, code, requestMeta(request));
+        setSessionCookie(ctx, reply, sessionToken);
+        clearPending(reply);
+        return answer;
+      } catch (err) {
+        // The pending sign-in has ended: its cookie goes too, so the next step starts from the password.
+        if (err instanceof AppError && err.reason === 'SIGN_IN_ENDED') clearPending(reply);
+        throw err;
+      }
+    };
     for (const [path, schema, method] of [
       ['/_api/auth/mfa-verify-totp', mfaVerifyTotpRequest, 'totp'],
       ['/_api/auth/mfa-verify-email', mfaVerifyEmailRequest, 'email'],
     ] as const) {
-      app.post(path, { schema: { tags, body: schema, response: { 200: mfaVerifyResponse } } }, async (request, reply) => {
-        const pending = await requirePending(ctx, request.cookies[PENDING_COOKIE], request.body.userId);
-        try {
-          const { sessionToken, answer } = await verifyLoginCode(ctx, pending, method, request.body.token, requestMeta(request));
-          setSessionCookie(ctx, reply, sessionToken);
-          clearPending(reply);
-          return answer;
-        } catch (err) {
-          // The pending sign-in has ended: its cookie goes too, so the next step starts from the password.
-          if (err instanceof AppError && err.reason === 'SIGN_IN_ENDED') clearPending(reply);
-          throw err;
-        }
-      });
+      app.post(path, { schema: { tags, body: schema, response: { 200: mfaVerifyResponse } } }, async (request, reply) =>
+        secondStep(request, reply, request.body.userId, method, request.body.token),
+      );
     }
+    // A recovery code instead of the authenticator's code: the same pending sign-in, limits and session.
+    app.post(
+      '/_api/auth/mfa-recovery',
+      { schema: { tags, body: mfaRecoveryRequest, response: { 200: mfaRecoveryResponse } } },
+      async (request, reply) =>
+        (await secondStep(request, reply, request.body.userId, 'recovery', request.body.recoveryCode)) as MfaRecoveryResponse,
+    );
 
     app.post(
       '/_api/auth/logout',

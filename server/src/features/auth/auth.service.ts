@@ -1,5 +1,5 @@
 import type { SessionResponse } from '@strongroom/contracts';
-import { API_VERSION, compareApiVersions, MSG } from '@strongroom/contracts';
+import { API_VERSION, compareApiVersions, MSG, SETTINGS_MSG } from '@strongroom/contracts';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, unauthenticated } from '../../shared/errors.js';
@@ -13,7 +13,9 @@ import {
   createEmailCode,
   releaseCodeAttempt,
   reserveCodeAttempt,
+  spendUserRecoveryCode,
   tellLockout,
+  tellRecoveryCodeUsed,
 } from '../mfa/index.js';
 import { createSession, revokeSession, sessionExpiresAt, type AuthContext } from '../sessions/sessions.service.js';
 import { findOrganization, findUserByEmail, findUserById, toSessionUser, verifyPassword, type UserRow } from '../users/users.service.js';
@@ -129,7 +131,13 @@ export async function sendLoginEmailCode(ctx: AppContext, pending: PendingLogin,
  * pending sign-in and opens a session; the fifth wrong one ends the pending sign-in, so the password has
  * to be given again.
  */
-export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, method: 'totp' | 'email', code: string, meta: RequestMeta) {
+export async function verifyLoginCode(
+  ctx: AppContext,
+  pending: PendingLogin,
+  method: 'totp' | 'email' | 'recovery',
+  code: string,
+  meta: RequestMeta,
+) {
   const expected = challengeMethods(pending.user).preferredMethod;
   await reserveCodeAttempt(ctx, pending.user, 'login');
   const attempts = await reservePendingLoginAttempt(ctx.db, pending.id, MAX_CODE_FAILURES);
@@ -140,11 +148,16 @@ export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, me
   const result = await ctx.db
     .transaction()
     .execute(async (trx) => {
+      // A recovery code stands in for the authenticator (it exists only while the authenticator is the method).
+      let recoveryLeft: number | null = null;
+      if (method === 'recovery') recoveryLeft = await spendUserRecoveryCode(ctx, trx, pending.user, code, 'login', meta);
       const ok =
-        method === expected &&
-        (method === 'totp'
-          ? await consumeTotp(ctx, trx, pending.user.id, code)
-          : await consumeEmailCode(trx, pending.user.id, 'login', code, pending.id));
+        method === 'recovery'
+          ? recoveryLeft !== null
+          : method === expected &&
+            (method === 'totp'
+              ? await consumeTotp(ctx, trx, pending.user.id, code)
+              : await consumeEmailCode(trx, pending.user.id, 'login', code, pending.id));
       if (!ok) return { ok: false as const };
       await endPendingLogin(trx, pending.id);
       await releaseCodeAttempt(trx, pending.user, 'login');
@@ -155,7 +168,7 @@ export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, me
         { table: 'sessions', id: session.id },
         { method, userAgent: meta.userAgent },
       );
-      return { ok: true as const, token };
+      return { ok: true as const, token, recoveryLeft };
     })
     .catch(async (err: unknown) => {
       // Not a verdict on the code (a database fault): the attempt is given back to the user's budget.
@@ -183,6 +196,13 @@ export async function verifyLoginCode(ctx: AppContext, pending: PendingLogin, me
   const org = await findOrganization(ctx.db, pending.user.organizationId);
   if (!org) throw new AppError(403, MSG.accountSetupIncomplete, 'ORGANIZATION_MISSING');
   const user = (await findUserById(ctx.db, pending.user.id))!;
+  if (result.recoveryLeft !== null) {
+    await tellRecoveryCodeUsed(ctx, user, 'login', result.recoveryLeft);
+    return {
+      sessionToken: result.token,
+      answer: { user: toSessionUser(user, org), message: SETTINGS_MSG.recoveryLoginVerified, recoveryCodesRemaining: result.recoveryLeft },
+    };
+  }
   return { sessionToken: result.token, answer: { user: toSessionUser(user, org), message: MSG.loginVerified } };
 }
 

@@ -1,7 +1,18 @@
-import type { FeatureFlagName } from '@strongroom/contracts';
-import { FEATURE_FLAG_NAMES } from '@strongroom/contracts';
+import type {
+  FeatureFlag,
+  FeatureFlagName,
+  FeatureFlagsResponse,
+  UpdateFeatureFlagsRequest,
+  UpdateFeatureFlagsResponse,
+} from '@strongroom/contracts';
+import { FEATURE_FLAG_DESCRIPTIONS, FEATURE_FLAG_NAMES, SETTINGS_MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
-import { findFlag, insertFlags } from './feature-flags.repository.js';
+import { auditFor } from '../../shared/audit.js';
+import type { AppContext, RequestMeta } from '../../shared/context.js';
+import { forbidden, notFound } from '../../shared/errors.js';
+import { withFreshMfa } from '../mfa/index.js';
+import type { AuthContext } from '../sessions/index.js';
+import { findFlag, insertFlags, listFlags, lockOrganizationForFlags, upsertFlag } from './feature-flags.repository.js';
 
 /** A new organization asks for a fresh second factor on every critical operation. */
 const DEFAULT_FLAGS: Record<FeatureFlagName, boolean> = {
@@ -20,4 +31,53 @@ export async function insertDefaultFlags(trx: Executor, organizationId: string):
 /** A missing row reads as the default, so a flag added later is on for MFA flags without a migration. */
 export async function isFlagEnabled(db: Executor, organizationId: string, flag: FeatureFlagName): Promise<boolean> {
   return (await findFlag(db, organizationId, flag)) ?? DEFAULT_FLAGS[flag];
+}
+
+/** The six flags of the organization in their fixed order, a missing row read as its default. */
+async function flagsOf(db: Executor, organizationId: string): Promise<FeatureFlag[]> {
+  const stored = new Map((await listFlags(db, organizationId)).map((r) => [r.flagName, r.enabled]));
+  return FEATURE_FLAG_NAMES.map((flagName) => ({
+    flagName,
+    description: FEATURE_FLAG_DESCRIPTIONS[flagName],
+    enabled: stored.get(flagName) ?? DEFAULT_FLAGS[flagName],
+  }));
+}
+
+/** The Security tab is for administrators only. */
+function requireAdmin(auth: AuthContext): void {
+  if (auth.user.role !== 'admin') throw forbidden(SETTINGS_MSG.adminsOnly);
+}
+
+/** GET /_api/settings/feature-flags (admins). */
+export async function getFeatureFlags(ctx: AppContext, auth: AuthContext): Promise<FeatureFlagsResponse> {
+  requireAdmin(auth);
+  return { featureFlags: await flagsOf(ctx.db, auth.user.organizationId) };
+}
+
+/**
+ * POST /_api/settings/feature-flags (admins). Turning a safeguard off is itself the most sensitive change of the
+ * tab, so every update needs system-level MFA (operation MANAGE_FEATURE_FLAGS: a fresh code, or a live system
+ * token of the organization class), whatever the flags say. A body naming another organization is refused before
+ * any code is asked for. Audited as UPDATE_FEATURE_FLAGS with every flag's value before and after.
+ */
+export async function updateFeatureFlags(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: UpdateFeatureFlagsRequest,
+  meta: RequestMeta,
+): Promise<UpdateFeatureFlagsResponse> {
+  requireAdmin(auth);
+  const orgId = auth.user.organizationId;
+  if (input.organizationId !== undefined && input.organizationId !== orgId) throw forbidden(SETTINGS_MSG.organizationMismatch);
+  const featureFlags = await withFreshMfa(ctx, auth, 'MANAGE_FEATURE_FLAGS', input.mfaToken, meta.ip, async (trx) => {
+    if (!(await lockOrganizationForFlags(trx, orgId))) throw notFound();
+    const before = Object.fromEntries((await flagsOf(trx, orgId)).map((f) => [f.flagName, f.enabled]));
+    for (const f of input.flagsToUpdate) await upsertFlag(trx, orgId, f.flagName, f.enabled);
+    const now = await flagsOf(trx, orgId);
+    const after = Object.fromEntries(now.map((f) => [f.flagName, f.enabled]));
+    const changed = input.flagsToUpdate.filter((f) => before[f.flagName] !== f.enabled).map((f) => f.flagName);
+    await auditFor(auth.user, meta)(trx, 'UPDATE_FEATURE_FLAGS', { table: 'feature_flags', id: orgId }, { before, after, changed });
+    return now;
+  });
+  return { success: true, message: SETTINGS_MSG.flagsUpdated, featureFlags };
 }

@@ -77,3 +77,44 @@ export async function findLiveSystemTokenOperation(
     .executeTakeFirst();
   return row?.operation;
 }
+
+// ---- Recovery codes ----------------------------------------------------------------------------------
+
+/** Replaces the user's recovery codes with a new set of hashes. */
+export async function replaceRecoveryCodes(db: Executor, organizationId: string, userId: number, codeHashes: string[]): Promise<void> {
+  await db.deleteFrom('mfaRecoveryCodes').where('userId', '=', userId).execute();
+  await db
+    .insertInto('mfaRecoveryCodes')
+    .values(codeHashes.map((codeHash) => ({ organizationId, userId, codeHash })))
+    .execute();
+}
+
+export async function deleteRecoveryCodes(db: Executor, userId: number): Promise<void> {
+  await db.deleteFrom('mfaRecoveryCodes').where('userId', '=', userId).execute();
+}
+
+/**
+ * Spends the user's unused code with that hash, in one conditional UPDATE: of concurrent requests with the same
+ * code, exactly one sees a row (the others wait on its row lock and then find used_at set). Answers whether one did.
+ */
+export async function spendRecoveryCode(db: Executor, userId: number, codeHash: string): Promise<boolean> {
+  const row = await db
+    .updateTable('mfaRecoveryCodes')
+    .set({ usedAt: new Date() })
+    .where('userId', '=', userId)
+    .where('codeHash', '=', codeHash)
+    .where('usedAt', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function countUnusedRecoveryCodes(db: Executor, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('mfaRecoveryCodes')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('userId', '=', userId)
+    .where('usedAt', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

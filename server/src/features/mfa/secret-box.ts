@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { MSG } from '@strongroom/contracts';
 import type { Config } from '../../config.js';
@@ -17,18 +17,36 @@ const PREFIX = 'v1:';
 
 const keys = new Map<string, Promise<Buffer>>();
 
-function mfaKey(config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>): Promise<Buffer> {
-  const id = config.mfaEncryptionKey ? `env:${config.mfaEncryptionKey}` : `file:${config.dataDir}`;
+/** A key derived from the installation's MFA key material for one purpose (HKDF info), made once per process. */
+function derivedKey(config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>, info: string): Promise<Buffer> {
+  const id = `${info}|${config.mfaEncryptionKey ? `env:${config.mfaEncryptionKey}` : `file:${config.dataDir}`}`;
   let key = keys.get(id);
   if (!key) {
     key = (async () => {
       const material = await configuredOrFileKey(config.mfaEncryptionKey, path.join(config.dataDir, MFA_KEY_FILE));
-      return Buffer.from(hkdfSync('sha256', Buffer.from(material, 'utf8'), 'strongroom', 'totp-secret v1', 32));
+      return Buffer.from(hkdfSync('sha256', Buffer.from(material, 'utf8'), 'strongroom', info, 32));
     })();
     key.catch(() => keys.delete(id));
     keys.set(id, key);
   }
   return key;
+}
+
+const mfaKey = (config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>) => derivedKey(config, 'totp-secret v1');
+
+/**
+ * The stored form of a recovery code: HMAC-SHA256 under a key derived from the same MFA key material (another
+ * HKDF purpose), over the user's id and the normalized code. The codes carry 50 random bits each, so a keyed hash
+ * is enough: a copied database alone cannot test guesses offline, and a code of one user is worthless for another.
+ */
+export async function recoveryCodeHash(
+  config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>,
+  userId: number,
+  code: string,
+): Promise<string> {
+  return createHmac('sha256', await derivedKey(config, 'recovery-code v1'))
+    .update(`${userId}:${code}`)
+    .digest('hex');
 }
 
 export function isEncryptedSecret(stored: string): boolean {

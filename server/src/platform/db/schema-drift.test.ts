@@ -236,6 +236,14 @@ const EXPECTED = {
     expiresAt: 'timestamptz',
     finishedAt: 'timestamptz null',
   },
+  mfaRecoveryCodes: {
+    id: 'uuid',
+    organizationId: 'uuid',
+    userId: 'int4',
+    codeHash: 'text',
+    createdAt: 'timestamptz',
+    usedAt: 'timestamptz null',
+  },
   guestMatterGrants: {
     organizationId: 'uuid',
     matterId: 'uuid',

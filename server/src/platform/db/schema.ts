@@ -111,6 +111,16 @@ export interface InvitationsTable {
   createdAt: Timestamp;
 }
 
+/** A one-time recovery code of a user's second factor: a keyed hash of it, and when it was spent. */
+interface MfaRecoveryCodesTable {
+  id: Generated<string>;
+  organizationId: string;
+  userId: number;
+  codeHash: string;
+  createdAt: Generated<Date>;
+  usedAt: TimestampNull;
+}
+
 interface FeatureFlagsTable {
   organizationId: string;
   flagName: string;
@@ -323,6 +333,7 @@ export interface DB {
   passwordResetTokens: PasswordResetTokensTable;
   invitations: InvitationsTable;
   featureFlags: FeatureFlagsTable;
+  mfaRecoveryCodes: MfaRecoveryCodesTable;
   auditLogs: AuditLogsTable;
   auditChainHeads: AuditChainHeadsTable;
   authThrottle: AuthThrottleTable;

@@ -6,6 +6,7 @@ import { inputHardening } from './20261127_0005_input_hardening.js';
 import { undo } from './20261127_0006_undo.js';
 import { vault } from './20261128_0007_vault.js';
 import { team } from './20261128_0008_team.js';
+import { settings } from './20261128_0009_settings.js';
 import { vaultVerification } from './20261128_0010_vault_verification.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
@@ -17,5 +18,6 @@ export const migrations: Record<string, Migration> = {
   '20261127_0006_undo': undo,
   '20261128_0007_vault': vault,
   '20261128_0008_team': team,
+  '20261128_0009_settings': settings,
   '20261128_0010_vault_verification': vaultVerification,
 };

@@ -1,0 +1,208 @@
+import type {
+  OrganizationSettingsResponse,
+  ProfileResponse,
+  RetentionSettingsResponse,
+  UpdateOrganizationRequest,
+  UpdateOrganizationResponse,
+  UpdateProfileRequest,
+  UpdateProfileResponse,
+  UpdateRetentionRequest,
+  UpdateRetentionResponse,
+} from '@strongroom/contracts';
+import { MAIL, SETTINGS_MSG } from '@strongroom/contracts';
+import type { Executor } from '../../platform/db/database.js';
+import { auditFor } from '../../shared/audit.js';
+import { requireMemberRole } from '../../shared/access.js';
+import type { AppContext, RequestMeta } from '../../shared/context.js';
+import { conflict, forbidden, notFound } from '../../shared/errors.js';
+import { isUniqueViolation } from '../../shared/unique-violation.js';
+import { isFlagEnabled } from '../feature-flags/feature-flags.service.js';
+import { remainingRecoveryCodes, withFreshMfa } from '../mfa/index.js';
+import type { AuthContext } from '../sessions/index.js';
+import {
+  findOrganizationSettings,
+  findOtherUserWithEmail,
+  lockOrganizationSettings,
+  lockProfile,
+  updateOrganizationSettings,
+  updateProfile as saveProfile,
+} from './settings.repository.js';
+
+/** Runs `change` in a transaction of its own, or behind a fresh MFA code when the organization's flag asks for one. */
+async function guarded<T>(
+  ctx: AppContext,
+  auth: AuthContext,
+  needsMfa: boolean,
+  operation: string,
+  mfaToken: string | undefined,
+  meta: RequestMeta,
+  change: (trx: Executor) => Promise<T>,
+): Promise<T> {
+  return needsMfa ? withFreshMfa(ctx, auth, operation, mfaToken, meta.ip, (trx) => change(trx)) : ctx.db.transaction().execute(change);
+}
+
+// ---- Profile -------------------------------------------------------------------------------------------
+
+async function profileOf(ctx: AppContext, auth: AuthContext, values?: { fullName: string; email: string; phoneNumber: string | null }) {
+  const u = auth.user;
+  return {
+    fullName: values?.fullName ?? u.fullName,
+    email: values?.email ?? u.email,
+    phoneNumber: values ? values.phoneNumber : u.phoneNumber,
+    role: u.role,
+    mfaEnabled: u.mfaEnabled,
+    mfaPrimaryMethod: u.mfaPrimaryMethod,
+    recoveryCodesRemaining: u.mfaPrimaryMethod === 'totp' ? await remainingRecoveryCodes(ctx.db, u.id) : 0,
+  } satisfies ProfileResponse;
+}
+
+/** GET /_api/settings/profile: everyone's own profile, guests included. */
+export function getProfile(ctx: AppContext, auth: AuthContext): Promise<ProfileResponse> {
+  return profileOf(ctx, auth);
+}
+
+const emailTaken = () => conflict(SETTINGS_MSG.emailTaken, { reason: 'EMAIL_TAKEN', field: 'email' });
+
+/**
+ * POST /_api/settings/profile. Name and phone change at once. The email address is where verification codes and
+ * password resets go, so changing it takes a fresh MFA code (whoever holds an open session must still prove the
+ * second factor) and the old address is told; an address another account holds is refused with 409 EMAIL_TAKEN
+ * before any code is asked for. Audited as UPDATE_PROFILE with the values before and after.
+ */
+export async function updateProfile(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: UpdateProfileRequest,
+  meta: RequestMeta,
+): Promise<UpdateProfileResponse> {
+  const user = auth.user;
+  const after = { fullName: input.fullName, email: input.email.toLowerCase(), phoneNumber: input.phoneNumber ? input.phoneNumber : null };
+  const emailChanged = after.email !== user.email.toLowerCase();
+  if (emailChanged && (await findOtherUserWithEmail(ctx.db, after.email, user.id)) !== undefined) throw emailTaken();
+  const change = async (trx: Executor) => {
+    const before = await lockProfile(trx, user.organizationId, user.id);
+    if (!before) throw notFound();
+    const same = before.fullName === after.fullName && before.email === after.email && before.phoneNumber === after.phoneNumber;
+    if (same) return false;
+    if (emailChanged && (await findOtherUserWithEmail(trx, after.email, user.id)) !== undefined) throw emailTaken();
+    await saveProfile(trx, user.organizationId, user.id, after);
+    await auditFor(user, meta)(
+      trx,
+      'UPDATE_PROFILE',
+      { table: 'users', id: user.id },
+      { before: { fullName: before.fullName, email: before.email, phoneNumber: before.phoneNumber }, after },
+    );
+    return true;
+  };
+  let changed: boolean;
+  try {
+    changed = await guarded(ctx, auth, emailChanged, 'UPDATE_PROFILE_EMAIL', input.mfaToken, meta, change);
+  } catch (err) {
+    // Two accounts racing for one address: the unique index decides, and the loser hears the same 409.
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+  if (changed && emailChanged) {
+    try {
+      await ctx.mailer.send({ to: user.email, ...MAIL.emailChanged({ newEmail: after.email }) });
+    } catch (err) {
+      ctx.log.error({ err: (err as Error).message, userId: user.id }, 'sending the email-change notice failed');
+    }
+  }
+  return { success: true, message: SETTINGS_MSG.profileUpdated, profile: await profileOf(ctx, auth, after) };
+}
+
+// ---- Organization --------------------------------------------------------------------------------------
+
+function requireAdmin(auth: AuthContext): void {
+  requireMemberRole(auth.user);
+  if (auth.user.role !== 'admin') throw forbidden();
+}
+
+async function organizationOf(ctx: AppContext, auth: AuthContext): Promise<OrganizationSettingsResponse> {
+  const org = await findOrganizationSettings(ctx.db, auth.user.organizationId);
+  if (!org) throw notFound();
+  return {
+    organizationId: org.id,
+    name: org.name,
+    primaryContactName: org.primaryContactName,
+    primaryContactEmail: org.primaryContactEmail,
+    primaryContactPhone: org.primaryContactPhone,
+    canEdit: auth.user.role === 'admin',
+  };
+}
+
+/** GET /_api/settings/organization: admins and users read the firm's details; guests see nothing of it. */
+export function getOrganization(ctx: AppContext, auth: AuthContext): Promise<OrganizationSettingsResponse> {
+  requireMemberRole(auth.user);
+  return organizationOf(ctx, auth);
+}
+
+/** POST /_api/settings/organization: admins; a fresh code while MFA_ORGANIZATION_SETTINGS is on; UPDATE_ORG_INFO audited. */
+export async function updateOrganization(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: UpdateOrganizationRequest,
+  meta: RequestMeta,
+): Promise<UpdateOrganizationResponse> {
+  requireAdmin(auth);
+  const orgId = auth.user.organizationId;
+  const { mfaToken, ...after } = input;
+  const needsMfa = await isFlagEnabled(ctx.db, orgId, 'MFA_ORGANIZATION_SETTINGS');
+  await guarded(ctx, auth, needsMfa, 'MFA_ORGANIZATION_SETTINGS', mfaToken, meta, async (trx) => {
+    const org = await lockOrganizationSettings(trx, orgId);
+    if (!org) throw notFound();
+    const before = {
+      name: org.name,
+      primaryContactName: org.primaryContactName,
+      primaryContactEmail: org.primaryContactEmail,
+      primaryContactPhone: org.primaryContactPhone,
+    };
+    await updateOrganizationSettings(trx, orgId, after);
+    await auditFor(auth.user, meta)(trx, 'UPDATE_ORG_INFO', { table: 'organizations', id: orgId }, { before, after });
+  });
+  return { success: true, message: SETTINGS_MSG.organizationUpdated, organization: await organizationOf(ctx, auth) };
+}
+
+// ---- Retention and vault configuration -----------------------------------------------------------------
+
+/**
+ * GET /_api/settings/retention: admins and users (the vault dialog's default comes from here). The vault
+ * configuration is reported as it is: COMPLIANCE mode, MFA always required to vault, and whether the configured
+ * store really enforces write-once.
+ */
+export async function getRetention(ctx: AppContext, auth: AuthContext): Promise<RetentionSettingsResponse> {
+  requireMemberRole(auth.user);
+  const org = await findOrganizationSettings(ctx.db, auth.user.organizationId);
+  if (!org) throw notFound();
+  const writeOnce = await ctx.store.writeOnceStatus();
+  return {
+    defaultRetentionYears: org.defaultRetentionYears,
+    canEdit: auth.user.role === 'admin',
+    vaultConfiguration: { objectLockMode: 'COMPLIANCE', mfaForVaulting: 'Required', writeOnce },
+  };
+}
+
+/** POST /_api/settings/retention: admins; a fresh code while MFA_RETENTION_POLICIES is on; UPDATE_RETENTION audited. */
+export async function updateRetention(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: UpdateRetentionRequest,
+  meta: RequestMeta,
+): Promise<UpdateRetentionResponse> {
+  requireAdmin(auth);
+  const orgId = auth.user.organizationId;
+  const needsMfa = await isFlagEnabled(ctx.db, orgId, 'MFA_RETENTION_POLICIES');
+  await guarded(ctx, auth, needsMfa, 'MFA_RETENTION_POLICIES', input.mfaToken, meta, async (trx) => {
+    const org = await lockOrganizationSettings(trx, orgId);
+    if (!org) throw notFound();
+    await updateOrganizationSettings(trx, orgId, { defaultRetentionYears: input.defaultRetentionYears });
+    await auditFor(auth.user, meta)(
+      trx,
+      'UPDATE_RETENTION',
+      { table: 'organizations', id: orgId },
+      { before: { defaultRetentionYears: org.defaultRetentionYears }, after: { defaultRetentionYears: input.defaultRetentionYears } },
+    );
+  });
+  return { success: true, message: SETTINGS_MSG.retentionUpdated, defaultRetentionYears: input.defaultRetentionYears };
+}
