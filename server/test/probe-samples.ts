@@ -500,7 +500,8 @@ export const SAMPLES: Record<string, OperationSample> = {
 
   // ---- Matters -------------------------------------------------------------------------------------------
   'GET /_api/matters/list': {
-    access: 'member',
+    // Guests too: only the matters shared with them (the probes' guest has none: 403 or nothing listed).
+    access: 'signed-in',
     build: async () => ({
       query: {
         search: 'Matter',
@@ -540,12 +541,15 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.matterId': 'matterId' } }],
   },
   'GET /_api/matters/detail': {
-    access: 'member',
+    // Guests too: only the matters shared with them (the probes' guest has none: 403 or nothing listed).
+    access: 'signed-in',
     build: async ({ me }) => ({ query: { matterId: me.matter.id } }),
     idProbes: [{ set: { 'query.matterId': 'matterId' } }],
   },
-  'GET /_api/matters/clients/suggestions': { access: 'member', build: async () => ({ query: { query: 'Cl', limit: '10' } }), idProbes: [] },
-  'GET /_api/matters/lawyers/suggestions': { access: 'member', build: async () => ({ query: { query: 'Ja', limit: '10' } }), idProbes: [] },
+  // Guests too: names from the matters shared with them only.
+  'GET /_api/matters/clients/suggestions': { access: 'signed-in', build: async () => ({ query: { query: 'Cl', limit: '10' } }), idProbes: [] },
+  // Guests too: names from the matters shared with them only.
+  'GET /_api/matters/lawyers/suggestions': { access: 'signed-in', build: async () => ({ query: { query: 'Ja', limit: '10' } }), idProbes: [] },
 
   // ---- Folders and files ---------------------------------------------------------------------------------
   'POST /_api/nodes/create': {
@@ -575,7 +579,8 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.nodeId': 'folderId' } }, { set: { 'body.nodeId': 'fileId' } }],
   },
   'GET /_api/nodes/download-url': {
-    access: 'member',
+    // Guests too: only the matters shared with them (the probes' guest has none: 403 or nothing listed).
+    access: 'signed-in',
     build: async ({ me }) => ({ query: { nodeId: me.file.id } }),
     idProbes: [{ set: { 'query.nodeId': 'fileId' } }],
   },

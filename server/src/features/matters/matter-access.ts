@@ -8,7 +8,7 @@ import type { Executor } from '../../platform/db/database.js';
 import { requireMemberRole, requirePermission } from '../../shared/access.js';
 import { AppError, conflict, forbidden, notFound } from '../../shared/errors.js';
 import type { UserRow } from '../users/users.service.js';
-import { findMatter, lockMatterRow, type MatterRow } from './matters.repository.js';
+import { findMatter, hasGuestGrant, lockMatterRow, type MatterRow } from './matters.repository.js';
 
 export type { MatterRow } from './matters.repository.js';
 
@@ -41,26 +41,41 @@ export function requireVisible<M extends Pick<MatterRow, 'isVaulted'>>(user: Pic
   return matter;
 }
 
+/** Who is asking; id and role decide a guest's access (a caller without them is not a guest). */
+type Viewer = Pick<UserRow, 'organizationId' | 'permissions'> & Partial<Pick<UserRow, 'id' | 'role'>>;
+
+/**
+ * A guest reads only the matters an administrator shared with them: any other matter of the organization
+ * answers 403 Access denied (its existence is no secret inside the firm, its contents are).
+ */
+async function requireGuestGrant(db: Executor, user: Viewer, matter: MatterRow): Promise<MatterRow> {
+  if (user.role !== 'guest') return matter;
+  if (user.id === undefined || !(await hasGuestGrant(db, user.organizationId, matter.id, user.id))) {
+    throw forbidden(MSG.accessDenied('guest'));
+  }
+  return matter;
+}
+
+/**
+ * The list filter of a viewer: a guest's lists (matters, suggestions) hold only the matters shared with them.
+ * Admins, users and guests may read; whatever changes something still needs a member's role and permission.
+ */
+export function matterReadScope(user: Pick<UserRow, 'id' | 'role'>): { guestUserId?: number } {
+  return user.role === 'guest' ? { guestUserId: user.id } : {};
+}
+
 /** A matter of the user's organization that the user may see; another organization's id answers 404. */
-export async function getVisibleMatter(
-  db: Executor,
-  user: Pick<UserRow, 'organizationId' | 'permissions'>,
-  matterId: string,
-): Promise<MatterRow> {
+export async function getVisibleMatter(db: Executor, user: Viewer, matterId: string): Promise<MatterRow> {
   const matter = await findMatter(db, user.organizationId, matterId);
   if (!matter) throw notFound(MATTER_MSG.matterNotFound);
-  return requireVisible(user, matter);
+  return requireGuestGrant(db, user, requireVisible(user, matter));
 }
 
 /** The same, with the row locked for the rest of the transaction (every change to a matter or its tree). */
-export async function lockVisibleMatter(
-  trx: Executor,
-  user: Pick<UserRow, 'organizationId' | 'permissions'>,
-  matterId: string,
-): Promise<MatterRow> {
+export async function lockVisibleMatter(trx: Executor, user: Viewer, matterId: string): Promise<MatterRow> {
   const matter = await lockMatterRow(trx, user.organizationId, matterId);
   if (!matter) throw notFound(MATTER_MSG.matterNotFound);
-  return requireVisible(user, matter);
+  return requireGuestGrant(trx, user, requireVisible(user, matter));
 }
 
 export type ReadOnlyMessages = { legalHold: string; vaulted: string };

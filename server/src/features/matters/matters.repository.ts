@@ -123,6 +123,8 @@ export async function peekMatterCounter(db: Executor, organizationId: string, ye
 export type MatterFilters = {
   organizationId: string;
   includeVaulted: boolean;
+  /** A guest's user id: only the matters shared with that guest. */
+  guestUserId?: number;
   search?: string;
   status?: MatterStatus;
   clientName?: string;
@@ -131,9 +133,25 @@ export type MatterFilters = {
   createdBefore?: Date;
 };
 
+/** The ids of the matters shared with a guest (a subquery). */
+function guestMatterIds(db: Executor, organizationId: string, userId: number) {
+  return db
+    .selectFrom('guestMatterGrants')
+    .select('guestMatterGrants.matterId')
+    .where('guestMatterGrants.organizationId', '=', organizationId)
+    .where('guestMatterGrants.userId', '=', userId);
+}
+
+/** Whether the matter is shared with the guest. */
+export async function hasGuestGrant(db: Executor, organizationId: string, matterId: string, userId: number): Promise<boolean> {
+  const row = await guestMatterIds(db, organizationId, userId).where('guestMatterGrants.matterId', '=', matterId).executeTakeFirst();
+  return row !== undefined;
+}
+
 function filtered(db: Executor, f: MatterFilters) {
   let q = db.selectFrom('matters').where('organizationId', '=', f.organizationId);
   if (!f.includeVaulted) q = q.where('isVaulted', '=', false);
+  if (f.guestUserId !== undefined) q = q.where('id', 'in', guestMatterIds(db, f.organizationId, f.guestUserId));
   if (f.search) {
     const pattern = containsPattern(f.search);
     // Each arm can use its column's trigram index (BitmapOr).
@@ -197,12 +215,13 @@ export async function countMatters(db: Executor, f: MatterFilters): Promise<numb
  * Names in a column with how many matters carry each (case folded), those starting with the query first,
  * then by count.
  */
-export type SuggestionFilters = { organizationId: string; includeVaulted: boolean; query?: string; limit: number };
+export type SuggestionFilters = { organizationId: string; includeVaulted: boolean; guestUserId?: number; query?: string; limit: number };
 
 /** The suggestions of one column (the query, not yet run). */
 export function nameSuggestionsQuery(db: Executor, column: 'clientName' | 'responsibleLawyer', f: SuggestionFilters) {
   let q = db.selectFrom('matters').where('organizationId', '=', f.organizationId).where(column, 'is not', null).where(column, '!=', '');
   if (!f.includeVaulted) q = q.where('isVaulted', '=', false);
+  if (f.guestUserId !== undefined) q = q.where('id', 'in', guestMatterIds(db, f.organizationId, f.guestUserId));
   const prefix = f.query ? prefixPattern(f.query.toLowerCase()) : '%';
   if (f.query) q = q.where(column, 'ilike', containsPattern(f.query));
   return q

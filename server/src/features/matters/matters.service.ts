@@ -12,7 +12,7 @@ import type {
 } from '@strongroom/contracts';
 import { MATTER_LIMITS, MATTER_MSG } from '@strongroom/contracts';
 import { auditFor } from '../../shared/audit.js';
-import { requireMemberRole, requirePermission } from '../../shared/access.js';
+import { requirePermission } from '../../shared/access.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import type { Executor } from '../../platform/db/database.js';
 import { conflict } from '../../shared/errors.js';
@@ -21,7 +21,7 @@ import { isUniqueViolation } from '../../shared/unique-violation.js';
 import type { AuthContext } from '../sessions/index.js';
 import { recordUndo, undoUnavailable, type UndoEntry, type UndoOffer } from '../undo/undo.service.js';
 import type { UserRow } from '../users/users.service.js';
-import { lockVisibleMatter, requireMatterWritable, requireMatterWriter, toMatterDto } from './matter-access.js';
+import { lockVisibleMatter, matterReadScope, requireMatterWritable, requireMatterWriter, toMatterDto } from './matter-access.js';
 import {
   countMatters,
   insertMatter,
@@ -51,11 +51,12 @@ function dateBounds(q: Pick<MatterListQuery, 'dateFrom' | 'dateTo'>): { createdF
   };
 }
 
+/** Admins and users list every matter they may see; a guest only the matters shared with them. */
 export async function listMatters(ctx: AppContext, auth: AuthContext, q: MatterListQuery): Promise<MatterListResponse> {
-  requireMemberRole(auth.user);
   const filters: MatterFilters = {
     organizationId: auth.user.organizationId,
     includeVaulted: auth.user.permissions.canViewVaulted,
+    ...matterReadScope(auth.user),
     search: q.search,
     status: q.status,
     clientName: q.clientName,
@@ -266,10 +267,10 @@ export async function undoMatterUpdate(
 }
 
 async function suggestions(ctx: AppContext, auth: AuthContext, column: 'clientName' | 'responsibleLawyer', q: SuggestionQuery) {
-  requireMemberRole(auth.user);
   return nameSuggestions(ctx.db, column, {
     organizationId: auth.user.organizationId,
     includeVaulted: auth.user.permissions.canViewVaulted,
+    ...matterReadScope(auth.user),
     query: q.query,
     limit: q.limit,
   });

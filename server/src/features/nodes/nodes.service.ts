@@ -10,7 +10,7 @@ import type {
 import { NODE_MSG, VAULT_MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { MAX_PRESIGN_SECONDS } from '../../platform/storage/blob-store.js';
-import { requireMemberRole, requirePermission } from '../../shared/access.js';
+import { requireReadPermission } from '../../shared/access.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest, conflict, notFound } from '../../shared/errors.js';
@@ -103,7 +103,7 @@ async function matterTree(db: Executor, matter: MatterRow): Promise<NodeTreeDto[
 
 /** A matter with its tree, for the matter's page: the matter must be one the user may see. */
 export async function getMatterDetail(ctx: AppContext, auth: AuthContext, matterId: string): Promise<MatterDetailResponse> {
-  requireMemberRole(auth.user);
+  // Guests too, for a matter shared with them (getVisibleMatter checks the grant).
   const matter = await getVisibleMatter(ctx.db, auth.user, matterId);
   return { matter: toMatterDto(matter), nodes: await matterTree(ctx.db, matter) };
 }
@@ -424,7 +424,8 @@ export async function downloadUrl(
   meta: RequestMeta,
 ): Promise<{ url: string; expiresAt: string }> {
   const { user } = auth;
-  requirePermission(user, 'canRetrieve');
+  // Guests too, when they hold canRetrieve, for files of a matter shared with them (getVisibleMatter checks the grant).
+  requireReadPermission(user, 'canRetrieve');
   const node = await findNode(ctx.db, user.organizationId, nodeId);
   if (!node) throw notFound(NODE_MSG.itemNotFound);
   const matter = await getVisibleMatter(ctx.db, user, node.matterId);

@@ -12,6 +12,7 @@ import {
   ok,
   PASSWORD,
   systemMfaToken,
+  uploadFile,
   type Member,
   type TotpMember,
 } from '../../../test/factories.js';
@@ -619,6 +620,64 @@ describe('guest access', () => {
     expect(missing.json().error).toBe(TEAM_MSG.guestGrantNotFound);
     const actions = (await auditActions(t, f.admin.organizationId)).map((a) => a.action);
     expect(actions.filter((a) => a.startsWith('GUEST_ACCESS'))).toEqual(['GUEST_ACCESS_GRANTED', 'GUEST_ACCESS_REVOKED']);
+  });
+
+  it('a guest reads only the matters shared with them (list, detail, suggestions, download) and changes nothing', async () => {
+    const f = await firm('Guest Reads LLP');
+    const shared = await createMatter(f.admin.client, { clientName: 'Shared Client Ltd', responsibleAttorney: 'Sam Shared' });
+    const hidden = await createMatter(f.admin.client, { clientName: 'Hidden Client Ltd', responsibleAttorney: 'Hal Hidden' });
+    const file = await uploadFile(t, f.admin.client, shared.id, 'brief.pdf', Buffer.from('%PDF-1.4 shared brief'));
+    const hiddenFile = await uploadFile(t, f.admin.client, hidden.id, 'secret.pdf', Buffer.from('%PDF-1.4 hidden memo'));
+    const g = f.guest.client;
+    // Before any grant: nothing listed, every matter Access denied.
+    expect(ok(await g.get('/_api/matters/list')).matters).toEqual([]);
+    expect((await g.get(`/_api/matters/detail?matterId=${shared.id}`)).statusCode).toBe(403);
+    ok(await f.admin.client.post('/_api/settings/guest-access/grant', { userId: f.guestId, matterId: shared.id }));
+    const list = ok(await g.get('/_api/matters/list'));
+    expect(list.matters.map((m: { id: string }) => m.id)).toEqual([shared.id]);
+    expect(list.totalCount).toBe(1);
+    const detail = ok(await g.get(`/_api/matters/detail?matterId=${shared.id}`));
+    expect(detail.nodes.map((n: { name: string }) => n.name)).toEqual(['brief.pdf']);
+    const denied = await g.get(`/_api/matters/detail?matterId=${hidden.id}`);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json()).toMatchObject({ code: 'PERMISSION_ERROR', error: MSG.accessDenied('guest') });
+    const clients = ok(await g.get('/_api/matters/clients/suggestions?query=Cl&limit=10'));
+    expect(clients.map((c: { clientName: string }) => c.clientName)).toEqual(['Shared Client Ltd']);
+    const lawyers = ok(await g.get('/_api/matters/lawyers/suggestions?query=Hal&limit=10'));
+    expect(lawyers).toEqual([]);
+    // Downloading needs canRetrieve, which a guest holds only when an admin switches it on.
+    expect((await g.get(`/_api/nodes/download-url?nodeId=${file.id}`)).statusCode).toBe(403);
+    ok(await f.admin.client.post('/_api/settings/users/permissions', { userId: f.guestId, permissions: { canRetrieve: true } }));
+    expect(ok(await g.get(`/_api/nodes/download-url?nodeId=${file.id}`)).url).toEqual(expect.any(String));
+    const hiddenDownload = await g.get(`/_api/nodes/download-url?nodeId=${hiddenFile.id}`);
+    expect(hiddenDownload.statusCode).toBe(403);
+    // Writes are refused even in the shared matter, even with write permissions switched on.
+    ok(
+      await f.admin.client.post('/_api/settings/users/permissions', {
+        userId: f.guestId,
+        permissions: { canUpload: true, canRename: true },
+      }),
+    );
+    const writes = [
+      await g.post('/_api/nodes/create', { matterId: shared.id, parentId: null, folderName: 'Guest folder' }),
+      await g.post('/_api/nodes/rename', { nodeId: file.id, newName: 'renamed.pdf' }),
+      await g.post('/_api/matters/update', { matterId: shared.id, expectedVersion: shared.version, matterName: 'Taken over' }),
+      await g.post('/_api/upload/presigned', {
+        fileName: 'x.pdf',
+        fileType: 'application/pdf',
+        matterId: shared.id,
+        parentId: null,
+        fileSize: 10,
+      }),
+    ];
+    expect(writes.map((w) => w.statusCode)).toEqual([403, 403, 403, 403]);
+    // Another organization's guest sees none of it.
+    const other = await firm('Guest Elsewhere LLP');
+    expect((await other.guest.client.get(`/_api/matters/detail?matterId=${shared.id}`)).statusCode).toBe(404);
+    // Revoked: gone again.
+    ok(await f.admin.client.post('/_api/settings/guest-access/revoke', { userId: f.guestId, matterId: shared.id }));
+    expect(ok(await g.get('/_api/matters/list')).matters).toEqual([]);
+    expect((await g.get(`/_api/nodes/download-url?nodeId=${file.id}`)).statusCode).toBe(403);
   });
 
   it('a guest made a user loses the shared matters', async () => {
