@@ -547,9 +547,17 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'query.matterId': 'matterId' } }],
   },
   // Guests too: names from the matters shared with them only.
-  'GET /_api/matters/clients/suggestions': { access: 'signed-in', build: async () => ({ query: { query: 'Cl', limit: '10' } }), idProbes: [] },
+  'GET /_api/matters/clients/suggestions': {
+    access: 'signed-in',
+    build: async () => ({ query: { query: 'Cl', limit: '10' } }),
+    idProbes: [],
+  },
   // Guests too: names from the matters shared with them only.
-  'GET /_api/matters/lawyers/suggestions': { access: 'signed-in', build: async () => ({ query: { query: 'Ja', limit: '10' } }), idProbes: [] },
+  'GET /_api/matters/lawyers/suggestions': {
+    access: 'signed-in',
+    build: async () => ({ query: { query: 'Ja', limit: '10' } }),
+    idProbes: [],
+  },
 
   // ---- Folders and files ---------------------------------------------------------------------------------
   'POST /_api/nodes/create': {
