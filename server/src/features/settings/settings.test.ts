@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURE_FLAG_DESCRIPTIONS, FEATURE_FLAG_NAMES, MSG, SETTINGS_MSG, type FeatureFlagName } from '@strongroom/contracts';
-import { auditActions, systemMfaToken } from '../../../test/factories.js';
+import { auditActions, createMatter, systemMfaToken } from '../../../test/factories.js';
 import { API, Client, createOrgWithAdmin, createTestApp, type TestApp } from '../../../test/helpers.js';
 import { addPerson, PASSWORD, type Person } from '../../../test/probe/world.js';
 import { currentTotp } from '../mfa/index.js';
@@ -404,6 +404,17 @@ describe('feature flags', () => {
         }),
     ],
     ['MFA_RETENTION_POLICIES', (p) => p.client.post('/_api/settings/retention', { defaultRetentionYears: 8 })],
+    [
+      'MFA_VAULT_OPERATIONS',
+      async (p) => {
+        const matter = await createMatter(p.client);
+        return p.client.post('/_api/matters/legal-hold', {
+          matterId: matter.id,
+          action: 'apply',
+          reason: 'Litigation expected by the client',
+        });
+      },
+    ],
   ];
   for (const [flag, call] of guarded) {
     it(`${flag} off lets its call through without a code; on, the call asks for one`, async () => {
