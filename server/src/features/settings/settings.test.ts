@@ -136,6 +136,21 @@ describe('profile', () => {
   });
 });
 
+describe('profile races', () => {
+  it('gives one address to one of two users asking for it at the same moment; the other hears EMAIL_TAKEN', async () => {
+    const orgId = await newOrg('Race LLP');
+    const [a, b] = await Promise.all([member(orgId, 'user'), member(orgId, 'user')]);
+    const email = `contested.${Date.now()}@firm.test`;
+    const answers = await Promise.all(
+      [a!, b!].map((p) => p.client.post('/_api/settings/profile', { fullName: 'Pat user', email, mfaToken: currentTotp(p.totpSecret) })),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(answers.find((r) => r.statusCode === 409)!.json().details).toMatchObject({ reason: 'EMAIL_TAKEN', field: 'email' });
+    const holders = await t.ctx.db.selectFrom('users').select('id').where('email', '=', email).execute();
+    expect(holders).toHaveLength(1);
+  });
+});
+
 describe('password change', () => {
   it("ends the user's other signed-in sessions at once and keeps this one", async () => {
     const orgId = await newOrg('Password LLP');
