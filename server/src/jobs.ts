@@ -6,6 +6,8 @@ import { definePasswordResetJobs } from './features/auth/password-reset.service.
 import { defineNodeJobs } from './features/nodes/nodes.jobs.js';
 import { defineUploadJobs } from './features/uploads/uploads.jobs.js';
 import { defineVaultTransferJobs } from './features/vault/vault-transfer.jobs.js';
+import { defineVaultRetentionJobs } from './features/vault/vault-retention.jobs.js';
+import { defineVaultVerificationJobs } from './features/vault/vault-verification.jobs.js';
 import type { AppContext } from './shared/context.js';
 
 export function defineJobs(ctx: AppContext): void {
@@ -13,4 +15,6 @@ export function defineJobs(ctx: AppContext): void {
   definePasswordResetJobs(ctx);
   defineUploadJobs(ctx);
   defineVaultTransferJobs(ctx);
+  defineVaultVerificationJobs(ctx);
+  defineVaultRetentionJobs(ctx);
 }

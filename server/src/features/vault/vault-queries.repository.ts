@@ -13,7 +13,7 @@ import { containsPattern } from '../../shared/like-patterns.js';
 export type VaultObjectRow = Selectable<VaultObjectsTable>;
 
 export type VaultListFilters = { organizationId: string; search?: string; legalHold?: boolean };
-export type VaultListOrder = { sortBy: VaultSortField; direction: 'asc' | 'desc' };
+type VaultListOrder = { sortBy: VaultSortField; direction: 'asc' | 'desc' };
 
 function vaulted(db: Executor, f: VaultListFilters) {
   let q = db.selectFrom('matters').where('organizationId', '=', f.organizationId).where('isVaulted', '=', true);
@@ -30,7 +30,7 @@ function vaulted(db: Executor, f: VaultListFilters) {
  * without a client or with permanent retention sorts as PostgreSQL places nulls: last ascending, first
  * descending. id breaks ties, so pages never overlap or skip.
  */
-export function listVaultedMattersQuery(db: Executor, f: VaultListFilters, order: VaultListOrder, page: { limit: number; offset: number }) {
+function listVaultedMattersQuery(db: Executor, f: VaultListFilters, order: VaultListOrder, page: { limit: number; offset: number }) {
   const dir = order.direction;
   let q = vaulted(db, f).selectAll();
   switch (order.sortBy) {
@@ -51,7 +51,7 @@ export function listVaultedMattersQuery(db: Executor, f: VaultListFilters, order
 }
 
 /** How many vaulted matters the filters match (the query, not yet run). */
-export function countVaultedMattersQuery(db: Executor, f: VaultListFilters) {
+function countVaultedMattersQuery(db: Executor, f: VaultListFilters) {
   return vaulted(db, f).select(sql<number>`count(*)::int`.as('n'));
 }
 
