@@ -19,7 +19,7 @@ import { defineJobs } from './jobs.js';
 import { migrateToLatest, openDatabase, ping, type DatabaseHandle } from './platform/db/database.js';
 import { createMailer, type Mailer } from './platform/mail/mailer.js';
 import { buildSecurityHeaders, registerSecurityHeaders } from './platform/http/security-headers.js';
-import { createBlobStore } from './platform/storage/index.js';
+import { createBlobStore, writeOnceCheck } from './platform/storage/index.js';
 import type { BlobStore } from './platform/storage/blob-store.js';
 import { LocalBlobStore } from './platform/storage/local-store.js';
 import { localStoreRoutes } from './platform/storage/local-store.routes.js';
@@ -171,8 +171,12 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
 
   app.get('/_api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // Vaulting is always possible, so start-up says at once when the store would not enforce write-once.
+  void writeOnceCheck(store).then((vault) => {
+    if (vault !== 'ok') app.log.warn({ vault }, 'Vault storage: %s', vault);
+  });
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const checks: Record<string, 'ok' | 'failing'> = {};
+    const checks: Record<string, string> = {};
     await Promise.all([
       ping(ctx.db).then(
         () => (checks.database = 'ok'),
@@ -182,8 +186,10 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
         () => (checks.objectStore = 'ok'),
         () => (checks.objectStore = 'failing'),
       ),
+      writeOnceCheck(store).then((vault) => (checks.vault = vault)),
     ]);
-    const ok = Object.values(checks).every((v) => v === 'ok');
+    // The vault check informs and does not gate: the archive stays usable while the bucket is being fixed.
+    const ok = checks.database === 'ok' && checks.objectStore === 'ok';
     return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not ready', checks });
   });
 

@@ -21,6 +21,10 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: bool.default(true),
+  /** Storage class of vault copies on S3. GLACIER_IR keeps them readable at once; GLACIER / DEEP_ARCHIVE need a restore. */
+  VAULT_STORAGE_CLASS: z
+    .enum(['STANDARD', 'STANDARD_IA', 'ONEZONE_IA', 'INTELLIGENT_TIERING', 'GLACIER_IR', 'GLACIER', 'DEEP_ARCHIVE'])
+    .default('GLACIER_IR'),
   STORAGE_SIGNING_KEY: z.string().min(32).optional(),
   SMTP_URL: z
     .string()
@@ -178,6 +182,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
           accessKeyId: e.S3_ACCESS_KEY_ID,
           secretAccessKey: e.S3_SECRET_ACCESS_KEY,
           forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          vaultStorageClass: e.VAULT_STORAGE_CLASS,
         }
       : undefined,
     storageSigningKey: e.STORAGE_SIGNING_KEY,

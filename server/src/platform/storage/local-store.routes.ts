@@ -12,7 +12,8 @@
  *   GET /_objects/<key>?expires&filename&type&sig                      download, Content-Disposition attachment, Range
  * Answers: 200 with ETag on PUT; 403 bad/expired signature, other key, other method, other length; 411 no
  * Content-Length on a length-bound PUT; 404 unknown object/upload; 400 body shorter/longer than declared;
- * 412 single PUT to a key that already holds an object (write-once, like If-None-Match: * on S3);
+ * 412 single PUT to a key that already holds an object (write-once, like If-None-Match: * on S3); 403 any PUT
+ * to a vault key (vault objects are written only by the vault copy, under their lock);
  * 413 body over its bound; 416 unsatisfiable range.
  *
  * A signature alone is not enough: the `guard` the app passes (the uploads feature's) is asked before any byte
@@ -65,6 +66,9 @@ function handleError(reply: FastifyReply, err: unknown): FastifyReply {
         return refuse(reply, 403, err.message);
       case 'OBJECT_EXISTS':
         return refuse(reply, 412, err.message);
+      case 'OBJECT_LOCKED':
+        // A vault object: write-once, whoever signed the URL.
+        return refuse(reply, 403, `Access denied: ${err.message}`);
       default:
         return refuse(reply, 400, err.message);
     }

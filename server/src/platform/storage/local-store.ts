@@ -9,6 +9,8 @@
  *   objects.ts    whole objects: write-once storing, head, ranged reads, delete, sha256
  *   multipart.ts  uploads in parts: parts, listing, assembly (write-once), abort
  *   cleanup.ts    what unfinished uploads and writes leave behind
+ *   locks.ts      vault locks: the records the store owns, the rules every write and delete passes
+ *   vault.ts      vault objects: verified copies under a lock, legal holds, deletes the lock allows
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -20,7 +22,6 @@ import {
   assertPartNumber,
   assertValidKey,
   BlobInvalidArgumentError,
-  BlobNotSupportedError,
   BlobUploadNotFoundError,
   MAX_PART_SIZE,
   MAX_SINGLE_PUT_SIZE,
@@ -45,7 +46,9 @@ import type {
 import { cleanupLocalStore } from './local/cleanup.js';
 import { LocalLayout, UPLOAD_ID } from './local/layout.js';
 import { LocalMultipart } from './local/multipart.js';
+import { assertOrdinaryKey, isVaultKey, LocalLocks } from './local/locks.js';
 import { LocalObjects, type OpenedObject } from './local/objects.js';
+import { LocalVault } from './local/vault.js';
 import { UrlSigner, type SignedRequestParams } from './local/signing.js';
 
 export { LocalStoreRequestError } from './local/layout.js';
@@ -60,7 +63,7 @@ export type LocalBlobStoreOptions = {
   signingKey?: string;
   /** Where the app mounts localStoreRoutes. Default '/_objects'. */
   routePrefix?: string;
-  /** Clock, for tests. */
+  /** Clock (URL expiry, vault retain-until dates), for tests. */
   now?: () => Date;
 };
 
@@ -75,6 +78,7 @@ export class LocalBlobStore implements BlobStore {
   private readonly signer: UrlSigner;
   private readonly objects: LocalObjects;
   private readonly multipart: LocalMultipart;
+  private readonly vault: LocalVault;
 
   constructor(options: LocalBlobStoreOptions) {
     const dataDir = path.resolve(options.dataDir);
@@ -85,12 +89,14 @@ export class LocalBlobStore implements BlobStore {
     ({ root: this.root, tmpDir: this.tmpDir, multipartDir: this.multipartDir, metaDir: this.metaDir } = this.layout);
     this.objects = new LocalObjects(this.layout);
     this.multipart = new LocalMultipart(this.layout, now);
+    this.vault = new LocalVault(this.layout, new LocalLocks(this.layout, now), this.objects);
   }
 
   // ---------------------------------------------------------------- presigning
 
   async presignPut(input: PresignPutInput): Promise<PresignedRequest> {
     assertValidKey(input.key);
+    assertOrdinaryKey(input.key);
     if (input.contentLength !== undefined) assertLength(input.contentLength, MAX_SINGLE_PUT_SIZE, 'contentLength');
     else if (input.maxLength !== undefined) assertLength(input.maxLength, MAX_SINGLE_PUT_SIZE, 'maxLength');
     else throw new BlobInvalidArgumentError('A single PUT needs contentLength or maxLength');
@@ -103,6 +109,7 @@ export class LocalBlobStore implements BlobStore {
 
   async presignPart(input: PresignPartInput): Promise<PresignedRequest> {
     assertValidKey(input.key);
+    assertOrdinaryKey(input.key);
     assertPartNumber(input.partNumber);
     if (input.contentLength !== undefined) assertLength(input.contentLength, MAX_PART_SIZE, 'contentLength');
     if (input.maxLength !== undefined) assertLength(input.maxLength, MAX_PART_SIZE, 'maxLength');
@@ -162,8 +169,10 @@ export class LocalBlobStore implements BlobStore {
     return this.objects.open(key, range);
   }
 
-  delete(key: string): Promise<void> {
-    return this.objects.delete(key);
+  /** Removes an object; a vault object only once its retain-until date has passed and its hold is off. */
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    return isVaultKey(key) ? this.vault.delete(key) : this.objects.delete(key);
   }
 
   /** SHA-256 of the stored bytes, read back and hashed by a hash worker (the event loop only waits). */
@@ -213,27 +222,36 @@ export class LocalBlobStore implements BlobStore {
 
   // ---------------------------------------------------------------- vault (write-once)
 
-  async copyToVault(_input: CopyToVaultInput): Promise<VaultObjectInfo> {
-    throw new BlobNotSupportedError('copyToVault (not built yet)');
+  copyToVault(input: CopyToVaultInput): Promise<VaultObjectInfo> {
+    return this.vault.copyToVault(input);
   }
 
-  async putLocked(_input: PutLockedInput): Promise<VaultObjectInfo> {
-    throw new BlobNotSupportedError('putLocked (not built yet)');
+  putLocked(input: PutLockedInput): Promise<VaultObjectInfo> {
+    return this.vault.putLocked(input);
   }
 
-  async vaultInfo(_key: string): Promise<VaultObjectInfo | null> {
-    throw new BlobNotSupportedError('vaultInfo (not built yet)');
+  vaultInfo(key: string): Promise<VaultObjectInfo | null> {
+    return this.vault.vaultInfo(key);
   }
 
-  async setLegalHold(_key: string, _on: boolean): Promise<void> {
-    throw new BlobNotSupportedError('setLegalHold (not built yet)');
+  setLegalHold(key: string, on: boolean): Promise<void> {
+    return this.vault.setLegalHold(key, on);
   }
 
-  async requestRestore(_key: string, _days: number): Promise<VaultObjectInfo['restore']> {
-    throw new BlobNotSupportedError('requestRestore (not built yet)');
+  /** Local files are always readable: nothing to restore. */
+  async requestRestore(key: string, _days: number): Promise<VaultObjectInfo['restore']> {
+    assertValidKey(key);
+    return null;
   }
 
   async writeOnceStatus(): Promise<WriteOnceStatus> {
-    return { enforced: false, store: this.kind, mode: null, detail: 'Write-once storage is not built yet' };
+    return {
+      enforced: true,
+      store: 'local',
+      mode: 'COMPLIANCE',
+      detail:
+        'Enforced by the local store: vault files are read-only on disk and the store refuses to replace or delete them ' +
+        'before their retain-until date or while a legal hold is on.',
+    };
   }
 }

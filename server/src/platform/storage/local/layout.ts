@@ -6,6 +6,7 @@
  *   .multipart/<uploadId>/<00001>.<md5 hex>   one stored part; the name carries its ETag, so it is atomic
  *   .multipart/.trash-<uploadId>-<uuid>       an upload folder on its way out (see multipart.ts)
  *   .tmp/                              files being written; renamed into place when complete (atomic writes)
+ *   .locks/<key>.json                  the lock of a vault object (vault/...), owned by the store (locks.ts)
  * Keys never start a segment with a dot (assertValidKey), so they cannot reach these folders.
  */
 import { randomUUID } from 'node:crypto';

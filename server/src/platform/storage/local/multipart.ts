@@ -26,6 +26,7 @@ import {
 import type { BlobHead, CompleteMultipartInput, CreateMultipartInput, UploadedPart } from '../blob-store.js';
 import { receiveBody } from './body.js';
 import { isCode, PART_FILE, readJson, UPLOAD_ID, type LocalLayout, type ObjectMeta, type UploadMeta } from './layout.js';
+import { assertOrdinaryKey } from './locks.js';
 
 type PartFile = { partNumber: number; etag: string; size: number; file: string; mtimeMs: number };
 
@@ -37,6 +38,8 @@ export class LocalMultipart {
 
   async create(input: CreateMultipartInput): Promise<{ uploadId: string }> {
     assertValidKey(input.key);
+    // No upload ever assembles onto a vault key.
+    assertOrdinaryKey(input.key);
     const uploadId = randomBytes(16).toString('hex');
     const dir = this.layout.uploadDir(uploadId);
     await fs.mkdir(dir, { recursive: true });
@@ -49,6 +52,7 @@ export class LocalMultipart {
   /** The upload's folder and metadata; BlobUploadNotFoundError unless the upload exists for this very key. */
   private async readUpload(key: string, uploadId: string): Promise<{ dir: string; meta: UploadMeta }> {
     assertValidKey(key);
+    assertOrdinaryKey(key);
     if (!UPLOAD_ID.test(uploadId)) throw new BlobUploadNotFoundError(uploadId);
     const dir = this.layout.uploadDir(uploadId);
     const meta = await readJson<UploadMeta>(path.join(dir, 'upload.json'));

@@ -12,6 +12,7 @@ import { BlobInvalidArgumentError, BlobNotFoundError, MAX_SINGLE_PUT_SIZE, quote
 import type { BlobHead, ByteRange } from '../blob-store.js';
 import { receiveBody } from './body.js';
 import { isCode, LocalStoreRequestError, readJson, type LocalLayout, type ObjectMeta } from './layout.js';
+import { assertOrdinaryKey } from './locks.js';
 
 export type OpenedObject = { stream: Readable; size: number; start: number; end: number };
 
@@ -24,6 +25,8 @@ export class LocalObjects {
    */
   async write(key: string, body: Readable, opts: { length?: number; maxLength?: number; contentType?: string } = {}): Promise<BlobHead> {
     const target = this.layout.objectPath(key);
+    // Vault keys are never written by a PUT, whoever signed it (the vault copy writes them under their lock).
+    assertOrdinaryKey(key);
     const written = await receiveBody(this.layout, body, opts.length, Math.min(opts.maxLength ?? MAX_SINGLE_PUT_SIZE, MAX_SINGLE_PUT_SIZE));
     try {
       await fs.mkdir(path.dirname(target), { recursive: true });
@@ -99,8 +102,10 @@ export class LocalObjects {
     }
   }
 
+  /** Removes an ordinary object; vault objects go only through LocalVault.delete, which checks their lock. */
   async delete(key: string): Promise<void> {
     const file = this.layout.objectPath(key);
+    assertOrdinaryKey(key);
     await fs.rm(file, { force: true });
     await fs.rm(this.layout.metaPath(key), { force: true });
   }

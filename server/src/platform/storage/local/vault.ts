@@ -1,0 +1,245 @@
+/**
+ * Vault objects in the local store: copies (and small documents) stored under a lock the store itself enforces.
+ *
+ * A copy is streamed into a temp file while a hash worker takes its MD5, fsynced, read back and hashed again
+ * (the bytes on disk must be the bytes read), made read-only (0444), and only then put in place: first the lock
+ * record (locks.ts), then the object, linked under its key (link never replaces a file) and its folder fsynced.
+ * So a kill -9 at any point leaves either no object under the vault key (at most a lock record, which a retry
+ * reuses) or the whole verified object with its lock; never a partial object, never an object without a lock.
+ *
+ * Idempotent: a key that already holds the same bytes (size and MD5) answers its info (the lock kept at the
+ * stronger of the two); other bytes throw BlobObjectExistsError. Nothing here shortens a retention.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { hashPool } from '../hash-pool.js';
+import {
+  assertValidKey,
+  assertVaultLock,
+  BlobInvalidArgumentError,
+  BlobLockedError,
+  BlobNotFoundError,
+  BlobObjectExistsError,
+  quoteEtag,
+  safeContentType,
+} from '../blob-store.js';
+import type { CopyToVaultInput, PutLockedInput, VaultLock, VaultObjectInfo } from '../blob-store.js';
+import { isCode, type LocalLayout } from './layout.js';
+import { assertVaultKey, fsyncDir, lockOf, strongerLock, type LocalLocks, type LockRecord } from './locks.js';
+import type { LocalObjects } from './objects.js';
+
+/** A copy whose bytes on disk differ from the bytes read: never answered as a success. */
+export class VaultCopyVerificationError extends Error {
+  constructor(key: string, detail: string) {
+    super(`The vault copy of ${key} did not verify: ${detail}`);
+    this.name = 'VaultCopyVerificationError';
+  }
+}
+
+export class LocalVault {
+  constructor(
+    private readonly layout: LocalLayout,
+    private readonly locks: LocalLocks,
+    private readonly objects: LocalObjects,
+  ) {}
+
+  private assertNewLock(lock: VaultLock): void {
+    assertVaultLock(lock);
+    // As on S3: a retain-until date must lie ahead when an object is locked.
+    if (lock.retainUntil.getTime() <= this.locks.now().getTime()) {
+      throw new BlobInvalidArgumentError('A vault lock needs a retainUntil date in the future');
+    }
+  }
+
+  async copyToVault(input: CopyToVaultInput): Promise<VaultObjectInfo> {
+    assertValidKey(input.sourceKey);
+    assertVaultKey(input.vaultKey);
+    this.assertNewLock(input.lock);
+    if (input.sourceKey === input.vaultKey) throw new BlobInvalidArgumentError('A vault copy needs a source other than its target');
+    return this.locks.serialize(input.vaultKey, async () => {
+      const source = this.layout.objectPath(input.sourceKey);
+      const sourceHead = await this.objects.head(input.sourceKey);
+      if (!sourceHead) throw new BlobNotFoundError(input.sourceKey);
+      const existing = await this.sizeOf(input.vaultKey);
+      if (existing !== null) {
+        // A retry: the same bytes answer the stored object; other bytes are refused.
+        if (existing !== sourceHead.size) throw new BlobObjectExistsError(input.vaultKey);
+        const [mine, theirs] = await Promise.all([
+          hashPool.file(source, 'md5'),
+          hashPool.file(this.layout.objectPath(input.vaultKey), 'md5'),
+        ]);
+        if (mine.hex !== theirs.hex || mine.size !== theirs.size) throw new BlobObjectExistsError(input.vaultKey);
+        return this.adopt(input.vaultKey, theirs.hex, theirs.size, input.lock, sourceHead.contentType);
+      }
+      const opened = await this.objects.open(input.sourceKey);
+      const tmp = await this.layout.tempFile();
+      const job = hashPool.stream('md5', { file: tmp });
+      try {
+        let md5: string;
+        try {
+          await pipeline(opened.stream, job.writable());
+          md5 = await job.digest();
+        } catch (err) {
+          await job.abort();
+          throw err;
+        }
+        await this.verify(input.vaultKey, tmp, md5, opened.size);
+        return await this.place(input.vaultKey, tmp, md5, opened.size, input.lock, sourceHead.contentType);
+      } finally {
+        await fs.rm(tmp, { force: true });
+      }
+    });
+  }
+
+  async putLocked(input: PutLockedInput): Promise<VaultObjectInfo> {
+    assertVaultKey(input.key);
+    this.assertNewLock(input.lock);
+    if (!Buffer.isBuffer(input.body)) throw new BlobInvalidArgumentError('putLocked takes the bytes as a Buffer');
+    const contentType = safeContentType(input.contentType);
+    const md5 = createHash('md5').update(input.body).digest('hex');
+    return this.locks.serialize(input.key, async () => {
+      const existing = await this.sizeOf(input.key);
+      if (existing !== null) {
+        if (existing !== input.body.length) throw new BlobObjectExistsError(input.key);
+        const theirs = await hashPool.file(this.layout.objectPath(input.key), 'md5');
+        if (theirs.hex !== md5) throw new BlobObjectExistsError(input.key);
+        return this.adopt(input.key, md5, input.body.length, input.lock, contentType);
+      }
+      const tmp = await this.layout.tempFile();
+      try {
+        const handle = await fs.open(tmp, 'wx', 0o600);
+        try {
+          await handle.writeFile(input.body);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await this.verify(input.key, tmp, md5, input.body.length);
+        return await this.place(input.key, tmp, md5, input.body.length, input.lock, contentType);
+      } finally {
+        await fs.rm(tmp, { force: true });
+      }
+    });
+  }
+
+  async vaultInfo(key: string): Promise<VaultObjectInfo | null> {
+    assertValidKey(key);
+    const size = await this.sizeOf(key);
+    if (size === null) return null;
+    const record = await this.locks.read(key);
+    const valid = record !== null && record !== 'unreadable' ? record : null;
+    const etag = valid && valid.size === size ? valid.etag : ((await this.objects.head(key))?.etag ?? '');
+    return this.info(key, size, etag, valid ? lockOf(valid) : null);
+  }
+
+  async setLegalHold(key: string, on: boolean): Promise<void> {
+    assertVaultKey(key);
+    if (typeof on !== 'boolean') throw new BlobInvalidArgumentError('setLegalHold takes true or false');
+    await this.locks.serialize(key, async () => {
+      const record = await this.locks.read(key);
+      if (record === 'unreadable') throw new BlobLockedError(key, 'its lock record cannot be read');
+      if (record === null) {
+        if ((await this.sizeOf(key)) === null) throw new BlobNotFoundError(key);
+        throw new BlobLockedError(key, 'its lock record is missing');
+      }
+      if (record.legalHold === on) return;
+      // Only the hold changes; the retain-until date is kept as it is.
+      await this.locks.write(key, { ...record, legalHold: on });
+    });
+  }
+
+  /** Removes a vault object once its lock allows it (retain-until passed, hold off); refuses otherwise. */
+  async delete(key: string): Promise<void> {
+    await this.locks.serialize(key, async () => {
+      const exists = (await this.sizeOf(key)) !== null;
+      const record = await this.locks.assertMayRemove(key, exists);
+      const file = this.layout.objectPath(key);
+      await fs.rm(file, { force: true });
+      await fs.rm(this.layout.metaPath(key), { force: true });
+      await fsyncDir(path.dirname(file)).catch((err: unknown) => {
+        if (!isCode(err, 'ENOENT')) throw err;
+      });
+      if (record) await this.locks.remove(key);
+    });
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  /** Size of the object under key, null when there is none. */
+  private async sizeOf(key: string): Promise<number | null> {
+    try {
+      const stat = await fs.stat(this.layout.objectPath(key));
+      return stat.isFile() ? stat.size : null;
+    } catch (err) {
+      if (isCode(err, 'ENOENT') || isCode(err, 'ENOTDIR')) return null;
+      throw err;
+    }
+  }
+
+  /** Reads the written file back: it must have the size and MD5 of what was meant to be written. */
+  private async verify(key: string, file: string, md5: string, size: number): Promise<void> {
+    const check = await hashPool.file(file, 'md5');
+    if (check.size !== size) throw new VaultCopyVerificationError(key, `${check.size} bytes written, ${size} expected`);
+    if (check.hex !== md5) throw new VaultCopyVerificationError(key, 'the bytes read back differ from the bytes written');
+  }
+
+  /** Puts a verified temp file in place under its lock: read-only file, lock record, metadata, then the link. */
+  private async place(
+    key: string,
+    tmp: string,
+    md5: string,
+    size: number,
+    lock: VaultLock,
+    contentType: string | undefined,
+  ): Promise<VaultObjectInfo> {
+    await fs.chmod(tmp, 0o444);
+    const record = await this.lockRecord(key, lock, size, md5);
+    const etag = quoteEtag(md5);
+    await this.layout.writeMeta(key, { etag, size, ...(contentType ? { contentType } : {}) });
+    const target = this.layout.objectPath(key);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    try {
+      await fs.link(tmp, target);
+    } catch (err) {
+      if (!isCode(err, 'EEXIST')) throw err;
+      // Another process stored the key meanwhile: the same bytes are the same object; others are refused.
+      const theirs = await hashPool.file(target, 'md5');
+      if (theirs.hex !== md5 || theirs.size !== size) throw new BlobObjectExistsError(key, { cause: err });
+    }
+    await fsyncDir(path.dirname(target));
+    return this.info(key, size, etag, lockOf(record));
+  }
+
+  /** An object already under the key with the wanted bytes: its lock becomes the stronger of both; read-only. */
+  private async adopt(key: string, md5: string, size: number, lock: VaultLock, contentType: string | undefined): Promise<VaultObjectInfo> {
+    const record = await this.lockRecord(key, lock, size, md5);
+    await fs.chmod(this.layout.objectPath(key), 0o444);
+    const etag = quoteEtag(md5);
+    const head = await this.objects.head(key);
+    if (!head || head.etag !== etag) await this.layout.writeMeta(key, { etag, size, ...(contentType ? { contentType } : {}) });
+    return this.info(key, size, etag, lockOf(record));
+  }
+
+  /** Writes (when it changes) the key's record: the stronger of the lock found and the lock wanted. */
+  private async lockRecord(key: string, lock: VaultLock, size: number, md5: string): Promise<LockRecord> {
+    const found = await this.locks.read(key);
+    if (found === 'unreadable') throw new BlobLockedError(key, 'its lock record cannot be read');
+    const merged = strongerLock(found ? lockOf(found) : null, lock);
+    const record: LockRecord = {
+      mode: 'COMPLIANCE',
+      retainUntil: merged.retainUntil.toISOString(),
+      legalHold: merged.legalHold,
+      size,
+      etag: quoteEtag(md5),
+      lockedAt: found?.lockedAt ?? this.locks.now().toISOString(),
+    };
+    if (!found || JSON.stringify(found) !== JSON.stringify(record)) await this.locks.write(key, record);
+    return record;
+  }
+
+  private info(key: string, size: number, etag: string, lock: VaultLock | null): VaultObjectInfo {
+    return { key, versionId: null, size, etag, lock, storageClass: null, restore: null };
+  }
+}
