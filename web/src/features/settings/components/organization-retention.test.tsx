@@ -1,12 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MSG, SETTINGS_MSG, type OrganizationSettingsResponse, type RetentionSettingsResponse } from '@strongroom/contracts';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
 import { MfaHost } from '@/test/mfa-host';
 import { OrganizationTab } from './organization-tab';
 import { RetentionTab } from './retention-tab';
+
+const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
+vi.mock('@/lib/toast', () => ({ toast: { ...toasts, warning: vi.fn(), info: vi.fn(), message: vi.fn(), dismiss: vi.fn() } }));
 
 let organization: OrganizationSettingsResponse;
 let retention: RetentionSettingsResponse;
@@ -22,6 +25,7 @@ function mfaRequired(operation: string) {
 }
 
 beforeEach(() => {
+  toasts.success.mockClear();
   mfaOn = false;
   organization = {
     organizationId: 'first-firm',
@@ -117,6 +121,7 @@ describe('the Organization tab', () => {
     await user.click(within(prompt).getByRole('button', { name: 'Verify' }));
     expect(await screen.findByText('fay@first.test')).toBeInTheDocument();
     expect(screen.queryByText('Not set')).toBeNull();
+    expect(toasts.success).toHaveBeenCalledWith(SETTINGS_MSG.organizationUpdated);
     expect(calls.filter((c) => c.method === 'POST').map((c) => (c.body as { mfaToken?: string }).mfaToken)).toEqual([undefined, '123456']);
   });
 });
@@ -166,7 +171,8 @@ describe('the Retention & Vault tab', () => {
     const prompt = await screen.findByRole('dialog');
     await user.type(within(prompt).getByLabelText('Verification Code'), '123456');
     await user.click(within(prompt).getByRole('button', { name: 'Verify' }));
-    await waitFor(() => expect(retention.defaultRetentionYears).toBe(10));
+    await waitFor(() => expect(toasts.success).toHaveBeenCalledWith(SETTINGS_MSG.retentionUpdated));
+    expect(retention.defaultRetentionYears).toBe(10);
     expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({ defaultRetentionYears: 10, mfaToken: '123456' });
     await waitFor(() => expect(screen.getByLabelText('Retention period (years)')).toHaveValue(10));
   });

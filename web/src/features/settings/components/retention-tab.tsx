@@ -48,7 +48,7 @@ export function RetentionTab() {
   }
   return (
     <div className="grid gap-6">
-      <RetentionPolicyCard key={settings.data.defaultRetentionYears} settings={settings.data} />
+      <RetentionPolicyCard settings={settings.data} />
       <VaultConfigurationCard settings={settings.data} />
     </div>
   );
@@ -67,7 +67,10 @@ function RetentionPolicyCard({ settings }: { settings: RetentionSettingsResponse
   const onSubmit = form.handleSubmit((values) => {
     setFormError(null);
     update.mutate(values, {
-      onSuccess: () => toast.success(SETTINGS_MSG.retentionUpdated),
+      onSuccess: (answer) => {
+        toast.success(SETTINGS_MSG.retentionUpdated);
+        form.reset({ defaultRetentionYears: answer.defaultRetentionYears });
+      },
       onError: (error) => setFormError(isMfaCancelledError(error) ? null : errorMessage(error)),
     });
   });
