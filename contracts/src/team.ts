@@ -349,8 +349,11 @@ export type GuestGrantsQuery = z.infer<typeof guestGrantsQuery>;
 export const guestGrantsResponse = z.object({ grants: z.array(guestGrantSchema) });
 export type GuestGrantsResponse = z.infer<typeof guestGrantsResponse>;
 
-/** POST /_api/settings/guest-access/grant and /revoke */
-export const guestGrantRequest = z.strictObject({ userId: teamUserIdSchema, matterId: matterIdSchema });
+/**
+ * POST /_api/settings/guest-access/grant and /revoke. Sharing a matter with someone outside the firm asks for a
+ * fresh code while MFA_USER_MANAGEMENT is on; stopping it never does.
+ */
+export const guestGrantRequest = z.strictObject({ userId: teamUserIdSchema, matterId: matterIdSchema, mfaToken: optionalMfaToken });
 export type GuestGrantRequest = z.infer<typeof guestGrantRequest>;
 export const guestGrantResponse = z.object({ success: z.literal(true), message: z.string(), grants: z.array(guestGrantSchema) });
 export type GuestGrantResponse = z.infer<typeof guestGrantResponse>;

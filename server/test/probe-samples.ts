@@ -444,7 +444,11 @@ export const SAMPLES: Record<string, OperationSample> = {
   'POST /_api/settings/guest-access/grant': {
     access: 'admin',
     build: async ({ t, me }) => ({
-      body: { userId: (await addPerson(t, me.organizationId, 'guest', { signIn: false })).publicId, matterId: me.matter.id },
+      body: {
+        userId: (await addPerson(t, me.organizationId, 'guest', { signIn: false })).publicId,
+        matterId: me.matter.id,
+        mfaToken: me.admin.systemMfaToken,
+      },
     }),
     idProbes: [{ set: { 'body.userId': 'userPublicId' } }, { set: { 'body.matterId': 'matterId' } }],
   },
@@ -452,7 +456,11 @@ export const SAMPLES: Record<string, OperationSample> = {
     access: 'admin',
     build: async ({ t, me }) => {
       const guest = await addPerson(t, me.organizationId, 'guest', { signIn: false });
-      await me.admin.client.post('/_api/settings/guest-access/grant', { userId: guest.publicId, matterId: me.matter.id });
+      await me.admin.client.post('/_api/settings/guest-access/grant', {
+        userId: guest.publicId,
+        matterId: me.matter.id,
+        mfaToken: me.admin.systemMfaToken,
+      });
       return { body: { userId: guest.publicId, matterId: me.matter.id } };
     },
     idProbes: [{ set: { 'body.userId': 'userPublicId' } }, { set: { 'body.matterId': 'matterId' } }],

@@ -105,7 +105,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/_api/settings/guest-access/grant',
       { schema: { tags: ['team'], body: guestGrantRequest, response: { 200: guestGrantResponse } }, config: signedIn },
-      async (request) => changeGuestAccess(ctx, authOf(request), request.body, true, requestMeta(request)),
+      async (request) => changeGuestAccess(ctx, authOf(request), withHeaderToken(request, request.body), true, requestMeta(request)),
     );
 
     app.post(

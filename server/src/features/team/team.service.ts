@@ -423,7 +423,8 @@ export async function changeGuestAccess(
   await throttle(ctx, user);
   const guest = await findGuest(ctx.db, user.organizationId, input.userId);
   if (guest.role !== 'guest') throw badRequest(TEAM_MSG.guestOnly, { field: 'userId' });
-  await ctx.db.transaction().execute(async (trx) => {
+  await getVisibleMatter(ctx.db, user, input.matterId);
+  const run = async (trx: Executor) => {
     const matter = await getVisibleMatter(trx, user, input.matterId);
     const target = await lockMember(trx, user.organizationId, input.userId);
     if (!target) throw notFound(TEAM_MSG.userNotFound);
@@ -440,7 +441,13 @@ export async function changeGuestAccess(
       { table: 'matters', id: matter.id },
       { userId: target.publicId, email: target.email, matterId: matter.id, matterName: matter.matterName },
     );
-  });
+  };
+  // Sharing opens a matter to someone outside the firm: a fresh code while MFA_USER_MANAGEMENT is on.
+  if (grant && (await isFlagEnabled(ctx.db, user.organizationId, 'MFA_USER_MANAGEMENT'))) {
+    await withFreshMfa(ctx, auth, 'MFA_USER_MANAGEMENT', input.mfaToken, meta.ip, run);
+  } else {
+    await ctx.db.transaction().execute(run);
+  }
   const grants = (await listGuestGrants(ctx.db, user.organizationId, guest.id)).map(toGuestGrant);
   return { success: true, message: grant ? TEAM_MSG.guestGranted : TEAM_MSG.guestRevoked, grants };
 }

@@ -467,6 +467,30 @@ describe('step-up MFA for user management', () => {
     await setFlag(admin.organizationId, 'MFA_USER_MANAGEMENT', true);
   });
 
+  it('sharing a matter with a guest asks for a code while MFA_USER_MANAGEMENT is on; stopping it never does', async () => {
+    await setFlag(admin.organizationId, 'MFA_USER_MANAGEMENT', true);
+    const guest = await addMember(t, admin.organizationId, 'guest');
+    const guestId = await publicIdOf(guest.userId);
+    const matter = await createMatter(admin.client);
+    const first = await admin.client.post('/_api/settings/guest-access/grant', { userId: guestId, matterId: matter.id });
+    expect(first.statusCode).toBe(401);
+    expect(first.json().code).toBe('MFA_REQUIRED');
+    ok(
+      await admin.client.post(
+        '/_api/settings/guest-access/grant',
+        { userId: guestId, matterId: matter.id },
+        { 'x-mfa-token': peopleToken },
+      ),
+    );
+    ok(await admin.client.post('/_api/settings/guest-access/revoke', { userId: guestId, matterId: matter.id }));
+    // A refusal comes before the code: not a guest.
+    const notGuest = await admin.client.post('/_api/settings/guest-access/grant', { userId, matterId: matter.id });
+    expect(notGuest.statusCode).toBe(400);
+    await setFlag(admin.organizationId, 'MFA_USER_MANAGEMENT', false);
+    ok(await admin.client.post('/_api/settings/guest-access/grant', { userId: guestId, matterId: matter.id }));
+    await setFlag(admin.organizationId, 'MFA_USER_MANAGEMENT', true);
+  });
+
   it('checks business rules before asking for a code: the last admin, a stale version, an address already invited', async () => {
     await setFlag(admin.organizationId, 'MFA_USER_MANAGEMENT', true);
     const adminId = await publicIdOf(admin.userId);
