@@ -28,7 +28,7 @@ function inYears(years: number, days: number): string {
   const d = new Date();
   d.setFullYear(d.getFullYear() + years);
   d.setDate(d.getDate() + days);
-  d.setHours(d.getHours() + 1);
+  d.setHours(d.getHours() - 1);
   return d.toISOString();
 }
 
@@ -166,7 +166,8 @@ function renderPage(entry = '/vault', user = userWith()) {
 const table = () => screen.getByRole('table', { name: 'Vaulted matters' });
 const rowOf = (name: string) => within(table()).getByText(name).closest('tr')!;
 
-describe('the Vault page', () => {
+// Whole journeys of clicks and reads: more than the default 5 s on a busy machine.
+describe('the Vault page', { timeout: 20_000 }, () => {
   it('asks for the newest vaulted first, 20 to a page, and shows each matter’s retention, hold and verification', async () => {
     renderPage();
     expect(screen.getByRole('heading', { name: 'Vault', level: 1 })).toBeInTheDocument();
@@ -327,7 +328,7 @@ describe('the Vault page', () => {
   });
 });
 
-describe('the vaulted matter sheet', () => {
+describe('the vaulted matter sheet', { timeout: 20_000 }, () => {
   it('opens from View Details with the facts, the files and folders, and the audit log in pages of 50', async () => {
     const { user } = renderPage();
     await screen.findByText('Matter 1');

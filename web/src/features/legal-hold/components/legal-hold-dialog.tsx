@@ -35,14 +35,14 @@ type ReasonForm = { reason: string };
 const TEXT: Record<Action, { title: string; description: string; confirm: string; done: string; toast: string }> = {
   apply: {
     title: 'Apply Legal Hold',
-    description: 'While the hold is on, nobody can edit, upload to, vault or change the folders and files of this matter.',
+    description: 'while the hold is on, nobody can edit, upload to, vault or change the folders and files of this matter.',
     confirm: 'The matter becomes read-only for everyone until an administrator removes the hold.',
     done: 'Legal Hold Applied',
     toast: VAULT_MSG.holdApplied,
   },
   remove: {
     title: 'Remove Legal Hold',
-    description: 'Removing the hold lets the matter be changed again (a vaulted matter stays vaulted and read-only).',
+    description: 'removing the hold lets the matter be changed again (a vaulted matter stays vaulted and read-only).',
     confirm: 'The matter is no longer preserved by a hold. Its retention period can end and its files can be deleted then.',
     done: 'Legal Hold Removed',
     toast: VAULT_MSG.holdRemoved,
