@@ -332,6 +332,20 @@ describe('local store: vault objects', () => {
     expect((await store.copyToVault({ sourceKey: source, vaultKey: key, lock: lock() })).size).toBe(300 * 1024);
   });
 
+  it('refuses to vault a source whose bytes changed behind the store since they were stored', async () => {
+    const body = randomBytes(200 * 1024);
+    const source = await putObject(body);
+    const file = store.objectPath(source);
+    const changed = Buffer.from(body);
+    changed[1234] = changed[1234]! ^ 0xff;
+    await fs.writeFile(file, changed);
+    const key = vaultKey();
+    await expect(store.copyToVault({ sourceKey: source, vaultKey: key, lock: lock() })).rejects.toThrow(
+      /did not verify: the bytes written differ/,
+    );
+    expect(await store.vaultInfo(key)).toBeNull();
+  });
+
   it('leaves no partial object under a vault key when the process is killed during a copy, and a retry finishes it', async () => {
     const body = randomBytes(96 * MiB);
     const source = await putObject(body);
@@ -506,6 +520,9 @@ describe('S3 adapter: vault copies against s3rver (no Object Lock there)', () =>
     await expect(store.presignPut({ key, contentLength: 1, expiresInSeconds: 60 })).rejects.toBeInstanceOf(BlobLockedError);
     await expect(store.createMultipart({ key })).rejects.toBeInstanceOf(BlobLockedError);
     await expect(store.copyToVault({ sourceKey: key, vaultKey: orgKey(), lock })).rejects.toBeInstanceOf(BlobInvalidKeyError);
+    // Without Object Lock nothing holds the object: this is what writeOnceStatus reports as not enforced.
+    await store.delete(key);
+    expect(await store.vaultInfo(key)).toBeNull();
   });
 
   it('reports that write-once is not enforced, and /readyz stays ready but says why; start-up logs a warning', async () => {

@@ -1,8 +1,8 @@
 /**
  * Vault objects in the local store: copies (and small documents) stored under a lock the store itself enforces.
  *
- * A copy is streamed into a temp file while a hash worker takes its MD5, fsynced, read back and hashed again
- * (the bytes on disk must be the bytes read), made read-only (0444), and only then put in place: first the lock
+ * A copy is made into a temp file by the kernel, fsynced, read back and hashed by a hash worker (its size and
+ * MD5 must be the source's), made read-only (0444), and only then put in place: first the lock
  * record (locks.ts), then the object, linked under its key (link never replaces a file) and its folder fsynced.
  * So a kill -9 at any point leaves either no object under the vault key (at most a lock record, which a retry
  * reuses) or the whole verified object with its lock; never a partial object, never an object without a lock.
@@ -11,9 +11,9 @@
  * stronger of the two); other bytes throw BlobObjectExistsError. Nothing here shortens a retention.
  */
 import { createHash } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { hashPool } from '../hash-pool.js';
 import {
   assertValidKey,
@@ -35,6 +35,15 @@ export class VaultCopyVerificationError extends Error {
   constructor(key: string, detail: string) {
     super(`The vault copy of ${key} did not verify: ${detail}`);
     this.name = 'VaultCopyVerificationError';
+  }
+}
+
+async function fsyncFile(file: string): Promise<void> {
+  const handle = await fs.open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
@@ -73,20 +82,30 @@ export class LocalVault {
         if (mine.hex !== theirs.hex || mine.size !== theirs.size) throw new BlobObjectExistsError(input.vaultKey);
         return this.adopt(input.vaultKey, theirs.hex, theirs.size, input.lock, sourceHead.contentType);
       }
-      const opened = await this.objects.open(input.sourceKey);
+      // The kernel copies the bytes (copy_file_range: nothing passes through this process's memory), the copy
+      // is fsynced, then read back by a hash worker: its size and MD5 must be the source's (the MD5 recorded when
+      // it was stored; for an object assembled from parts, whose ETag is not a plain MD5, the source is hashed).
       const tmp = await this.layout.tempFile();
-      const job = hashPool.stream('md5', { file: tmp });
       try {
-        let md5: string;
-        try {
-          await pipeline(opened.stream, job.writable());
-          md5 = await job.digest();
-        } catch (err) {
-          await job.abort();
-          throw err;
+        await fs.copyFile(source, tmp, fsConstants.COPYFILE_EXCL);
+        const plain = /^"([0-9a-f]{32})"$/.exec(sourceHead.etag)?.[1];
+        // The flush to disk and the read-back run side by side; both must succeed before the copy is placed.
+        const [, written, expected] = await Promise.all([
+          fsyncFile(tmp),
+          hashPool.file(tmp, 'md5'),
+          plain ? Promise.resolve({ hex: plain, size: sourceHead.size }) : hashPool.file(source, 'md5'),
+        ]);
+        if (written.size !== expected.size) {
+          throw new VaultCopyVerificationError(input.vaultKey, `${written.size} bytes written, the source has ${expected.size}`);
         }
-        await this.verify(input.vaultKey, tmp, md5, opened.size);
-        return await this.place(input.vaultKey, tmp, md5, opened.size, input.lock, sourceHead.contentType);
+        if (written.hex !== expected.hex) {
+          throw new VaultCopyVerificationError(input.vaultKey, 'the bytes written differ from the source (size and MD5 checked)');
+        }
+        return await this.place(input.vaultKey, tmp, written.hex, written.size, input.lock, sourceHead.contentType);
+      } catch (err) {
+        if (isCode(err, 'ENOENT') && !(await this.objects.head(input.sourceKey)))
+          throw new BlobNotFoundError(input.sourceKey, { cause: err });
+        throw err;
       } finally {
         await fs.rm(tmp, { force: true });
       }
