@@ -70,7 +70,7 @@ export function SecuritySettings({ authLoading, isAdmin, organizationId }: Secur
 }
 
 /** 'MFA for Critical Operations': which operations need a fresh MFA code, changed together and saved with a system MFA code. */
-export function FeatureFlagsPanel({ organizationId }: { organizationId: string | undefined }) {
+function FeatureFlagsPanel({ organizationId }: { organizationId: string | undefined }) {
   const flags = useFeatureFlags();
   const update = useUpdateFeatureFlags();
   const [changes, setChanges] = useState<FlagChanges>({});
