@@ -327,3 +327,20 @@ export const updateFeatureFlagsResponse = z.object({
   featureFlags: z.array(featureFlagSchema),
 });
 export type UpdateFeatureFlagsResponse = z.infer<typeof updateFeatureFlagsResponse>;
+
+/** Audit actions the settings calls write (each in the transaction of its change). */
+export const SETTINGS_AUDIT_ACTIONS = [
+  /** details: before and after (fullName, email, phoneNumber). */
+  'UPDATE_PROFILE',
+  /** details: before and after (name and the three primary-contact fields). */
+  'UPDATE_ORG_INFO',
+  /** details: before and after ({ defaultRetentionYears }). */
+  'UPDATE_RETENTION',
+  /** details: before and after (every flag's value) and changed (the names that changed). */
+  'UPDATE_FEATURE_FLAGS',
+  /** details: purpose ('login' or 'method-change') and remaining. */
+  'MFA_RECOVERY_CODE_USED',
+  /** details: count. */
+  'MFA_RECOVERY_CODES_REGENERATED',
+] as const;
+export type SettingsAuditAction = (typeof SETTINGS_AUDIT_ACTIONS)[number];

@@ -22,7 +22,7 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const CODE_LENGTH = 10;
 
 /** The code as stored: no spaces or hyphens, lower case, and the letters people mistake for digits read as those digits. */
-export function normalizeRecoveryCode(input: string): string {
+function normalizeRecoveryCode(input: string): string {
   return input.replace(/[\s-]/g, '').toLowerCase().replace(/o/g, '0').replace(/[il]/g, '1');
 }
 

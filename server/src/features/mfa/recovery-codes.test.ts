@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MSG, SETTINGS_MSG } from '@strongroom/contracts';
+import { MSG, SETTINGS_AUDIT_ACTIONS, SETTINGS_MSG } from '@strongroom/contracts';
 import { auditActions } from '../../../test/factories.js';
 import { API, Client, createOrgWithAdmin, createTestApp, nextTotp, signInWithEmailCode, type TestApp } from '../../../test/helpers.js';
 import { addPerson, freshIp, PASSWORD, type Person } from '../../../test/probe/world.js';
@@ -64,6 +64,7 @@ describe('recovery codes', () => {
     expect((await c.get('/_api/auth/session', API)).statusCode).toBe(200);
     const mail = await t.sink.waitFor(p.email, { subjectIncludes: 'recovery code was used' });
     expect(JSON.stringify(mail)).toContain('9 unused recovery codes remain');
+    expect(SETTINGS_AUDIT_ACTIONS).toEqual(expect.arrayContaining(['MFA_RECOVERY_CODE_USED', 'MFA_RECOVERY_CODES_REGENERATED']));
     const used = (await auditActions(t, orgId)).filter((a) => a.action === 'MFA_RECOVERY_CODE_USED').at(-1);
     expect(used).toMatchObject({ targetId: String(p.userId), details: { purpose: 'login', remaining: 9 } });
 

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEATURE_FLAG_DESCRIPTIONS, FEATURE_FLAG_NAMES, MSG, SETTINGS_MSG, type FeatureFlagName } from '@strongroom/contracts';
+import {
+  FEATURE_FLAG_DESCRIPTIONS,
+  FEATURE_FLAG_NAMES,
+  MSG,
+  SETTINGS_AUDIT_ACTIONS,
+  SETTINGS_MSG,
+  type FeatureFlagName,
+  type SettingsAuditAction,
+} from '@strongroom/contracts';
 import { auditActions, createMatter, systemMfaToken } from '../../../test/factories.js';
 import { API, Client, createOrgWithAdmin, createTestApp, type TestApp } from '../../../test/helpers.js';
 import { addPerson, PASSWORD, type Person } from '../../../test/probe/world.js';
@@ -34,7 +42,11 @@ async function setFlags(admin: Totp, token: string, flags: Partial<Record<Featur
   expect(res.statusCode, res.body).toBe(200);
 }
 
-const lastAudit = async (orgId: string, action: string) => (await auditActions(t, orgId)).filter((a) => a.action === action).at(-1);
+/** The newest audit entry of that action in the organization (the action being one the contracts list). */
+const lastAudit = async (orgId: string, action: SettingsAuditAction) => {
+  expect(SETTINGS_AUDIT_ACTIONS).toContain(action);
+  return (await auditActions(t, orgId)).filter((a) => a.action === action).at(-1);
+};
 
 describe('profile', () => {
   let orgId: string;
