@@ -7,7 +7,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
  *   stale version can say who changed the user and when.
  * - guest_matter_grants: the matters an administrator shares with a guest. A guest reads exactly these matters
  *   and nothing else; a grant goes with its matter or its guest.
- * - invitations gain an index for the pending invitations of an organization (the Team list).
+ * - sessions gain an index by user and start, for the Team list's last sign-in of each user.
  */
 const up: string[] = [
   `alter table users add column updated_by integer references users(id)`,
@@ -21,7 +21,7 @@ const up: string[] = [
    )`,
   // A guest's matters, read on every call the guest makes.
   `create index guest_matter_grants_user on guest_matter_grants (user_id, matter_id)`,
-  `create index invitations_pending on invitations (organization_id, created_at) where accepted_at is null and revoked_at is null`,
+  `create index sessions_user_started on sessions (user_id, created_at)`,
 ];
 
 export const team: Migration = {
@@ -30,7 +30,7 @@ export const team: Migration = {
   },
   async down(db: Kysely<unknown>) {
     for (const statement of [
-      `drop index if exists invitations_pending`,
+      `drop index if exists sessions_user_started`,
       `drop table if exists guest_matter_grants`,
       `alter table users drop column if exists updated_by`,
     ]) {
