@@ -83,7 +83,7 @@ import type {
 } from './blob-store.js';
 
 /** The storage class of vault copies unless VAULT_STORAGE_CLASS says otherwise: cold, still readable at once. */
-export const DEFAULT_VAULT_STORAGE_CLASS = 'GLACIER_IR';
+const DEFAULT_VAULT_STORAGE_CLASS = 'GLACIER_IR';
 /** Classes whose objects must be restored before they can be read. */
 const RESTORE_CLASSES = new Set(['GLACIER', 'DEEP_ARCHIVE']);
 const VAULT_PREFIX = 'vault/';
@@ -818,7 +818,7 @@ export function restoreState(
 }
 
 /** A vault copy whose stored size or ETag is not the source's: never answered as a success. */
-export class VaultCopyMismatchError extends Error {
+class VaultCopyMismatchError extends Error {
   constructor(key: string, detail: string) {
     super(`The vault copy of ${key} did not verify: ${detail}`);
     this.name = 'VaultCopyMismatchError';

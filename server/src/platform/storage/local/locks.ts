@@ -19,7 +19,7 @@ import { assertValidKey, BlobInvalidKeyError, BlobLockedError, isLockActive, typ
 import { isCode, type LocalLayout } from './layout.js';
 
 /** Every vault object lives under this prefix; nothing else may write there. */
-export const VAULT_PREFIX = 'vault/';
+const VAULT_PREFIX = 'vault/';
 
 export type LockRecord = {
   mode: 'COMPLIANCE';
@@ -67,7 +67,7 @@ export function strongerLock(existing: VaultLock | null, wanted: VaultLock): Vau
 }
 
 /** Why a lock still protects its object, in words for the error message. */
-export function lockReason(lock: VaultLock, now: Date): string {
+function lockReason(lock: VaultLock, now: Date): string {
   const reasons: string[] = [];
   if (lock.retainUntil.getTime() > now.getTime()) reasons.push(`retained until ${lock.retainUntil.toISOString()}`);
   if (lock.legalHold) reasons.push('legal hold on');

@@ -31,7 +31,7 @@ import { assertVaultKey, fsyncDir, lockOf, strongerLock, type LocalLocks, type L
 import type { LocalObjects } from './objects.js';
 
 /** A copy whose bytes on disk differ from the bytes read: never answered as a success. */
-export class VaultCopyVerificationError extends Error {
+class VaultCopyVerificationError extends Error {
   constructor(key: string, detail: string) {
     super(`The vault copy of ${key} did not verify: ${detail}`);
     this.name = 'VaultCopyVerificationError';
