@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, SETTINGS_AUDIT_ACTIONS, SETTINGS_MSG } from '@strongroom/contracts';
 import { auditActions } from '../../../test/factories.js';
-import { API, Client, createOrgWithAdmin, createTestApp, nextTotp, signInWithEmailCode, type TestApp } from '../../../test/helpers.js';
+import {
+  API,
+  Client,
+  createOrgWithAdmin,
+  createTestApp,
+  nextTotp,
+  signInWithEmailCode,
+  waitForCount,
+  type TestApp,
+} from '../../../test/helpers.js';
 import { addPerson, freshIp, PASSWORD, type Person } from '../../../test/probe/world.js';
 import { currentTotp } from './totp.js';
 
@@ -178,6 +187,19 @@ describe('recovery codes', () => {
 });
 
 describe('POST /_api/settings/mfa', () => {
+  it('sets up emailed codes behind the setup wall: setup sends the code, the token completes it', async () => {
+    const acct = await createOrgWithAdmin(t, 'Email Setup LLP');
+    const c = await signInWithEmailCode(t, acct);
+    const before = t.sink.messages.length;
+    const sent = await c.post('/_api/settings/mfa', { enable: true, method: 'email', setup: true });
+    expect(sent.json()).toMatchObject({ success: true, codeSent: true, message: MSG.setupEmailSent });
+    await waitForCount(t.sink, before + 1);
+    const code = await t.sink.lastCode(acct.email);
+    const done = await c.post('/_api/settings/mfa', { enable: true, method: 'email', token: code });
+    expect(done.json()).toMatchObject({ success: true, message: MSG.emailEnabled, mfaEnabled: true, mfaPrimaryMethod: 'email' });
+    expect((await c.get('/_api/settings/mfa')).json()).toEqual({ mfaEnabled: true, mfaPrimaryMethod: 'email', recoveryCodesRemaining: 0 });
+  });
+
   it('never turns MFA off, and maps the setup steps onto mfa-manage', async () => {
     const p = (await addPerson(t, orgId, 'user', { totp: true })) as Totp;
     const off = await p.client.post('/_api/settings/mfa', { enable: false, method: 'totp' });
