@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, Mail, Smartphone } from 'lucide-react';
 import { MSG, type MfaManageResponse, type MfaMethod } from '@strongroom/contracts';
 import { RecoveryCodes } from '@/components/recovery-codes';
@@ -10,11 +10,10 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { DialogActions } from '@/components/ui/dialog-actions';
 import { Skeleton } from '@/components/ui/skeleton';
 import { VerificationCodeField } from '@/components/verification-code-field';
-import { apiRequest } from '@/lib/api-client';
 import { errorMessage } from '@/lib/api-error';
 import { isCompleteCode } from '@/lib/code-input';
 import { toast } from '@/lib/toast';
-import { useManageMfa } from '../api/manage-mfa';
+import { newTotpSecretQueryKey, useManageMfa, useNewTotpSecret } from '../api/manage-mfa';
 import { useSendEmailCode } from '../api/send-email-code';
 import { MFA_METHOD_LABELS } from '../lib/format';
 
@@ -168,20 +167,6 @@ function MethodChoice({ icon, title, text, onClick }: { icon: ReactNode; title: 
   );
 }
 
-/** A new authenticator secret for the Settings dialog; kept while the dialog is open so a re-render never makes a second one. */
-function useNewTotpSecret() {
-  return useQuery({
-    queryKey: ['settings', 'mfa', 'new-totp-secret'],
-    queryFn: () =>
-      apiRequest<MfaManageResponse>('/_api/settings/mfa-manage', { body: { operation: 'generate_totp_secret' }, mfaRetry: false }),
-    retry: false,
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: 0,
-    refetchOnWindowFocus: false,
-    refetchOnReconnect: false,
-  });
-}
-
 type TotpSwitchProps = {
   userId: number;
   /** The method in use now (its code proves the switch), or null while MFA is being set up. */
@@ -223,7 +208,7 @@ function TotpSwitch({ userId, current, onBack, onDone }: TotpSwitchProps) {
       { operation: 'switch_to_totp', totpToken: newCode, mfaToken: needsProof ? currentCode : 'setup' },
       {
         onSuccess: (answer) => {
-          queryClient.removeQueries({ queryKey: ['settings', 'mfa', 'new-totp-secret'] });
+          queryClient.removeQueries({ queryKey: newTotpSecretQueryKey });
           onDone(answer);
         },
         onError: (err) => {
