@@ -204,7 +204,7 @@ export class LocalVault {
     if (check.hex !== md5) throw new VaultCopyVerificationError(key, 'the bytes read back differ from the bytes written');
   }
 
-  /** Puts a verified temp file in place under its lock: read-only file, lock record, metadata, then the link. */
+  /** Puts a verified temp file in place under its lock: read-only file, lock record, the link, then metadata. */
   private async place(
     key: string,
     tmp: string,
@@ -216,7 +216,6 @@ export class LocalVault {
     await fs.chmod(tmp, 0o444);
     const record = await this.lockRecord(key, lock, size, md5);
     const etag = quoteEtag(md5);
-    await this.layout.writeMeta(key, { etag, size, ...(contentType ? { contentType } : {}) });
     const target = this.layout.objectPath(key);
     await fs.mkdir(path.dirname(target), { recursive: true });
     try {
@@ -228,6 +227,8 @@ export class LocalVault {
       if (theirs.hex !== md5 || theirs.size !== size) throw new BlobObjectExistsError(key, { cause: err });
     }
     await fsyncDir(path.dirname(target));
+    // The metadata follows the object (a crash before it: head() rebuilds it from the bytes).
+    await this.layout.writeMeta(key, { etag, size, ...(contentType ? { contentType } : {}) });
     return this.info(key, size, etag, lockOf(record));
   }
 
