@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +17,9 @@ import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
 import { makeMatter } from '@/test/matter';
 import { VaultPage } from './vault-page';
+
+// Six people share two cores: a screen may take longer than the default second to answer.
+configure({ asyncUtilTimeout: 5_000 });
 
 function Where() {
   const l = useLocation();

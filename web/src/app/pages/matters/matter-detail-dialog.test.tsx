@@ -109,7 +109,7 @@ describe('a matter the person may see but not change', () => {
   });
 });
 
-describe('the legal hold and vault buttons', () => {
+describe('the legal hold and vault buttons', { timeout: 20_000 }, () => {
   it('an administrator may apply a hold and vault an open matter', async () => {
     await open(userWith('admin'));
     expect(screen.getByRole('button', { name: 'Apply Legal Hold' })).toBeEnabled();

@@ -23,7 +23,7 @@ export function VaultFiles({ nodes }: { nodes: NodeTreeDto[] }) {
   const entries = childrenOf(nodes, folder?.nodeType === 'folder' ? folder.id : null);
   const label = folder?.name ?? 'Root';
   return (
-    <div className="grid gap-4 sm:grid-cols-[minmax(10rem,14rem)_1fr]">
+    <div className="grid gap-4 sm:grid-cols-[minmax(9rem,12rem)_minmax(0,1fr)]">
       <div className="rounded-lg border border-border p-2">
         <FolderPicker nodes={nodes} selectedId={folderId} onSelect={setFolderId} label="Vaulted folders" />
       </div>

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MSG, VAULT_MSG, type MatterDto } from '@strongroom/contracts';
@@ -8,6 +8,9 @@ import { stubFetch, type FetchCall } from '@/test/fetch-stub';
 import { makeMatter } from '@/test/matter';
 import { MfaHost } from '@/test/mfa-host';
 import { LegalHoldDialog } from './legal-hold-dialog';
+
+// Six people share two cores: a screen may take longer than the default second to answer.
+configure({ asyncUtilTimeout: 5_000 });
 
 const VALID_CODE = '135790';
 const REASON = 'Litigation pending: preserve every record';
@@ -56,7 +59,7 @@ function open(matter: MatterDto, isAdmin = true) {
   return { ...r, onOpenChange };
 }
 
-describe('Apply Legal Hold', () => {
+describe('Apply Legal Hold', { timeout: 20_000 }, () => {
   it('keeps Continue disabled until the reason has 10 characters, and says so under the field', async () => {
     const { user } = open(makeMatter());
     const dialog = screen.getByRole('dialog', { name: 'Apply Legal Hold' });
@@ -133,7 +136,7 @@ describe('Apply Legal Hold', () => {
   });
 });
 
-describe('Remove Legal Hold', () => {
+describe('Remove Legal Hold', { timeout: 20_000 }, () => {
   it('takes no reason, confirms, removes the hold and says so', async () => {
     const matter = makeMatter({ legalHold: true, holdReason: REASON });
     const { user, onOpenChange } = open(matter);
@@ -157,7 +160,7 @@ describe('Remove Legal Hold', () => {
   });
 });
 
-describe('someone who is not an administrator', () => {
+describe('someone who is not an administrator', { timeout: 20_000 }, () => {
   it('sees Permission Denied with the reason and can only close', async () => {
     open(makeMatter(), false);
     const dialog = screen.getByRole('dialog', { name: VAULT_MSG.holdPermissionTitle });

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { configure, screen, within } from '@testing-library/react';
 import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { VAULT_MSG } from '@strongroom/contracts';
@@ -6,6 +6,9 @@ import { TooltipProvider } from '@/components/ui/tooltip';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
 import { ExportReportButton } from './export-report-button';
+
+// Six people share two cores: a screen may take longer than the default second to answer.
+configure({ asyncUtilTimeout: 5_000 });
 
 const MATTER = { id: '6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4e5f60', matterName: 'Estate of A. Vale', matterNumber: 'MAT-2026-007' };
 const CERTIFICATE = '{"payload":{"kind":"vault-certificate"},"signature":"c2ln"}';
@@ -52,7 +55,7 @@ function render(matter: Parameters<typeof ExportReportButton>[0]['matter']) {
   );
 }
 
-describe('Export Report', () => {
+describe('Export Report', { timeout: 20_000 }, () => {
   it('is disabled and says why when no matter is selected, or its files are still on their way', async () => {
     const { user, unmount } = render(null);
     expect(screen.getByRole('button', { name: 'Export Report' })).toBeDisabled();

@@ -28,7 +28,7 @@ type VaultDetailSheetProps = {
 export function VaultDetailSheet({ matterId, onClose, renderFiles }: VaultDetailSheetProps) {
   return (
     <Sheet open={matterId !== null} onOpenChange={(o) => !o && onClose()}>
-      <SheetContent side="right" className="w-[min(46rem,calc(100%-2rem))] overflow-y-auto">
+      <SheetContent side="right" className="w-[min(52rem,calc(100%-2rem))] overflow-y-auto">
         {matterId ? <SheetBody key={matterId} matterId={matterId} renderFiles={renderFiles} /> : null}
       </SheetContent>
     </Sheet>

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MSG, VAULT_MSG } from '@strongroom/contracts';
@@ -8,6 +8,9 @@ import { stubFetch, type FetchCall } from '@/test/fetch-stub';
 import { makeMatter } from '@/test/matter';
 import { MfaHost } from '@/test/mfa-host';
 import { VaultMatterDialog } from './vault-matter-dialog';
+
+// Six people share two cores: a screen may take longer than the default second to answer.
+configure({ asyncUtilTimeout: 5_000 });
 
 const CODE = '864200';
 const matter = makeMatter({ matterName: 'Estate of A. Vale' });
@@ -64,7 +67,7 @@ async function enterCode(user: ReturnType<typeof open>['user'], code: string) {
   await user.click(within(mfa).getByRole('button', { name: 'Verify' }));
 }
 
-describe('Vault Matter', () => {
+describe('Vault Matter', { timeout: 20_000 }, () => {
   it('offers 1 to 20 years with 7 recommended and chosen, and says files go after that time unless held', async () => {
     const { user, dialog } = open();
     const select = within(dialog).getByRole('combobox', { name: 'Retention Period' });
@@ -114,7 +117,7 @@ describe('Vault Matter', () => {
       expect(success).toHaveTextContent('Files are being transferred to cold storage');
       expect(await screen.findByText('Matter vaulted; 3 files are on their way to the vault.')).toBeInTheDocument();
       expect(onOpenChange).not.toHaveBeenCalled();
-      await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false), { timeout: 3_000 });
+      await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false), { timeout: 5_000 });
       expect(starts()).toEqual([
         { matterId: matter.id, retentionYears: 15 },
         { matterId: matter.id, retentionYears: 15, mfaToken: CODE },
