@@ -23,6 +23,13 @@ import {
   CompleteMultipartUploadCommand,
   CopyObjectCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectLockConfigurationCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  PutObjectLegalHoldCommand,
+  PutObjectRetentionCommand,
+  RestoreObjectCommand,
   UploadPartCommand,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
@@ -384,7 +391,9 @@ describe('local store: vault objects', () => {
     const info = await store.copyToVault({ sourceKey: source, vaultKey: key, lock: lock(1) });
     expect(info).toMatchObject({ size: body.length, etag: md5(body) });
     await expectIntact(key, body);
+    // What the killed process left in the temp folder goes with the daily cleanup.
     await store.cleanupIncompleteMultipart(new Date(now.getTime() + DAY));
+    expect(await fs.readdir(store.tmpDir)).toEqual([]);
   });
 });
 
@@ -557,6 +566,173 @@ describe('S3 adapter: vault copies against s3rver (no Object Lock there)', () =>
     } finally {
       await t.shutdown();
     }
+  });
+});
+
+describe('S3 adapter with a scripted S3: the Object Lock answers s3rver cannot give', () => {
+  const past = new Date(Date.now() - DAY);
+  const future = new Date(Date.now() + 30 * DAY);
+  const key = `vault/${randomUUID()}/${randomUUID()}/${randomUUID()}`;
+
+  /** A store whose client answers from `answer` instead of the network; the commands sent are kept. */
+  function scripted(answer: (command: unknown) => unknown) {
+    const store = new S3BlobStore({ region: 'us-east-1', bucket: 'archive', forcePathStyle: true, endpoint: 'http://127.0.0.1:9' });
+    const sent: unknown[] = [];
+    vi.spyOn(store.client, 'send').mockImplementation((async (command: unknown) => {
+      sent.push(command);
+      const out = answer(command);
+      if (out instanceof Error) throw out;
+      return out;
+    }) as never);
+    return { store, sent };
+  }
+  const s3Error = (name: string, status: number) =>
+    Object.assign(new Error(`${name} from S3`), { name, $metadata: { httpStatusCode: status } });
+  const head = (lock: { until: Date; hold: 'ON' | 'OFF' }, extra: Record<string, unknown> = {}) => ({
+    ContentLength: 3,
+    ETag: '"900150983cd24fb0d6963f7d28e17f72"',
+    VersionId: 'v-1',
+    StorageClass: 'GLACIER_IR',
+    ObjectLockMode: 'COMPLIANCE',
+    ObjectLockRetainUntilDate: lock.until,
+    ObjectLockLegalHoldStatus: lock.hold,
+    ...extra,
+  });
+
+  it('reads the lock, version, class and restore state from HeadObject', async () => {
+    const { store } = scripted(() => head({ until: future, hold: 'ON' }, { StorageClass: 'GLACIER', Restore: 'ongoing-request="true"' }));
+    expect(await store.vaultInfo(key)).toEqual({
+      key,
+      versionId: 'v-1',
+      size: 3,
+      etag: '"900150983cd24fb0d6963f7d28e17f72"',
+      lock: { mode: 'COMPLIANCE', retainUntil: future, legalHold: true },
+      storageClass: 'GLACIER',
+      restore: { required: true, ongoing: true, readyUntil: null },
+    });
+    const governance = scripted(() => head({ until: future, hold: 'OFF' }, { ObjectLockMode: 'GOVERNANCE' }));
+    expect((await governance.store.vaultInfo(key))?.lock).toBeNull();
+    const missing = scripted(() => s3Error('NotFound', 404));
+    expect(await missing.store.vaultInfo(key)).toBeNull();
+  });
+
+  it('refuses to delete a locked vault object itself, deletes the version once allowed, and maps S3 refusing to BlobLockedError', async () => {
+    const held = scripted(() => head({ until: past, hold: 'ON' }));
+    await expect(held.store.delete(key)).rejects.toThrow(/legal hold on/);
+    const retained = scripted(() => head({ until: future, hold: 'OFF' }));
+    await expect(retained.store.delete(key)).rejects.toThrow(/retained until/);
+    for (const s of [held, retained]) expect(s.sent.some((c) => c instanceof DeleteObjectCommand)).toBe(false);
+
+    const allowed = scripted((c) => (c instanceof HeadObjectCommand ? head({ until: past, hold: 'OFF' }) : {}));
+    await allowed.store.delete(key);
+    expect(allowed.sent.find((c) => c instanceof DeleteObjectCommand)).toMatchObject({
+      input: { Bucket: 'archive', Key: key, VersionId: 'v-1' },
+    });
+
+    const refused = scripted((c) => (c instanceof HeadObjectCommand ? head({ until: past, hold: 'OFF' }) : s3Error('AccessDenied', 403)));
+    await expect(refused.store.delete(key)).rejects.toBeInstanceOf(BlobLockedError);
+  });
+
+  it('turns the legal hold on and off with PutObjectLegalHold and starts a restore only where one is needed', async () => {
+    const hold = scripted(() => ({}));
+    await hold.store.setLegalHold(key, false);
+    await hold.store.setLegalHold(key, true);
+    expect(hold.sent.map((c) => (c as PutObjectLegalHoldCommand).input)).toEqual([
+      { Bucket: 'archive', Key: key, LegalHold: { Status: 'OFF' } },
+      { Bucket: 'archive', Key: key, LegalHold: { Status: 'ON' } },
+    ]);
+    expect(hold.sent.every((c) => c instanceof PutObjectLegalHoldCommand)).toBe(true);
+    const locked = scripted(() => s3Error('AccessDenied', 403));
+    await expect(locked.store.setLegalHold(key, false)).rejects.toBeInstanceOf(BlobLockedError);
+
+    const instant = scripted(() => head({ until: future, hold: 'ON' }));
+    expect(await instant.store.requestRestore(key, 7)).toBeNull();
+    expect(instant.sent.some((c) => c instanceof RestoreObjectCommand)).toBe(false);
+
+    let restored = false;
+    const cold = scripted((c) => {
+      if (c instanceof RestoreObjectCommand) {
+        restored = true;
+        return {};
+      }
+      return head(
+        { until: future, hold: 'ON' },
+        { StorageClass: 'DEEP_ARCHIVE', ...(restored ? { Restore: 'ongoing-request="true"' } : {}) },
+      );
+    });
+    expect(await cold.store.requestRestore(key, 7)).toEqual({ required: true, ongoing: true, readyUntil: null });
+    expect(cold.sent.find((c) => c instanceof RestoreObjectCommand)).toMatchObject({
+      input: { Bucket: 'archive', Key: key, VersionId: 'v-1', RestoreRequest: { Days: 7, GlacierJobParameters: { Tier: 'Standard' } } },
+    });
+    const already = scripted((c) =>
+      c instanceof RestoreObjectCommand
+        ? s3Error('RestoreAlreadyInProgress', 409)
+        : head({ until: future, hold: 'ON' }, { StorageClass: 'GLACIER' }),
+    );
+    expect(await already.store.requestRestore(key, 7)).toMatchObject({ required: true });
+  });
+
+  it('reports write-once from the bucket: Object Lock and versioning on; names a default rule; says why when off', async () => {
+    const enabled = (rule?: object) =>
+      scripted((c) =>
+        c instanceof GetObjectLockConfigurationCommand
+          ? { ObjectLockConfiguration: { ObjectLockEnabled: 'Enabled', ...(rule ? { Rule: rule } : {}) } }
+          : { Status: 'Enabled' },
+      );
+    expect(await enabled().store.writeOnceStatus()).toEqual({
+      enforced: true,
+      store: 's3',
+      mode: 'COMPLIANCE',
+      detail: 'Object Lock is enabled on bucket archive; vault objects are written in COMPLIANCE mode (storage class GLACIER_IR).',
+    });
+    expect((await enabled({ DefaultRetention: { Mode: 'GOVERNANCE', Years: 7 } }).store.writeOnceStatus()).detail).toMatch(
+      /default retention rule \(GOVERNANCE 7 years\): it also locks working uploads/,
+    );
+    const none = scripted(() => s3Error('ObjectLockConfigurationNotFoundError', 404));
+    expect(await none.store.writeOnceStatus()).toEqual({
+      enforced: false,
+      store: 's3',
+      mode: null,
+      detail: 'Object Lock is not enabled on bucket archive',
+    });
+    const unversioned = scripted((c) =>
+      c instanceof GetObjectLockConfigurationCommand
+        ? { ObjectLockConfiguration: { ObjectLockEnabled: 'Enabled' } }
+        : { Status: 'Suspended' },
+    );
+    expect((await unversioned.store.writeOnceStatus()).detail).toBe('versioning is not enabled on bucket archive');
+    const denied = scripted(() => s3Error('AccessDenied', 403));
+    expect((await denied.store.writeOnceStatus()).detail).toMatch(
+      /^could not read the Object Lock configuration of bucket archive \(AccessDenied/,
+    );
+  });
+
+  it('raises the lock of an object a repeated copy finds, never lowers it', async () => {
+    const earlier = new Date(Date.now() + 10 * DAY);
+    const repeat = scripted((c) => {
+      if (c instanceof HeadObjectCommand) return head({ until: earlier, hold: 'OFF' }, { ETag: md5(Buffer.from('abc')) });
+      return {};
+    });
+    await repeat.store.putLocked({
+      key,
+      body: Buffer.from('abc'),
+      contentType: 'application/json',
+      lock: { mode: 'COMPLIANCE', retainUntil: future, legalHold: true },
+    });
+    expect(repeat.sent.find((c) => c instanceof PutObjectRetentionCommand)).toMatchObject({
+      input: { Key: key, VersionId: 'v-1', Retention: { Mode: 'COMPLIANCE', RetainUntilDate: future } },
+    });
+    expect(repeat.sent.find((c) => c instanceof PutObjectLegalHoldCommand)).toMatchObject({ input: { LegalHold: { Status: 'ON' } } });
+    expect(repeat.sent.some((c) => c instanceof PutObjectCommand)).toBe(false);
+
+    const stronger = scripted(() => head({ until: future, hold: 'ON' }, { ETag: md5(Buffer.from('abc')) }));
+    await stronger.store.putLocked({
+      key,
+      body: Buffer.from('abc'),
+      contentType: 'application/json',
+      lock: { mode: 'COMPLIANCE', retainUntil: earlier, legalHold: false },
+    });
+    expect(stronger.sent.every((c) => c instanceof HeadObjectCommand)).toBe(true);
   });
 });
 
