@@ -14,3 +14,4 @@ export * from './read-only.js';
 export * from './undo.js';
 export * from './team.js';
 export * from './vault.js';
+export * from './audit-logs.js';
