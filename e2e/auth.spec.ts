@@ -6,6 +6,7 @@ import {
   fillCode,
   mailDir,
   passwordStep,
+  setUpEmailMfa,
   shot,
   shotBothThemes,
   signInWithEmail,
@@ -158,7 +159,7 @@ test('an admin invites a colleague through the MFA dialog; the colleague joins a
   await ctx.close();
 });
 
-test('a guest sees Access Denied', async ({ browser }) => {
+test('a guest sees Access Denied outside the shared matters', async ({ browser }) => {
   const page = adminPage;
   await page.goto('/');
   await shellReady(page)();
@@ -183,7 +184,10 @@ test('a guest sees Access Denied', async ({ browser }) => {
   await p2.getByRole('button', { name: 'Create Account and Join' }).click();
   await expect(p2).toHaveURL(/\/login$/);
   await signInWithEmail(p2, guest.email, guest.password);
-  // Guests may not open the protected pages at all, so the role check comes before the setup wall.
+  // A guest sets up MFA like everyone, then reads only the matters shared with them: any other page is denied.
+  await setUpEmailMfa(p2, guest.email);
+  await expect(p2).toHaveURL(/\/matters$/);
+  await p2.goto('/settings');
   await expect(p2.getByText('Access denied. Your role (guest) lacks required permissions.')).toBeVisible();
   await shotBothThemes(p2, 'access-denied', () => expect(p2.getByText(/Access denied/)).toBeVisible());
   await ctx.close();

@@ -288,6 +288,33 @@ test('the stand-alone Deactivate User Account dialog', async () => {
   await expect(dialog).toBeHidden();
 });
 
+test('an administrator shares a matter with the guest, who then reads only that matter', async ({ browser }) => {
+  for (const matterName of ['Shared Estate', 'Private Estate']) {
+    const res = await post('/_api/matters/create', { matterName, clientName: 'Pemberton Family Trust', responsibleAttorney: ADMIN.name });
+    expect(res.status(), await res.text()).toBe(200);
+  }
+  await openTeamTab();
+  const d = await openDrawer(GUS.name);
+  const shared = d.getByRole('region', { name: 'Shared matters' });
+  await expect(shared).toContainText('Until a matter is shared, they see nothing.');
+  await shared.getByLabel('Share a matter').fill('Shared');
+  await shared.getByRole('button', { name: 'Share Shared Estate' }).click();
+  await throughMfa(toast('Matter shared with the guest.'));
+  await expect(shared.getByRole('list', { name: 'Matters shared with this guest' })).toContainText('Shared Estate');
+  await shotThemes(page, 'team-guest-sharing');
+  await page.keyboard.press('Escape');
+
+  const gus = await (await browser.newContext({ baseURL: server.url })).newPage();
+  await signInWithEmail(gus, GUS.email, GUS.password);
+  await setUpEmailMfa(gus, GUS.email);
+  await expect(gus).toHaveURL(/\/matters$/);
+  await expect(gus.getByText('Shared Estate')).toBeVisible();
+  await expect(gus.getByText('Private Estate')).toHaveCount(0);
+  await gus.goto('/settings');
+  await expect(gus.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
+  await gus.context().close();
+});
+
 test('the last administrator cannot be demoted: Operation blocked, in the drawer', async () => {
   await openTeamTab();
   const d = await openDrawer(ADMIN.name);

@@ -46,7 +46,7 @@ export function AppShell({ user, session, onLogout, children }: AppShellProps) {
         <TopBar user={user} onOpenNavigation={() => setNavOpen(true)} onLogout={onLogout} />
         <div className="flex">
           <aside className="sticky top-16 hidden h-[calc(100dvh-4rem)] w-60 shrink-0 flex-col justify-between gap-4 overflow-y-auto border-r border-border bg-sidebar p-3 lg:flex">
-            <SideNav />
+            <SideNav role={user.role} />
             <OrganizationFooter user={user} />
           </aside>
           <main id="main-content" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-10 lg:py-8">
@@ -62,7 +62,7 @@ export function AppShell({ user, session, onLogout, children }: AppShellProps) {
                 <SheetTitle>Strongroom</SheetTitle>
                 <SheetDescription className="sr-only">Main navigation</SheetDescription>
               </SheetHeader>
-              <SideNav onNavigate={() => setNavOpen(false)} />
+              <SideNav role={user.role} onNavigate={() => setNavOpen(false)} />
             </div>
             <OrganizationFooter user={user} />
           </SheetContent>

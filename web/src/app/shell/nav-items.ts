@@ -1,13 +1,21 @@
+import type { Role } from '@strongroom/contracts';
 import { Archive, FolderKanban, LayoutDashboard, LifeBuoy, ScrollText, Settings, type LucideIcon } from 'lucide-react';
 
-export type NavItem = { label: string; to: string; icon: LucideIcon; end?: boolean };
+export type NavItem = { label: string; to: string; icon: LucideIcon; end?: boolean; forGuests?: boolean };
 
 /** The side navigation. */
 export const NAV_ITEMS: NavItem[] = [
   { label: 'Dashboard', to: '/', icon: LayoutDashboard, end: true },
-  { label: 'Matters', to: '/matters', icon: FolderKanban },
+  { label: 'Matters', to: '/matters', icon: FolderKanban, forGuests: true },
   { label: 'Vault', to: '/vault', icon: Archive },
   { label: 'Audit Logs', to: '/audit-logs', icon: ScrollText },
   { label: 'Settings', to: '/settings', icon: Settings },
-  { label: 'Help', to: '/help', icon: LifeBuoy },
+  { label: 'Help', to: '/help', icon: LifeBuoy, forGuests: true },
 ];
+
+/** A guest reads the matters shared with them (and Help); every other page is Access Denied. */
+export const GUEST_PATHS: readonly string[] = NAV_ITEMS.filter((i) => i.forGuests).map((i) => i.to);
+
+export function navItemsFor(role: Role): NavItem[] {
+  return role === 'guest' ? NAV_ITEMS.filter((i) => i.forGuests) : NAV_ITEMS;
+}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Navigate, Outlet } from 'react-router';
+import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { LogOut, ShieldAlert } from 'lucide-react';
 import { MSG, PAGE_ROLES } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
@@ -12,19 +12,22 @@ import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useLogout } from '@/features/auth/hooks/use-logout';
 import { MfaSetupWall } from '@/features/mfa/components/mfa-setup-wall';
 import { AppShell } from './app-shell';
+import { GUEST_PATHS } from './nav-items';
 
 /** What the gate tells /login when it sends someone there: why, when there is a reason to show. */
 export type LoginRedirectState = { message?: string };
 
 /**
  * The protected-page gate: a skeleton while the session loads; /login when
- * nobody is signed in; 'Access Denied' for roles other than admin and user; the MFA setup wall when the
- * organization requires MFA the user has not set up; otherwise the shell with the page.
+ * nobody is signed in; the MFA setup wall when the organization requires MFA the user has not set up; for a
+ * guest, the matters shared with them (and Help) and 'Access Denied' anywhere else; otherwise the shell with the
+ * page.
  */
 export function ProtectedLayout() {
   const auth = useAuth();
   const queryClient = useQueryClient();
   const { logout, pending: loggingOut } = useLogout();
+  const { pathname } = useLocation();
   if (auth.status === 'loading') return <AuthenticatingSkeleton />;
 
   if (auth.status === 'unauthenticated') {
@@ -67,24 +70,6 @@ export function ProtectedLayout() {
   }
 
   const { user } = auth;
-  if (!PAGE_ROLES.includes(user.role)) {
-    return (
-      <FullPage>
-        <Card className="grid max-w-md justify-items-center gap-3 p-8 text-center">
-          <div className="flex size-12 items-center justify-center rounded-full bg-danger-soft text-danger">
-            <ShieldAlert aria-hidden="true" className="size-6" />
-          </div>
-          <h1 className="text-xl font-semibold">Access Denied</h1>
-          <p className="text-sm text-muted-foreground">{MSG.accessDenied(user.role)}</p>
-          <Button variant="outline" onClick={() => void logout()} loading={loggingOut} loadingText="Logging out..." className="mt-2">
-            <LogOut aria-hidden="true" />
-            Logout
-          </Button>
-        </Card>
-      </FullPage>
-    );
-  }
-
   if (user.mfaSetupRequired) {
     return (
       <MfaSetupWall
@@ -93,6 +78,31 @@ export function ProtectedLayout() {
         onLogout={() => void logout()}
         loggingOut={loggingOut}
       />
+    );
+  }
+
+  // Guests read only the matters an administrator shared with them: their home is the matters list.
+  if (!PAGE_ROLES.includes(user.role) && pathname === '/') return <Navigate to="/matters" replace />;
+  if (!PAGE_ROLES.includes(user.role) && !GUEST_PATHS.includes(pathname)) {
+    return (
+      <FullPage>
+        <Card className="grid max-w-md justify-items-center gap-3 p-8 text-center">
+          <div className="flex size-12 items-center justify-center rounded-full bg-danger-soft text-danger">
+            <ShieldAlert aria-hidden="true" className="size-6" />
+          </div>
+          <h1 className="text-xl font-semibold">Access Denied</h1>
+          <p className="text-sm text-muted-foreground">{MSG.accessDenied(user.role)}</p>
+          <div className="mt-2 flex flex-wrap justify-center gap-2">
+            <Button asChild>
+              <Link to="/matters">Shared matters</Link>
+            </Button>
+            <Button variant="outline" onClick={() => void logout()} loading={loggingOut} loadingText="Logging out...">
+              <LogOut aria-hidden="true" />
+              Logout
+            </Button>
+          </div>
+        </Card>
+      </FullPage>
     );
   }
 

@@ -1,14 +1,15 @@
 import { NavLink } from 'react-router';
 import { cn } from '@/lib/class-names';
-import { NAV_ITEMS } from './nav-items';
+import type { Role } from '@strongroom/contracts';
+import { navItemsFor } from './nav-items';
 
-type SideNavProps = { onNavigate?: () => void; className?: string };
+type SideNavProps = { role: Role; onNavigate?: () => void; className?: string };
 
 /** The main navigation; the current page is highlighted and marked aria-current="page". */
-export function SideNav({ onNavigate, className }: SideNavProps) {
+export function SideNav({ role, onNavigate, className }: SideNavProps) {
   return (
     <nav aria-label="Main" className={cn('grid gap-1', className)}>
-      {NAV_ITEMS.map(({ label, to, icon: Icon, end }) => (
+      {navItemsFor(role).map(({ label, to, icon: Icon, end }) => (
         <NavLink
           key={to}
           to={to}
