@@ -12,4 +12,4 @@ export {
 } from './mfa.service.js';
 export { sendActionEmailCode } from './mfa-manage.service.js';
 export { currentTotp } from './totp.js';
-export { remainingRecoveryCodes, spendUserRecoveryCode, tellRecoveryCodeUsed } from './recovery-codes.service.js';
+export { clearRecoveryCodes, remainingRecoveryCodes, spendUserRecoveryCode, tellRecoveryCodeUsed } from './recovery-codes.service.js';

@@ -41,7 +41,7 @@ import { consume, type ThrottleRule } from '../../shared/throttle.js';
 import { isFlagEnabled } from '../feature-flags/feature-flags.service.js';
 import { invitableRoles, listPendingInvitations } from '../invitations/invitations.service.js';
 import { getVisibleMatter } from '../matters/index.js';
-import { withFreshMfa } from '../mfa/index.js';
+import { clearRecoveryCodes, withFreshMfa } from '../mfa/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { revokeUserSessions } from '../sessions/sessions.service.js';
 import { recordUndo, undoUnavailable, type UndoEntry, type UndoOffer } from '../undo/undo.service.js';
@@ -367,6 +367,8 @@ export async function resetUserMfa(
     if (!target) throw notFound(TEAM_MSG.userNotFound);
     if (!target.isActive || !target.mfaEnabled) throw badRequest(TEAM_MSG.resetMfaNotPossible);
     await clearAuthenticator(trx, user.organizationId, target.id, user.id);
+    // Recovery codes stand in for the authenticator: they go with it.
+    await clearRecoveryCodes(trx, target.id);
     await auditFor(user, meta)(
       trx,
       'MFA_RESET',

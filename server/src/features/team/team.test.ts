@@ -517,6 +517,10 @@ describe('step-up MFA for user management', () => {
       .set({ mfaPrimaryMethod: 'totp', totpSecret: 'sealed-secret' })
       .where('id', '=', colleague.userId)
       .execute();
+    await t.ctx.db
+      .insertInto('mfaRecoveryCodes')
+      .values({ organizationId: lost.organizationId, userId: colleague.userId, codeHash: 'hash-of-a-recovery-code' })
+      .execute();
     const noCode = await lost.client.post('/_api/settings/users/reset-mfa', {
       userId: colleagueId,
       reason: 'Phone lost on a trip',
@@ -537,6 +541,7 @@ describe('step-up MFA for user management', () => {
       user: { mfaEnabled: true, mfaMethod: 'email' },
     });
     expect(await userRow(colleague.userId)).toMatchObject({ totpSecret: null, mfaPrimaryMethod: 'email' });
+    expect(await t.ctx.db.selectFrom('mfaRecoveryCodes').select('id').where('userId', '=', colleague.userId).execute()).toEqual([]);
     const audit = (await auditActions(t, lost.organizationId)).find((a) => a.action === 'MFA_RESET');
     expect(audit?.details).toMatchObject({ reason: 'Phone lost on a trip', previousMethod: 'totp', method: 'email' });
     // Not for a deactivated user.
