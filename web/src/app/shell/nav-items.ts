@@ -4,7 +4,7 @@ import { Archive, FolderKanban, LayoutDashboard, LifeBuoy, ScrollText, Settings,
 export type NavItem = { label: string; to: string; icon: LucideIcon; end?: boolean; forGuests?: boolean };
 
 /** The side navigation. */
-export const NAV_ITEMS: NavItem[] = [
+const NAV_ITEMS: NavItem[] = [
   { label: 'Dashboard', to: '/', icon: LayoutDashboard, end: true },
   { label: 'Matters', to: '/matters', icon: FolderKanban, forGuests: true },
   { label: 'Vault', to: '/vault', icon: Archive },
