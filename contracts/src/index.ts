@@ -15,3 +15,4 @@ export * from './undo.js';
 export * from './team.js';
 export * from './vault.js';
 export * from './audit-logs.js';
+export * from './archival.js';
