@@ -5,8 +5,9 @@
  *      end, legal hold as the matter has it);
  *   2. read the vault copy back: its sha256 and size must be the ones recorded when the file was uploaded;
  *   3. only then, in one transaction: the vault object's row, the node pointing at the vault copy, the progress,
- *      and the deletion of the working copy as a durable job (it runs after the commit; the working copy is never
- *      removed before the vault row exists).
+ *      and the deletion of the working copy as a durable job; once that commits the working copy is deleted at
+ *      once, and the job removes it later if the process died in between. The working copy is never removed
+ *      before the vault row exists.
  * A file whose vault copy does not match is never recorded: VAULT_TRANSFER_FAILED names it and why, the run
  * fails and the queue retries it with backoff. The copy that did not match stays in the vault (nothing can remove
  * it before its retention ends); a later run copies the file to a fresh key beside it.
@@ -119,8 +120,8 @@ async function vaultOneFile(
         },
       };
     }
-    await ctx.db.transaction().execute(async (trx) => {
-      const recorded = await recordVaultedFile(
+    const recorded = await ctx.db.transaction().execute(async (trx) => {
+      const inserted = await recordVaultedFile(
         trx,
         {
           organizationId: job.organizationId,
@@ -137,9 +138,12 @@ async function vaultOneFile(
         },
         file.node.storagePath,
       );
-      // The working copy goes once this commits (a durable job: a crash before it runs leaves the job).
-      if (recorded) await enqueueObjectDeletion(ctx, trx, job.organizationId, [file.node.storagePath], 'vaulted');
+      // The working copy goes once this commits: a durable job, so that a crash before the delete below still
+      // removes it when the job runs (it finds nothing left to do otherwise).
+      if (inserted) await enqueueObjectDeletion(ctx, trx, job.organizationId, [file.node.storagePath], 'vaulted');
+      return inserted;
     });
+    if (recorded) await ctx.store.delete(file.node.storagePath);
     await testPauseInTransfer(ctx);
     return { ok: true };
   }

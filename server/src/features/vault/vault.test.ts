@@ -9,6 +9,7 @@ import { MSG, VAULT_MSG, type SignedCertificate } from '@strongroom/contracts';
 import { checkCertificateText } from '../../platform/signing-verify.js';
 import { currentTotp } from '../mfa/index.js';
 import { createTestApp, waitForCount, type TestApp } from '../../../test/helpers.js';
+import { addPerson } from '../../../test/probe/world.js';
 import {
   addMember,
   auditActions,
@@ -325,6 +326,23 @@ describe('POST /_api/vault/start', () => {
     expect(update.statusCode).toBe(409);
     expect(update.json().details).toMatchObject({ reason: 'VAULTED' });
     expect(await matterRow(m.id)).toMatchObject({ isVaulted: true, matterName: 'Estate of Ada' });
+  });
+
+  it('of two starts at once exactly one vaults the matter; the other answers 409', async () => {
+    const m = await createMatter(admin.client, { matterName: 'Raced matter' });
+    // A second administrator with an authenticator of their own: each sends a valid code at the same moment.
+    const second = await addPerson(t, admin.organizationId, 'admin', { totp: true });
+    const answers = await Promise.all([
+      admin.client.post('/_api/vault/start', start(m.id, { mfaToken: await totp(admin) })),
+      second.client.post('/_api/vault/start', start(m.id, { retentionYears: 3, mfaToken: currentTotp(second.totpSecret!) })),
+    ]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const loser = answers.find((r) => r.statusCode === 409)!;
+    expect(loser.json()).toMatchObject({ error: VAULT_MSG.alreadyVaulted, details: { reason: 'VAULTED' } });
+    const audit = (await auditActions(t, admin.organizationId)).filter((a) => a.targetId === m.id).map((a) => a.action);
+    expect(audit.filter((a) => a === 'VAULT_MATTER')).toHaveLength(1);
+    expect(await t.ctx.db.selectFrom('vaultTransfers').select('matterId').where('matterId', '=', m.id).execute()).toHaveLength(1);
+    expect(await matterRow(m.id)).toMatchObject({ isVaulted: true, version: m.version + 1 });
   });
 
   it("answers another organization's matter with 404 before any code is asked for", async () => {
