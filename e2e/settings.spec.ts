@@ -3,7 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startFirmServer, type RunningServer } from './support/server.js';
-import { Authenticator, checkA11y, mailDir, setUpEmailMfa, shotThemes, signInWithEmail, waitForCode } from './support/fixtures.js';
+import {
+  Authenticator,
+  checkA11y,
+  mailDir,
+  setUpEmailMfa,
+  shotThemes,
+  signInWithEmail,
+  waitForCode,
+  waitForLink,
+} from './support/fixtures.js';
 
 // The Settings page's Profile, Organization, Security and Retention & Vault tabs, on a Strongroom of this test
 // file's own: profile edit, password change, the switch from email to an authenticator with its recovery codes,
@@ -209,4 +218,46 @@ test('the Retention & Vault tab saves a new default with a code and shows the va
   await expect(toast('Retention policy updated.')).toBeVisible();
   await page.reload();
   await expect(page.getByLabel('Retention period (years)')).toHaveValue('10');
+});
+
+test('a member who is not an administrator: Security disabled, organization and retention read-only', async ({ browser }) => {
+  const member = { email: 'max@settings.test', name: 'Max Member', password: 'member passphrase here' };
+  const headers = { Origin: server.url, 'x-api-version': 'v1.0.0' };
+  const since = Date.now();
+  // MFA_USER_MANAGEMENT is on: the invitation goes with a fresh code.
+  const invited = await page.request.post('/_api/settings/users/invite', {
+    headers,
+    data: { email: member.email, role: 'user', mfaToken: await authenticator.code() },
+  });
+  expect(invited.status(), await invited.text()).toBe(200);
+  const link = new URL(await waitForLink(mailDir(), member.email, since, '/accept-invitation'));
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 900 } });
+  const p = await context.newPage();
+  try {
+    const accepted = await p.request.post('/_api/auth/invitation-accept', {
+      headers,
+      data: { token: link.searchParams.get('token'), fullName: member.name, password: member.password },
+    });
+    expect(accepted.status(), await accepted.text()).toBe(200);
+    await signInWithEmail(p, member.email, member.password);
+    await setUpEmailMfa(p, member.email);
+
+    await p.goto('/settings?tab=security');
+    await expect(p.getByRole('tab', { name: 'Security' })).toBeDisabled();
+    await expect(p.getByRole('tab', { name: 'Profile' })).toHaveAttribute('aria-selected', 'true');
+    await expect(p.getByRole('region', { name: 'Personal Information' }).getByText('User', { exact: true })).toBeVisible();
+
+    await p.getByRole('tab', { name: 'Organization' }).click();
+    await expect(p.getByRole('region', { name: 'Organization' }).getByText('Settings, Sons & Daughters')).toBeVisible();
+    await expect(p.getByRole('region', { name: 'Organization' }).getByRole('button', { name: 'Edit' })).toHaveCount(0);
+
+    await p.getByRole('tab', { name: 'Retention & Vault' }).click();
+    await expect(p.getByLabel('Retention period (years)')).toHaveValue('10');
+    await expect(p.getByLabel('Retention period (years)')).toHaveAttribute('readonly', '');
+    await expect(p.getByText('Only administrators can change the retention policy.')).toBeVisible();
+    await expect(p.getByRole('button', { name: 'Save Retention Policy' })).toHaveCount(0);
+    await shotThemes(p, 'settings-member-retention');
+  } finally {
+    await context.close();
+  }
 });
