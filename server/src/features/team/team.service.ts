@@ -217,19 +217,32 @@ async function applyChange(
   const audit = auditFor(user, meta);
   const on = { table: 'users', id: target.publicId };
   const common = { userId: target.publicId, email: target.email, ...(extra.reason ? { reason: extra.reason } : {}) };
-  const undo = extra.undoId ? { undoId: extra.undoId } : {};
+  // A guest's shared matters go with the guest role.
+  if (changes.role && target.role === 'guest') await deleteAllGuestGrants(trx, user.organizationId, target.id);
+  const sessionsEnded = changes.isActive === false ? await revokeUserSessions(trx, target.id, 'deactivated') : undefined;
+  if (extra.undoId) {
+    // An undo is one entry naming the undo and every field it restored, as the other undoable changes are audited.
+    await audit(trx, 'UNDO_USER_UPDATE', on, {
+      ...common,
+      undoId: extra.undoId,
+      changes: {
+        ...(changes.role ? { role: { from: target.role, to: after.role } } : {}),
+        ...(changes.isActive !== undefined ? { isActive: { from: target.isActive, to: after.isActive } } : {}),
+        ...(changes.permissions ? { permissions: { from: target.permissions, to: after.permissions } } : {}),
+      },
+      ...(sessionsEnded !== undefined ? { sessionsEnded } : {}),
+    });
+    return true;
+  }
   if (changes.role) {
-    await audit(trx, 'USER_ROLE_CHANGE', on, { ...common, ...undo, from: target.role, to: after.role, permissions: after.permissions });
-    // A guest's shared matters go with the guest role.
-    if (target.role === 'guest') await deleteAllGuestGrants(trx, user.organizationId, target.id);
+    await audit(trx, 'USER_ROLE_CHANGE', on, { ...common, from: target.role, to: after.role, permissions: after.permissions });
   } else if (changes.permissions) {
-    await audit(trx, 'USER_UPDATE_PERMISSIONS', on, { ...common, ...undo, before: target.permissions, after: after.permissions });
+    await audit(trx, 'USER_UPDATE_PERMISSIONS', on, { ...common, before: target.permissions, after: after.permissions });
   }
   if (changes.isActive === false) {
-    const ended = await revokeUserSessions(trx, target.id, 'deactivated');
-    await audit(trx, 'USER_REMOVE', on, { ...common, ...undo, sessionsEnded: ended });
+    await audit(trx, 'USER_REMOVE', on, { ...common, sessionsEnded });
   } else if (changes.isActive === true) {
-    await audit(trx, 'USER_REACTIVATE', on, { ...common, ...undo });
+    await audit(trx, 'USER_REACTIVATE', on, common);
   }
   return true;
 }

@@ -382,9 +382,8 @@ describe('undo', () => {
     const twice = await f.admin.client.post('/_api/undo', { undoId: r.undoId });
     expect(twice.statusCode).toBe(410);
     expect(twice.json().error).toBe(UNDO_MSG.unavailable);
-    expect((await auditActions(t, f.admin.organizationId)).filter((a) => a.action === 'USER_ROLE_CHANGE').at(-1)?.details).toMatchObject({
-      undoId: r.undoId,
-    });
+    const undoEntry = (await auditActions(t, f.admin.organizationId)).find((a) => a.action === 'UNDO_USER_UPDATE');
+    expect(undoEntry?.details).toMatchObject({ undoId: r.undoId, userId: f.userId, changes: { role: { from: 'guest', to: 'user' } } });
   });
 
   it('an undone deactivation lets the user sign in again', async () => {
