@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ArrowLeft, KeyRound, Mail, ShieldCheck } from 'lucide-react';
+import { ArrowLeft, KeyRound, LifeBuoy, Mail, ShieldCheck } from 'lucide-react';
 import { toast } from '@/lib/toast';
 import { MSG, type MfaChallengeResponse, type MfaMethod, type SessionUser } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
@@ -11,6 +11,7 @@ import { useMfaChallenge } from '../api/mfa-challenge';
 import { useVerifyEmailCode } from '../api/mfa-verify-email';
 import { useVerifyTotp } from '../api/mfa-verify-totp';
 import { useSendMfaEmail } from '../api/send-mfa-email';
+import { RecoveryCodeStep } from './recovery-code-step';
 import { VerificationCodeField } from '@/components/verification-code-field';
 
 /** The server refuses a second email within 30 s; the button waits as long. */
@@ -30,6 +31,8 @@ export function SecondFactor({ userId, email, onVerified, onBack }: SecondFactor
   // The method the user switched to; until they do, the authenticator app when they have one.
   const [chosen, setMethod] = useState<MfaMethod | null>(null);
   const method = chosen ?? (challenge.data ? defaultMethod(challenge.data) : null);
+  // A recovery code instead of the authenticator's code (only offered with the authenticator).
+  const [recovery, setRecovery] = useState(false);
 
   let body;
   if (challenge.isPending || (challenge.isSuccess && method === null)) {
@@ -51,6 +54,8 @@ export function SecondFactor({ userId, email, onVerified, onBack }: SecondFactor
         </Button>
       </div>
     );
+  } else if (method === 'totp' && recovery) {
+    body = <RecoveryCodeStep userId={userId} onVerified={onVerified} onCancel={() => setRecovery(false)} />;
   } else if (method) {
     const available = challenge.data?.availableMethods ?? [method];
     body = (
@@ -61,6 +66,7 @@ export function SecondFactor({ userId, email, onVerified, onBack }: SecondFactor
         method={method}
         canSwitch={available.includes(method === 'totp' ? 'email' : 'totp')}
         onSwitch={() => setMethod(method === 'totp' ? 'email' : 'totp')}
+        onUseRecoveryCode={() => setRecovery(true)}
         onVerified={onVerified}
       />
     );
@@ -96,10 +102,11 @@ type CodeStepProps = {
   method: MfaMethod;
   canSwitch: boolean;
   onSwitch: () => void;
+  onUseRecoveryCode: () => void;
   onVerified: (user: SessionUser) => void;
 };
 
-function CodeStep({ userId, email, method, canSwitch, onSwitch, onVerified }: CodeStepProps) {
+function CodeStep({ userId, email, method, canSwitch, onSwitch, onUseRecoveryCode, onVerified }: CodeStepProps) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [emailSent, setEmailSent] = useState(false);
@@ -201,6 +208,12 @@ function CodeStep({ userId, email, method, canSwitch, onSwitch, onVerified }: Co
         <Button variant="ghost" size="sm" onClick={onSwitch} className="justify-self-center">
           {method === 'totp' ? <Mail aria-hidden="true" /> : <KeyRound aria-hidden="true" />}
           {method === 'totp' ? 'Email me a code instead' : 'Use authenticator app instead'}
+        </Button>
+      ) : null}
+      {method === 'totp' ? (
+        <Button variant="ghost" size="sm" onClick={onUseRecoveryCode} className="justify-self-center">
+          <LifeBuoy aria-hidden="true" />
+          Use a recovery code
         </Button>
       ) : null}
     </form>
