@@ -6,7 +6,7 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
 
 /** The fields of a signed certificate this file reads (the full shape is contracts' signedCertificateSchema). */
-export type SignedDocument = { payload: unknown; algorithm: string; keyId: string; publicKey: string; signature: string };
+type SignedDocument = { payload: unknown; algorithm: string; keyId: string; publicKey: string; signature: string };
 
 /**
  * The one text a payload is signed as: JSON with every object's keys sorted (by UTF-16 code units, recursively),

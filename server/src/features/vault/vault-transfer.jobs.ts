@@ -159,7 +159,7 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
-export class VaultTransferFailed extends Error {}
+class VaultTransferFailed extends Error {}
 
 /** One run of a matter's transfer (see the top of this file). */
 export async function runVaultTransfer(ctx: AppContext, job: VaultMatterJob): Promise<'completed' | 'nothing-to-do'> {
@@ -290,7 +290,7 @@ async function writeCertificate(ctx: AppContext, job: VaultMatterJob, fileCount:
 }
 
 /** Sets every vault object's legal hold to the matter's (store first, then the row; both idempotent). */
-export async function syncObjectHolds(ctx: AppContext, job: VaultMatterJob): Promise<number> {
+async function syncObjectHolds(ctx: AppContext, job: VaultMatterJob): Promise<number> {
   const matter = await findMatterRow(ctx.db, job.organizationId, job.matterId);
   if (!matter?.isVaulted) return 0;
   const on = matter.legalHold;

@@ -6,7 +6,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { SignedCertificate } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
-import type { MattersTable, VaultObjectsTable, VaultTransfersTable } from '../../platform/db/schema.js';
+import type { MattersTable, VaultCertificatesTable, VaultObjectsTable, VaultTransfersTable } from '../../platform/db/schema.js';
 
 export type VaultTransferRow = Selectable<VaultTransfersTable>;
 type MatterRow = Selectable<MattersTable>;
@@ -61,15 +61,6 @@ export async function matterFileTotals(db: Executor, organizationId: string, mat
     .where('storagePath', 'is not', null)
     .executeTakeFirstOrThrow();
   return { files: row.files, bytes: Number(row.bytes) };
-}
-
-export function findTransfer(db: Executor, organizationId: string, matterId: string) {
-  return db
-    .selectFrom('vaultTransfers')
-    .selectAll()
-    .where('organizationId', '=', organizationId)
-    .where('matterId', '=', matterId)
-    .executeTakeFirst();
 }
 
 /** The transfer's row, locked for the rest of the transaction (the start and the end of each run take it). */
@@ -197,7 +188,9 @@ export function setObjectHold(db: Executor, organizationId: string, id: string, 
   return db.updateTable('vaultObjects').set({ legalHold: on }).where('organizationId', '=', organizationId).where('id', '=', id).execute();
 }
 
-export function findVaultCertificate(db: Executor, organizationId: string, matterId: string) {
+export type VaultCertificateRow = Selectable<VaultCertificatesTable>;
+
+export function findVaultCertificate(db: Executor, organizationId: string, matterId: string): Promise<VaultCertificateRow | undefined> {
   return db
     .selectFrom('vaultCertificates')
     .selectAll()
