@@ -555,6 +555,28 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'query.matterId': 'matterId' } }],
   },
   // Guests too: names from the matters shared with them only.
+  'POST /_api/matters/legal-hold': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      const matterId = await freshMatterVia(me.admin.client);
+      return {
+        client: p.client,
+        body: { matterId, action: 'apply', reason: 'Litigation expected (probe)', mfaToken: currentTotp(p.totpSecret!) },
+      };
+    },
+    idProbes: [{ set: { 'body.matterId': 'matterId' } }],
+  },
+  'POST /_api/vault/start': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      const matterId = await freshMatterVia(me.admin.client);
+      return { client: p.client, body: { matterId, retentionYears: 7, mfaToken: currentTotp(p.totpSecret!) } };
+    },
+    idProbes: [{ set: { 'body.matterId': 'matterId' } }],
+  },
+  // Guests too: names from the matters shared with them only.
   'GET /_api/matters/clients/suggestions': {
     access: 'signed-in',
     build: async () => ({ query: { query: 'Cl', limit: '10' } }),
