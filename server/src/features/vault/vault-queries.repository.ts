@@ -18,8 +18,10 @@ type VaultListOrder = { sortBy: VaultSortField; direction: 'asc' | 'desc' };
 function vaulted(db: Executor, f: VaultListFilters) {
   let q = db.selectFrom('matters').where('organizationId', '=', f.organizationId).where('isVaulted', '=', true);
   if (f.search) {
-    const pattern = containsPattern(f.search);
-    q = q.where((eb) => eb.or([eb('matterName', 'ilike', pattern), eb('clientName', 'ilike', pattern)]));
+    // Lower-cased text compared with LIKE: the same matches as ILIKE, several times cheaper per row, and each arm
+    // can use its partial trigram index.
+    const pattern = sql<string>`lower(${containsPattern(f.search)})`;
+    q = q.where((eb) => eb.or([eb(eb.fn('lower', ['matterName']), 'like', pattern), eb(eb.fn('lower', ['clientName']), 'like', pattern)]));
   }
   if (f.legalHold !== undefined) q = q.where('legalHold', '=', f.legalHold);
   return q;

@@ -28,6 +28,10 @@ const up: string[] = [
   `create index matters_vaulted_client on matters (organization_id, lower(client_name), id) where is_vaulted`,
   `create index matters_vaulted_at on matters (organization_id, vaulted_at, id) where is_vaulted`,
   `create index matters_vaulted_retention on matters (organization_id, retention_expires_at, id) where is_vaulted`,
+  // The vault's search (a substring of name or client, ignoring case) compares lower-cased text with LIKE, which
+  // is several times cheaper per row than ILIKE; trigram indexes of the lower-cased columns of vaulted matters.
+  `create index matters_vaulted_name_trgm on matters using gin (lower(matter_name) gin_trgm_ops) where is_vaulted`,
+  `create index matters_vaulted_client_trgm on matters using gin (lower(client_name) gin_trgm_ops) where is_vaulted`,
   // Retention end looks for vaulted matters whose retention has passed and that are not held.
   `create index matters_retention_due on matters (retention_expires_at) where is_vaulted and not legal_hold`,
   `create index audit_logs_org_matter on audit_logs (organization_id, (details->>'matterId'), created_at desc) where details ? 'matterId'`,
@@ -43,6 +47,8 @@ export const vaultVerification: Migration = {
       `drop index if exists audit_logs_org_target`,
       `drop index if exists audit_logs_org_matter`,
       `drop index if exists matters_retention_due`,
+      `drop index if exists matters_vaulted_client_trgm`,
+      `drop index if exists matters_vaulted_name_trgm`,
       `drop index if exists matters_vaulted_retention`,
       `drop index if exists matters_vaulted_at`,
       `drop index if exists matters_vaulted_client`,
