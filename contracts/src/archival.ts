@@ -195,5 +195,7 @@ export const checkRetrievalsResponse = z.object({
   logIds: z.array(z.string()),
   pending: z.array(z.string()),
   failed: z.array(z.string()),
+  /** Why each failed retrieval failed (the dialog's failed view shows the message). */
+  failures: z.array(z.object({ logId: z.string(), message: z.string() })),
 });
 export type CheckRetrievalsResponse = z.infer<typeof checkRetrievalsResponse>;
