@@ -1,18 +1,110 @@
-import { ScrollText } from 'lucide-react';
+import { useState } from 'react';
+import { ChevronLeft, ChevronRight, Download, RefreshCw, ScrollText } from 'lucide-react';
+import { AUDIT_LOG_LIMITS, AUDIT_LOG_MSG } from '@strongroom/contracts';
+import { Button } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
+import { ErrorState } from '@/components/ui/error-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
 import { useDocumentTitle } from '@/lib/document-title';
-import { ComingSoon } from './coming-soon';
+import { toast } from '@/lib/toast';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { exportAuditLogs } from '@/features/audit-logs/api/export-audit-logs';
+import { useAuditLogs } from '@/features/audit-logs/api/get-audit-logs';
+import { AuditLogFilters } from '@/features/audit-logs/components/audit-log-filters';
+import { AuditLogTable } from '@/features/audit-logs/components/audit-log-table';
+import { DEFAULT_SORT, initialFilters, nextSort, type AuditFilters, type AuditSort } from '@/features/audit-logs/lib/audit-filters';
 
 export function AuditLogsPage() {
-  useDocumentTitle('Audit Logs');
+  useDocumentTitle(AUDIT_LOG_MSG.title);
+  const [filters, setFilters] = useState<Omit<AuditFilters, 'search'>>(() => initialFilters());
+  const [searchText, setSearchText] = useState('');
+  const search = useDebouncedValue(searchText, AUDIT_LOG_LIMITS.searchDebounceMs);
+  const [sort, setSort] = useState<AuditSort>(DEFAULT_SORT);
+  // Changing the filters, the search or the sort keeps the page the reader is on.
+  const [page, setPage] = useState(1);
+  const [exporting, setExporting] = useState(false);
+
+  const query: AuditFilters = { ...filters, search };
+  const list = useAuditLogs(query, sort, page);
+  const totalPages = list.data?.pagination.totalPages ?? 1;
+  // A narrower filter can leave the page past the end: go to the last page there is.
+  if (list.data && !list.isPlaceholderData && page > Math.max(1, totalPages)) setPage(Math.max(1, totalPages));
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      await exportAuditLogs(query, sort);
+    } catch (error) {
+      if (!isMfaCancelledError(error)) toast.error(AUDIT_LOG_MSG.exportFailed);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const logs = list.data?.logs ?? [];
   return (
-    <div className="grid gap-8">
-      <PageHeader title="Audit Logs" description="A tamper-evident record of what happened and who did it." />
-      <ComingSoon
-        icon={ScrollText}
-        title="Audit logs are coming soon"
-        description="Search, filter and export the record of every action taken in your organization."
+    <div className="grid gap-6">
+      <PageHeader
+        title={AUDIT_LOG_MSG.title}
+        description={AUDIT_LOG_MSG.subtitle}
+        actions={
+          <>
+            <Button
+              variant="outline"
+              onClick={() => void list.refetch()}
+              loading={list.isFetching && !list.isLoading}
+              loadingText="Refreshing..."
+            >
+              <RefreshCw aria-hidden="true" />
+              {AUDIT_LOG_MSG.refresh}
+            </Button>
+            <Button variant="outline" onClick={() => void exportCsv()} loading={exporting} loadingText="Exporting...">
+              <Download aria-hidden="true" />
+              {AUDIT_LOG_MSG.exportCsv}
+            </Button>
+          </>
+        }
       />
+      <AuditLogFilters
+        search={searchText}
+        onSearch={setSearchText}
+        filters={query}
+        onChange={(patch) => setFilters((prev) => ({ ...prev, ...patch }))}
+        onClear={() => {
+          setFilters(initialFilters());
+          setSearchText('');
+        }}
+      />
+      <div className="overflow-hidden rounded-lg border border-border">
+        {list.isError && !list.data ? (
+          <ErrorState
+            title={AUDIT_LOG_MSG.fetchFailed}
+            message={errorMessage(list.error, AUDIT_LOG_MSG.fetchFailed)}
+            onRetry={() => void list.refetch()}
+            retrying={list.isFetching}
+          />
+        ) : !list.isLoading && logs.length === 0 ? (
+          <EmptyState icon={ScrollText} title={AUDIT_LOG_MSG.empty} />
+        ) : (
+          <AuditLogTable logs={logs} loading={list.isLoading} sort={sort} onSort={(field) => setSort((s) => nextSort(s, field))} />
+        )}
+      </div>
+      {totalPages > 1 ? (
+        <nav aria-label="Audit log pages" className="flex items-center justify-end gap-3">
+          <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => setPage((p) => Math.max(1, p - 1))}>
+            <ChevronLeft aria-hidden="true" />
+            {AUDIT_LOG_MSG.previous}
+          </Button>
+          <span className="text-sm text-muted-foreground" aria-live="polite">
+            {AUDIT_LOG_MSG.pageOf(page, totalPages)}
+          </span>
+          <Button variant="outline" size="sm" disabled={page >= totalPages} onClick={() => setPage((p) => Math.min(totalPages, p + 1))}>
+            {AUDIT_LOG_MSG.next}
+            <ChevronRight aria-hidden="true" />
+          </Button>
+        </nav>
+      ) : null}
     </div>
   );
 }

@@ -1,0 +1,168 @@
+import { Fragment, useState } from 'react';
+import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
+import { ARCHIVAL_MSG, AUDIT_LOG_LIMITS, AUDIT_LOG_MSG, type AuditLogEntry } from '@strongroom/contracts';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { cn } from '@/lib/class-names';
+import { formatTimestamp, type AuditPageSortField, type AuditSort } from '../lib/audit-filters';
+
+type AuditLogTableProps = {
+  logs: AuditLogEntry[];
+  /** Nothing to show yet: ten skeleton rows. */
+  loading: boolean;
+  sort: AuditSort;
+  onSort: (field: AuditPageSortField) => void;
+  /** Details of archived entries read back from cold storage, by log id. */
+  cachedDetails?: Readonly<Record<string, Record<string, unknown>>>;
+  /** Archived entries whose retrieval is running. */
+  pendingIds?: ReadonlySet<string>;
+  onRetrieve?: (log: AuditLogEntry) => void;
+};
+
+const COLUMNS: { label: string; sort?: AuditPageSortField }[] = [
+  { label: AUDIT_LOG_MSG.columnTimestamp, sort: 'created_at' },
+  { label: AUDIT_LOG_MSG.columnActor },
+  { label: AUDIT_LOG_MSG.columnAction, sort: 'action' },
+  { label: AUDIT_LOG_MSG.columnTarget },
+  { label: AUDIT_LOG_MSG.columnDetails },
+];
+
+function actionTone(action: string) {
+  if (/FAILED|DENIED|LOCKED|SUSPICIOUS|DELETE|REMOVE/.test(action)) return 'danger' as const;
+  if (/VAULT|HOLD|ARCHIVED/.test(action)) return 'primary' as const;
+  return 'neutral' as const;
+}
+
+export function AuditLogTable({ logs, loading, sort, onSort, cachedDetails = {}, pendingIds = new Set(), onRetrieve }: AuditLogTableProps) {
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string) =>
+    setOpen((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  return (
+    <Table aria-label="Audit logs" aria-busy={loading || undefined}>
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          {COLUMNS.map((c) => {
+            const active = c.sort === sort.sortBy;
+            const Icon = active ? (sort.sortDirection === 'asc' ? ArrowUp : ArrowDown) : ArrowUpDown;
+            return (
+              <TableHead
+                key={c.label}
+                aria-sort={c.sort ? (active ? (sort.sortDirection === 'asc' ? 'ascending' : 'descending') : 'none') : undefined}
+              >
+                {c.sort ? (
+                  <button
+                    type="button"
+                    onClick={() => onSort(c.sort!)}
+                    className={cn(
+                      '-mx-1 inline-flex items-center gap-1 rounded px-1 py-0.5 uppercase hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring',
+                      active && 'text-foreground',
+                    )}
+                  >
+                    {c.label}
+                    <Icon aria-hidden="true" className={cn('size-3.5', !active && 'opacity-50')} />
+                  </button>
+                ) : (
+                  c.label
+                )}
+              </TableHead>
+            );
+          })}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {loading
+          ? Array.from({ length: AUDIT_LOG_LIMITS.skeletonRows }, (_, i) => (
+              <TableRow key={i} data-testid="audit-skeleton-row" className="hover:bg-transparent">
+                {COLUMNS.map((c) => (
+                  <TableCell key={c.label}>
+                    <Skeleton className="h-4 w-full max-w-40" />
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))
+          : logs.map((log) => {
+              const cached = log.archived ? cachedDetails[log.id] : undefined;
+              const details = log.archived ? cached : (log.details ?? {});
+              const pending = pendingIds.has(log.id);
+              const expanded = open.has(log.id) && details !== undefined;
+              const detailsId = `audit-details-${log.id}`;
+              return (
+                <Fragment key={log.id}>
+                  <TableRow data-testid="audit-row" data-log-id={log.id}>
+                    <TableCell className="whitespace-nowrap">
+                      <time dateTime={log.timestamp}>{formatTimestamp(log.timestamp)}</time>
+                    </TableCell>
+                    <TableCell>
+                      <div className="grid gap-0.5">
+                        <span className="font-medium">{log.actor?.name ?? AUDIT_LOG_MSG.system}</span>
+                        {log.actor?.email ? <span className="text-xs text-muted-foreground">{log.actor.email}</span> : null}
+                      </div>
+                    </TableCell>
+                    <TableCell>
+                      <div className="flex flex-wrap items-center gap-1">
+                        <Badge tone={actionTone(log.action)} className="font-mono">
+                          {log.action}
+                        </Badge>
+                        {log.archived ? <Badge tone="outline">{AUDIT_LOG_MSG.archived}</Badge> : null}
+                      </div>
+                    </TableCell>
+                    <TableCell>
+                      {log.targetTable ? (
+                        <div className="grid gap-0.5">
+                          <span>{log.targetTable}</span>
+                          {log.targetId ? <span className="font-mono text-xs break-all text-muted-foreground">{log.targetId}</span> : null}
+                        </div>
+                      ) : (
+                        <span className="text-muted-foreground">{AUDIT_LOG_MSG.notApplicable}</span>
+                      )}
+                    </TableCell>
+                    <TableCell>
+                      {details !== undefined ? (
+                        <Button
+                          variant="outline"
+                          size="sm"
+                          aria-expanded={expanded}
+                          aria-controls={expanded ? detailsId : undefined}
+                          aria-label={`${expanded ? AUDIT_LOG_MSG.hide : AUDIT_LOG_MSG.view} details of ${log.action} at ${formatTimestamp(log.timestamp)}`}
+                          onClick={() => toggle(log.id)}
+                        >
+                          {expanded ? AUDIT_LOG_MSG.hide : AUDIT_LOG_MSG.view}
+                        </Button>
+                      ) : (
+                        <Button
+                          variant="outline"
+                          size="sm"
+                          disabled={pending || !onRetrieve}
+                          aria-label={`${pending ? ARCHIVAL_MSG.retrievingButton : AUDIT_LOG_MSG.retrieve} details of ${log.action} at ${formatTimestamp(log.timestamp)}`}
+                          onClick={() => onRetrieve?.(log)}
+                        >
+                          {pending ? ARCHIVAL_MSG.retrievingButton : AUDIT_LOG_MSG.retrieve}
+                        </Button>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                  {expanded ? (
+                    <TableRow className="hover:bg-transparent">
+                      <TableCell colSpan={COLUMNS.length} id={detailsId}>
+                        {log.archived ? <p className="mb-2 text-sm text-muted-foreground">{ARCHIVAL_MSG.cachedNotice}</p> : null}
+                        <pre className="max-h-80 overflow-auto rounded-md bg-muted p-3 font-mono text-xs whitespace-pre-wrap text-foreground">
+                          {JSON.stringify(details, null, 2)}
+                        </pre>
+                      </TableCell>
+                    </TableRow>
+                  ) : null}
+                </Fragment>
+              );
+            })}
+      </TableBody>
+    </Table>
+  );
+}
