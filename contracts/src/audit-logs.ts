@@ -147,11 +147,23 @@ export const AUDIT_ACTION_CATEGORIES = {
     'VAULT_VERIFICATION_PASSED',
     'VAULT_REPORT_EXPORTED',
   ],
-  'Settings Operations': ['UPDATE_RETENTION', 'UPDATE_OBJECT_LOCK_MODE', 'UPDATE_ORG_INFO', 'UPDATE_FEATURE_FLAGS', 'ORGANIZATION_CREATED'],
+  'Settings Operations': [
+    'UPDATE_RETENTION',
+    'UPDATE_OBJECT_LOCK_MODE',
+    'UPDATE_ORG_INFO',
+    'UPDATE_FEATURE_FLAGS',
+    'ORGANIZATION_CREATED',
+    'SECURITY_POLICY_CREATED',
+    'SECURITY_POLICY_UPDATED',
+    'SECURITY_POLICY_DELETED',
+  ],
   'System Operations': [
     'AUDIT_LOG_ARCHIVED',
     'RETENTION_CLEANUP',
     'EXPORT_AUDIT_LOGS',
+    'COMPLIANCE_CHECK_COMPLETED',
+    'VULNERABILITY_SCAN_COMPLETED',
+    'SECURITY_ASSESSMENT_COMPLETED',
     ...SECURITY_EVENT_ACTIONS.filter((a) => !['MFA_SETUP_INITIATED', 'MFA_VERIFICATION_SUCCESS', 'MFA_VERIFICATION_FAILED'].includes(a)),
   ],
 } as const satisfies Record<string, readonly string[]>;
@@ -301,7 +313,14 @@ export const auditLogEntrySchema = z.object({
 export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;
 export const auditLogListResponse = z.object({
   logs: z.array(auditLogEntrySchema),
-  pagination: z.object({ page: z.number().int(), limit: z.number().int(), totalCount: z.number().int(), totalPages: z.number().int() }),
+  pagination: z.object({
+    page: z.number().int(),
+    limit: z.number().int(),
+    totalCount: z.number().int(),
+    totalPages: z.number().int(),
+    /** true: more entries match than were counted (100,000); totalCount is that many and the pages stop there. */
+    totalCountCapped: z.boolean(),
+  }),
   totalCount: z.number().int(),
 });
 export type AuditLogListResponse = z.infer<typeof auditLogListResponse>;

@@ -44,6 +44,7 @@ import { featureFlagsRoutes } from './features/feature-flags/feature-flags.route
 import { undoMatterUpdate } from './features/matters/matters.service.js';
 import { undoMoveNode, undoRenameNode } from './features/nodes/nodes.service.js';
 import { teamRoutes } from './features/team/team.routes.js';
+import { auditRoutes } from './features/audit/audit.routes.js';
 import { undoUserUpdate } from './features/team/team.service.js';
 import { localObjectGuard } from './features/uploads/uploads.guard.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
@@ -157,6 +158,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(settingsRoutes(ctx));
   await app.register(featureFlagsRoutes(ctx));
   await app.register(vaultQueriesRoutes(ctx));
+  await app.register(auditRoutes(ctx));
   // Every kind of change that can be undone, with the feature that restores it.
   await app.register(teamRoutes(ctx));
   await app.register(

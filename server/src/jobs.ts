@@ -8,6 +8,7 @@ import { defineUploadJobs } from './features/uploads/uploads.jobs.js';
 import { defineVaultTransferJobs } from './features/vault/vault-transfer.jobs.js';
 import { defineVaultRetentionJobs } from './features/vault/vault-retention.jobs.js';
 import { defineVaultVerificationJobs } from './features/vault/vault-verification.jobs.js';
+import { defineAuditJobs } from './features/audit/audit.jobs.js';
 import type { AppContext } from './shared/context.js';
 
 export function defineJobs(ctx: AppContext): void {
@@ -17,4 +18,5 @@ export function defineJobs(ctx: AppContext): void {
   defineVaultTransferJobs(ctx);
   defineVaultVerificationJobs(ctx);
   defineVaultRetentionJobs(ctx);
+  defineAuditJobs(ctx);
 }

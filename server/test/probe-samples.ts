@@ -623,6 +623,37 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'query.nodeId': 'fileId' } }],
   },
 
+  // ---- Audit log -----------------------------------------------------------------------------------------
+  'GET /_api/audit-logs/list': {
+    access: 'member',
+    build: async ({ me }) => ({
+      query: {
+        page: '1',
+        limit: '50',
+        'actions[]': 'CREATE_MATTER',
+        actorIds: String(me.admin.userId),
+        search: 'Matter',
+        sortBy: 'action',
+        sortDirection: 'asc',
+      },
+    }),
+    idProbes: [],
+    notIds: { 'query.actorIds': "a filter on the entries of the caller's own organization: an id of another one matches nothing" },
+  },
+  'GET /_api/audit-logs/export': {
+    access: 'member',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      return {
+        client: p.client,
+        query: { search: 'Matter', sortBy: 'created_at', sortDirection: 'desc' },
+        headers: { 'x-mfa-token': currentTotp(p.totpSecret!) },
+      };
+    },
+    idProbes: [],
+  },
+  'POST /_api/security/integrity-check': { access: 'admin', build: async () => ({}), idProbes: [] },
+
   // ---- Vault review ---------------------------------------------------------------------------------------
   'GET /_api/vault/list': {
     access: 'member',

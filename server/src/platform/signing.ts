@@ -17,6 +17,8 @@ export type CertificateSigner = {
   keyId: string;
   publicKeyPem: string;
   sign(payload: VaultCertificatePayload): SignedCertificate;
+  /** The base64 Ed25519 signature over any value's canonical JSON (a signed audit chain head). */
+  signJson(value: unknown): string;
 };
 
 function newPrivateKeyPem(): string {
@@ -33,6 +35,9 @@ function signerOf(privateKey: KeyObject): CertificateSigner {
     sign(payload) {
       const signature = sign(null, Buffer.from(canonicalJson(payload), 'utf8'), privateKey).toString('base64');
       return { payload, algorithm: 'Ed25519', keyId, publicKey: publicKeyPem, signature };
+    },
+    signJson(value) {
+      return sign(null, Buffer.from(canonicalJson(value), 'utf8'), privateKey).toString('base64');
     },
   };
 }

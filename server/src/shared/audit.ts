@@ -15,9 +15,9 @@ type AuditEntry = {
 
 /** Events that belong to no organization (a failed sign-in for an unknown address) share one chain. */
 export const SYSTEM_CHAIN = 'system';
-const GENESIS_HASH = '0'.repeat(64);
+export const GENESIS_HASH = '0'.repeat(64);
 
-type ChainedFields = {
+export type ChainedFields = {
   chainKey: string;
   seq: string;
   organizationId: string | null;
@@ -33,7 +33,7 @@ type ChainedFields = {
 };
 
 /** The hash of one entry: sha256 over the previous hash and a canonical form of every recorded field. */
-function entryHash(prevHash: string, f: ChainedFields): string {
+export function entryHash(prevHash: string, f: ChainedFields): string {
   return sha256Hex(
     prevHash +
       canonicalJson([

@@ -161,6 +161,18 @@ const EXPECTED = {
     lastSeq: 'int8',
     lastHash: 'text',
   },
+  auditSignedHeads: {
+    id: 'uuid',
+    organizationId: 'uuid',
+    chainKey: 'text',
+    seq: 'int8',
+    hash: 'text',
+    signedAt: 'timestamptz',
+    reason: 'text',
+    objectKey: 'text',
+    keyId: 'text',
+    signature: 'text',
+  },
   authThrottle: {
     key: 'text',
     failures: 'int4',

@@ -153,6 +153,19 @@ interface AuditChainHeadsTable {
   lastHash: string;
 }
 
+interface AuditSignedHeadsTable {
+  id: Generated<string>;
+  organizationId: string;
+  chainKey: string;
+  seq: ColumnType<string, string | number, never>;
+  hash: string;
+  signedAt: Timestamp;
+  reason: string;
+  objectKey: string;
+  keyId: string;
+  signature: string;
+}
+
 interface AuthThrottleTable {
   key: string;
   failures: number;
@@ -336,6 +349,7 @@ export interface DB {
   mfaRecoveryCodes: MfaRecoveryCodesTable;
   auditLogs: AuditLogsTable;
   auditChainHeads: AuditChainHeadsTable;
+  auditSignedHeads: AuditSignedHeadsTable;
   authThrottle: AuthThrottleTable;
   systemSettings: SystemSettingsTable;
   matters: MattersTable;

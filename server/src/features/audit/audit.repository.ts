@@ -1,0 +1,194 @@
+/**
+ * The audit log's reads: a page of an organization's entries, their count, keyset batches for the CSV export, a
+ * chain in sequence order for the integrity check, and the signed chain heads. Every query is scoped by
+ * organization_id; the daily signing answers the organizations to sign and every later statement is scoped again.
+ */
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
+import type { AuditSortField } from '@strongroom/contracts';
+import type { Executor } from '../../platform/db/database.js';
+import type { DB } from '../../platform/db/schema.js';
+import { containsPattern } from '../../shared/like-patterns.js';
+
+export type AuditLogRow = Selectable<DB['auditLogs']>;
+
+export type AuditFilters = {
+  organizationId: string;
+  /** A person who is not an administrator: their own entries plus the shared kinds. */
+  visibleTo?: { userId: number; sharedActions: readonly string[] };
+  startDate?: string;
+  endDate?: string;
+  actions?: string[];
+  actorIds?: number[];
+  ipAddress?: string;
+  search?: string;
+  /** Only entries up to this id (the export's snapshot: entries written while it streams are left out). */
+  upToId?: string;
+};
+export type AuditOrder = { sortBy: AuditSortField; direction: 'asc' | 'desc' };
+
+/** The text a search looks in, as the trigram index audit_logs_search_trgm has it. */
+const SEARCH_TEXT = sql<string>`lower(action || ' ' || coalesce(actor_name, '') || ' ' || coalesce(actor_email, '') || ' ' || coalesce(target_table, '') || ' ' || coalesce(target_id, '') || ' ' || details::text)`;
+/** Entries without a target sort as an empty table name, as the index audit_logs_org_target_table has it. */
+const TARGET_TABLE_KEY = sql<string>`coalesce(target_table, '')`;
+
+function filtered(db: Executor, f: AuditFilters) {
+  let q = db.selectFrom('auditLogs').where('organizationId', '=', f.organizationId);
+  if (f.visibleTo) {
+    const v = f.visibleTo;
+    q = q.where((eb) => eb.or([eb('actorId', '=', v.userId), eb('action', 'in', [...v.sharedActions])]));
+  }
+  if (f.startDate) q = q.where('createdAt', '>=', new Date(f.startDate));
+  if (f.endDate) q = q.where('createdAt', '<=', new Date(f.endDate));
+  if (f.actions?.length) q = q.where('action', 'in', f.actions);
+  if (f.actorIds?.length) q = q.where('actorId', 'in', f.actorIds);
+  if (f.ipAddress) q = q.where('ipAddress', '=', f.ipAddress);
+  if (f.search) q = q.where(SEARCH_TEXT, 'like', sql<string>`lower(${containsPattern(f.search)})`);
+  if (f.upToId) q = q.where('id', '<=', f.upToId);
+  return q;
+}
+
+/** The sort keys of an order, most significant first; created_at and id break ties so pages never overlap. */
+function sortKeys(order: AuditOrder): Array<Expression<unknown>> {
+  const keys: Array<Expression<unknown>> = [];
+  if (order.sortBy === 'action') keys.push(sql.ref('action'));
+  if (order.sortBy === 'target_table') keys.push(TARGET_TABLE_KEY);
+  keys.push(sql.ref('created_at'), sql.ref('id'));
+  return keys;
+}
+
+/** A page of entries in the order asked for (offset paging: the page numbers the list shows). */
+export function listAuditEntries(
+  db: Executor,
+  f: AuditFilters,
+  order: AuditOrder,
+  page: { limit: number; offset: number },
+): Promise<AuditLogRow[]> {
+  let q = filtered(db, f).selectAll();
+  for (const key of sortKeys(order)) q = q.orderBy(key, order.direction);
+  return q.limit(page.limit).offset(page.offset).execute();
+}
+
+/** How many entries match, counting at most `cap` (answers cap + 1 when there are more). */
+export async function countAuditEntries(db: Executor, f: AuditFilters, cap: number): Promise<number> {
+  const row = await db
+    .selectFrom(
+      filtered(db, f)
+        .select(sql`1`.as('one'))
+        .limit(cap + 1)
+        .as('matching'),
+    )
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The position of an entry in an order: the values of its sort keys. */
+export type AuditCursor = { action: string; targetTable: string; createdAt: Date; id: string };
+
+/** The next batch of the export after `after` (keyset: each batch is an index range scan, however deep). */
+export function auditEntriesAfter(
+  db: Executor,
+  f: AuditFilters,
+  order: AuditOrder,
+  after: AuditCursor | null,
+  limit: number,
+): Promise<AuditLogRow[]> {
+  let q = filtered(db, f).selectAll();
+  if (after) {
+    const values: unknown[] = [];
+    if (order.sortBy === 'action') values.push(after.action);
+    if (order.sortBy === 'target_table') values.push(after.targetTable);
+    values.push(after.createdAt, after.id);
+    const keys = sortKeys(order);
+    const op = order.direction === 'desc' ? sql`<` : sql`>`;
+    q = q.where(
+      () =>
+        sql<SqlBool>`(${sql.join(keys)}) ${op} (${sql.join(values.map((v, i) => (i === values.length - 1 ? sql`${v}::bigint` : sql`${v}`)))})`,
+    );
+  }
+  for (const key of sortKeys(order)) q = q.orderBy(key, order.direction);
+  return q.limit(limit).execute();
+}
+
+/** The newest entry id of the organization (null before its first entry). */
+export async function newestEntryId(db: Executor, organizationId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('auditLogs')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('organizationId', '=', organizationId)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** The head of an organization's chain as the writer keeps it (null before its first entry). */
+export async function chainHead(db: Executor, organizationId: string): Promise<{ seq: number; hash: string } | null> {
+  const row = await db
+    .selectFrom('auditChainHeads')
+    .select(['lastSeq', 'lastHash'])
+    .where('chainKey', '=', organizationId)
+    .executeTakeFirst();
+  return row ? { seq: Number(row.lastSeq), hash: row.lastHash } : null;
+}
+
+/** A batch of the organization's chain in sequence order, after `afterSeq`. */
+export function chainBatch(db: Executor, organizationId: string, afterSeq: number, limit: number): Promise<AuditLogRow[]> {
+  return db
+    .selectFrom('auditLogs')
+    .selectAll()
+    .where('chainKey', '=', organizationId)
+    .where('seq', '>', String(afterSeq))
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+}
+
+/** The entry at a position of the organization's chain. */
+export function chainEntryAt(db: Executor, organizationId: string, seq: number): Promise<AuditLogRow | undefined> {
+  return db.selectFrom('auditLogs').selectAll().where('chainKey', '=', organizationId).where('seq', '=', String(seq)).executeTakeFirst();
+}
+
+export type SignedHeadRow = Selectable<DB['auditSignedHeads']>;
+
+/** Records a signed head; answers false when that position of the chain was signed already. */
+export async function insertSignedHead(db: Executor, row: Omit<SignedHeadRow, 'id'>): Promise<boolean> {
+  const inserted = await db
+    .insertInto('auditSignedHeads')
+    .values(row)
+    .onConflict((oc) => oc.columns(['chainKey', 'seq']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** The organization's newest signed head (null before the first). */
+export function latestSignedHead(db: Executor, organizationId: string): Promise<SignedHeadRow | undefined> {
+  return db
+    .selectFrom('auditSignedHeads')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('chainKey', '=', organizationId)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Organizations whose chain has moved since its last signed head (or that have none): the daily signing's work. */
+export async function organizationsToSign(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectFrom('auditChainHeads as h')
+    .innerJoin('organizations as o', (j) => j.on(sql`o.id::text`, '=', sql.ref('h.chain_key')))
+    .select('o.id')
+    .where((eb: ExpressionBuilder<DB & { h: DB['auditChainHeads']; o: DB['organizations'] }, 'h' | 'o'>) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('auditSignedHeads as s')
+            .select(sql`1`.as('one'))
+            .whereRef('s.chainKey', '=', 'h.chainKey')
+            .whereRef('s.seq', '=', 'h.lastSeq'),
+        ),
+      ),
+    )
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,10 @@
+// What other features use of the audit log: verifying an organization's chain and signing its head (the
+// integrity check; archival after each batch), and the hook through which archival supplies archived details.
+export {
+  registerArchivedDetailsSource,
+  signAllChainHeads,
+  signChainHead,
+  verifyOrganizationChain,
+  type ArchivedDetailsSource,
+  type ChainCheck,
+} from './audit-chain.service.js';
