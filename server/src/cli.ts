@@ -1,12 +1,18 @@
 import { parseArgs } from 'node:util';
+import pino from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import { setupRequest } from '@strongroom/contracts';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError, migrateToLatest, openDatabase } from './platform/db/database.js';
 import { createOrganizationFromCli } from './features/setup/setup.service.js';
+import { runVaultVerification } from './features/vault/vault-verification.jobs.js';
+import { createMailer } from './platform/mail/mailer.js';
+import { createBlobStore } from './platform/storage/index.js';
 import { AppError } from './shared/errors.js';
 import { DataDirUnsafeError, ownerOnlyFiles, secureDataDir, usesDataDir } from './process.js';
 
 const USAGE = `Usage: npm run admin -- create-org --name "Acme LLP" --admin-email ada@acme.test --admin-name "Ada Admin" --admin-password "..."
+       npm run admin -- verify-vault    (checks every vaulted file now, within VAULT_VERIFY_BYTES_PER_HOUR)
 
 Honours the same environment as the server (DATA_DIR, DATABASE_URL, ...). With the embedded database
 (no DATABASE_URL) the server must be stopped first: one process at a time may open DATA_DIR.`;
@@ -56,11 +62,38 @@ async function createOrg(argv: string[]): Promise<void> {
   }
 }
 
+/**
+ * Runs the vault's continuous verification now, in this process: every vault object not checked since the run
+ * began, within the hour's byte budget, recorded, audited and mailed exactly as the hourly job does. Prints the
+ * run's counts as one line of JSON; exit 0 when nothing differed, 1 when a file failed its check.
+ */
+async function verifyVault(argv: string[]): Promise<void> {
+  parseArgs({ args: argv, options: {}, strict: true });
+  const config = loadConfig();
+  if (usesDataDir(config)) secureDataDir(config.dataDir);
+  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2)) as unknown as FastifyBaseLogger;
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });
+  try {
+    await migrateToLatest(handle.db);
+    const store = createBlobStore({ dataDir: config.dataDir, appUrl: config.appUrl, signingKey: config.storageSigningKey, s3: config.s3 });
+    // No job queue: the run happens here, not through a worker.
+    const ctx = { config, db: handle.db, dbKind: handle.kind, mailer, store, jobs: undefined as never, log };
+    const run = await runVaultVerification(ctx, { force: true });
+    console.log(JSON.stringify(run));
+    if (run.failed > 0) process.exitCode = 1;
+  } finally {
+    await mailer.close();
+    await handle.close();
+  }
+}
+
 async function main(): Promise<void> {
   ownerOnlyFiles();
   const [command, ...rest] = process.argv.slice(2);
   try {
     if (command === 'create-org') return await createOrg(rest);
+    if (command === 'verify-vault') return await verifyVault(rest);
     console.error(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE);
     process.exit(64);
   } catch (err) {

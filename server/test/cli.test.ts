@@ -36,6 +36,14 @@ describe('admin CLI', () => {
     expect(JSON.parse(lines[0]!)).toEqual({ organizationId: expect.stringMatching(/^[0-9a-f-]{36}$/), userId: 1 });
   });
 
+  it('runs a vault verification now and prints its counts as one line of JSON', () => {
+    const r = run(['verify-vault']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout.trim())).toEqual({ checked: 0, failed: 0, bytes: 0, dueLeft: false });
+    expect(run(['verify-vault', '--all']).status).toBe(64);
+  });
+
   it('explains bad arguments', () => {
     const r = run(['create-org', '--name', 'A', '--admin-email', 'nope', '--admin-name', 'Ada', '--admin-password', 'short']);
     expect(r.status).toBe(64);
