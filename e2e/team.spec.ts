@@ -20,7 +20,8 @@ import {
 // (role change with its reason, permissions, deactivation and reactivation, Reset MFA), the Edit Conflict
 // dialog when someone else saves first, the last administrator kept, and the MFA prompt that user management
 // asks for (MFA_USER_MANAGEMENT is on by default). On a Strongroom of this test file's own.
-test.describe.configure({ mode: 'serial' });
+// Each save may wait for the next authenticator step (a code is accepted once), so a test takes longer than most.
+test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
 const SETUP_TOKEN = 'e2e-team-setup-token-0123456789abcdef01234';
 const ADMIN = { email: 'tess@team.test', name: 'Tess Admin', password: 'team passphrase here', firm: 'Team & Partners' };
@@ -313,6 +314,24 @@ test('an administrator shares a matter with the guest, who then reads only that 
   await gus.goto('/settings');
   await expect(gus.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
   await gus.context().close();
+});
+
+test('with MFA_USER_MANAGEMENT off, a save asks for no code', async () => {
+  const verify = await post('/_api/auth/verifySystemMfa', { operation: 'MANAGE_FEATURE_FLAGS', mfaToken: await admin.code() });
+  expect(verify.status(), await verify.text()).toBe(200);
+  const { systemMfaToken } = (await verify.json()) as { systemMfaToken: string };
+  const off = await post('/_api/settings/feature-flags', {
+    flagsToUpdate: [{ flagName: 'MFA_USER_MANAGEMENT', enabled: false }],
+    mfaToken: systemMfaToken,
+  });
+  expect(off.status(), await off.text()).toBe(200);
+
+  await openTeamTab();
+  const d = await openDrawer(COLE.name);
+  await d.getByRole('switch', { name: 'Rename', exact: true }).click();
+  await d.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(toast(`Successfully updated ${COLE.name}`)).toBeVisible();
+  await expect(prompt()).toHaveCount(0);
 });
 
 test('the last administrator cannot be demoted: Operation blocked, in the drawer', async () => {
