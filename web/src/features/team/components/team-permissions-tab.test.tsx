@@ -6,6 +6,7 @@ import {
   MSG,
   TEAM_MSG,
   UNDO_MSG,
+  type GuestGrant,
   type ManagedUser,
   type PendingInvitation,
   type SessionUser,
@@ -14,6 +15,7 @@ import {
 import { resetMfaRequestsForTest } from '@/lib/mfa-bridge';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
+import { makeMatter } from '@/test/matter';
 import { MfaHost } from '@/test/mfa-host';
 import { TeamPermissionsTab } from './team-permissions-tab';
 
@@ -73,6 +75,7 @@ const mfaRequired = () =>
 /** The server of these tests: the team, and what each call answers (replaced per test). */
 let users: ManagedUser[];
 let invitations: PendingInvitation[];
+let grants: GuestGrant[];
 let onManage: (body: Record<string, unknown>) => Response;
 let onDeactivate: (body: Record<string, unknown>) => Response;
 let onResetMfa: (body: Record<string, unknown>) => Response;
@@ -150,6 +153,7 @@ beforeEach(() => {
     return Response.json({ success: true, message: 'reset', user: next });
   };
   listGate = null;
+  grants = [];
   calls = stubFetch(({ path, body }) => {
     const b = (body ?? {}) as Record<string, unknown>;
     switch (path) {
@@ -170,9 +174,30 @@ beforeEach(() => {
       case '/_api/settings/users/reset-mfa':
         return onResetMfa(b);
       case '/_api/settings/guest-access':
-        return Response.json({ grants: [] });
+        return Response.json({ grants });
+      case '/_api/settings/guest-access/grant':
+        grants = [
+          ...grants,
+          {
+            userId: GUS_ID,
+            matterId: b.matterId as string,
+            matterName: 'Lease dispute',
+            matterNumber: 'MAT-2026-001',
+            grantedBy: { name: 'Ada Admin' },
+            grantedAt: '2026-11-26T09:00:00.000Z',
+          },
+        ];
+        return Response.json({ success: true, message: TEAM_MSG.guestGranted, grants });
+      case '/_api/settings/guest-access/revoke':
+        grants = grants.filter((g) => g.matterId !== b.matterId);
+        return Response.json({ success: true, message: TEAM_MSG.guestRevoked, grants });
       case '/_api/matters/list':
-        return Response.json({ matters: [], totalCount: 0 });
+        return Response.json({ matters: [makeMatter()], totalCount: 1 });
+      case '/_api/settings/users/invitations/resend':
+        return Response.json({ success: true, message: 'sent', invitation: invitations[0] });
+      case '/_api/settings/users/invitations/revoke':
+        invitations = [];
+        return Response.json({ success: true, message: TEAM_MSG.invitationRevoked });
       case '/_api/undo':
         return Response.json({ success: true, message: UNDO_MSG.success, kind: 'user.update', targetId: CARA_ID, matterId: null });
       default:
@@ -471,5 +496,30 @@ describe('Deactivate User Account', () => {
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent(TEAM_MSG.operationBlocked);
     expect(alert).toHaveTextContent(TEAM_MSG.lastAdmin);
+  });
+});
+
+describe('Pending invitations and guests', () => {
+  it('resends and revokes a pending invitation', async () => {
+    const { user } = renderTab();
+    await user.click(await screen.findByRole('button', { name: 'Resend invitation to new@firm.test' }));
+    expect(await screen.findByText(TEAM_MSG.invitationResent('new@firm.test'))).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Revoke invitation to new@firm.test' }));
+    expect(await screen.findByText(TEAM_MSG.invitationRevoked)).toBeInTheDocument();
+    expect(await screen.findByText('No invitations are waiting to be accepted.')).toBeInTheDocument();
+    expect(callsTo('/_api/settings/users/invitations/revoke')).toEqual([{ invitationId: '55555555-5555-4555-8555-555555555555' }]);
+  });
+
+  it("an administrator shares a matter from the guest's drawer and stops sharing it", async () => {
+    const { user, drawer } = await openDrawer('Gus Guest');
+    const shared = within(drawer).getByRole('region', { name: 'Shared matters' });
+    expect(await within(shared).findByText(TEAM_MSG.guestNoGrants)).toBeInTheDocument();
+    await user.click(await within(shared).findByRole('button', { name: 'Share Lease dispute' }));
+    expect(await screen.findByText(TEAM_MSG.guestGranted)).toBeInTheDocument();
+    expect(within(shared).getByRole('list', { name: 'Matters shared with this guest' })).toHaveTextContent('Lease dispute');
+    await user.click(within(shared).getByRole('button', { name: 'Stop sharing Lease dispute' }));
+    expect(await screen.findByText(TEAM_MSG.guestRevoked)).toBeInTheDocument();
+    expect(await within(shared).findByText(TEAM_MSG.guestNoGrants)).toBeInTheDocument();
+    expect(callsTo('/_api/settings/guest-access/grant')).toEqual([{ userId: GUS_ID, matterId: makeMatter().id }]);
   });
 });
