@@ -45,6 +45,7 @@ import { undoMatterUpdate } from './features/matters/matters.service.js';
 import { undoMoveNode, undoRenameNode } from './features/nodes/nodes.service.js';
 import { teamRoutes } from './features/team/team.routes.js';
 import { auditRoutes } from './features/audit/audit.routes.js';
+import { archivalRoutes } from './features/archival/archival.routes.js';
 import { undoUserUpdate } from './features/team/team.service.js';
 import { localObjectGuard } from './features/uploads/uploads.guard.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
@@ -159,6 +160,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(featureFlagsRoutes(ctx));
   await app.register(vaultQueriesRoutes(ctx));
   await app.register(auditRoutes(ctx));
+  await app.register(archivalRoutes(ctx));
   // Every kind of change that can be undone, with the feature that restores it.
   await app.register(teamRoutes(ctx));
   await app.register(

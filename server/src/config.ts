@@ -78,6 +78,8 @@ const envSchema = z.object({
     .min(1024 ** 2)
     .max(Number.MAX_SAFE_INTEGER)
     .default(50 * 1024 ** 3),
+  /** Local store only: how long a retrieval of archived audit details takes, as cold storage would (default 60 s). */
+  ARCHIVE_RETRIEVAL_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -146,6 +148,8 @@ export type Config = {
   vaultVerifyIntervalDays: number;
   /** ... reading at most this many bytes per hourly run (one object at least, however large). */
   vaultVerifyBytesPerHour: number;
+  /** Local store: seconds a retrieval of archived audit details waits, so it behaves like cold storage. */
+  archiveRetrievalDelaySeconds: number;
   /** Directory of the built web app, served from the same port when present. */
   webDist?: string;
 };
@@ -200,6 +204,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     jobRunner: e.JOB_RUNNER,
     vaultVerifyIntervalDays: e.VAULT_VERIFY_INTERVAL_DAYS,
     vaultVerifyBytesPerHour: e.VAULT_VERIFY_BYTES_PER_HOUR,
+    archiveRetrievalDelaySeconds: e.ARCHIVE_RETRIEVAL_DELAY_SECONDS,
     ...overrides,
   };
 }

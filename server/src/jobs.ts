@@ -9,6 +9,7 @@ import { defineVaultTransferJobs } from './features/vault/vault-transfer.jobs.js
 import { defineVaultRetentionJobs } from './features/vault/vault-retention.jobs.js';
 import { defineVaultVerificationJobs } from './features/vault/vault-verification.jobs.js';
 import { defineAuditJobs } from './features/audit/audit.jobs.js';
+import { defineArchivalJobs } from './features/archival/archival.jobs.js';
 import type { AppContext } from './shared/context.js';
 
 export function defineJobs(ctx: AppContext): void {
@@ -19,4 +20,5 @@ export function defineJobs(ctx: AppContext): void {
   defineVaultVerificationJobs(ctx);
   defineVaultRetentionJobs(ctx);
   defineAuditJobs(ctx);
+  defineArchivalJobs(ctx);
 }

@@ -653,6 +653,50 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [],
   },
   'POST /_api/security/integrity-check': { access: 'admin', build: async () => ({}), idProbes: [] },
+  'GET /_api/system/archival-stats': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      return { client: p.client, headers: { 'x-mfa-token': currentTotp(p.totpSecret!) } };
+    },
+    idProbes: [],
+  },
+  'POST /_api/system/archive-audit-logs': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      return { client: p.client, body: { dryRun: true, mfaToken: currentTotp(p.totpSecret!) } };
+    },
+    idProbes: [],
+  },
+  'POST /_api/audit-logs/retrieve-archived': {
+    access: 'member',
+    build: async ({ t, me }) => {
+      const log = await t.ctx.db
+        .selectFrom('auditLogs')
+        .select('id')
+        .where('organizationId', '=', me.organizationId)
+        .where('actorId', '=', me.admin.userId)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow();
+      return { body: { logId: String(log.id), organizationId: me.organizationId } };
+    },
+    idProbes: [],
+    notIds: {
+      'body.logId': "looked up in the caller's organization only; another organization's log id answers 404 (archival.test.ts)",
+      'body.organizationId': "must be the caller's organization; any other answers 404 (archival.test.ts)",
+    },
+  },
+  'POST /_api/audit-logs/check-retrievals': {
+    access: 'member',
+    build: async ({ me }) => ({ body: { organizationId: me.organizationId, logIds: ['1'] } }),
+    idProbes: [],
+    notIds: {
+      'body.logIds': "only the caller's organization's entries they can see are reported; others are left out",
+      'body.organizationId': "must be the caller's organization; any other answers 404 (archival.test.ts)",
+    },
+  },
 
   // ---- Vault review ---------------------------------------------------------------------------------------
   'GET /_api/vault/list': {

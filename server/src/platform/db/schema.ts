@@ -145,6 +145,7 @@ interface AuditLogsTable {
   archived: Generated<boolean>;
   prevHash: string;
   hash: string;
+  archiveBatchId: string | null;
 }
 
 interface AuditChainHeadsTable {
@@ -164,6 +165,36 @@ interface AuditSignedHeadsTable {
   objectKey: string;
   keyId: string;
   signature: string;
+}
+
+interface AuditArchiveBatchesTable {
+  id: Generated<string>;
+  organizationId: string;
+  objectKey: string;
+  sha256: string;
+  sizeBytes: ColumnType<string, string | number, never>;
+  firstSeq: ColumnType<string, string | number, never>;
+  lastSeq: ColumnType<string, string | number, never>;
+  entryCount: number;
+  firstPrevHash: string;
+  lastHash: string;
+  retainUntil: Timestamp;
+  archivedBy: number | null;
+  createdAt: Timestamp;
+}
+
+interface AuditLogRetrievalsTable {
+  id: Generated<string>;
+  organizationId: string;
+  logId: ColumnType<string, string | number, string | number>;
+  requestedBy: number;
+  status: 'in-progress' | 'cached' | 'failed';
+  details: Json<Record<string, unknown>> | null;
+  message: string | null;
+  requestedAt: Timestamp;
+  estimatedCompletionAt: Timestamp;
+  completedAt: Timestamp | null;
+  expiresAt: Timestamp | null;
 }
 
 interface AuthThrottleTable {
@@ -350,6 +381,8 @@ export interface DB {
   auditLogs: AuditLogsTable;
   auditChainHeads: AuditChainHeadsTable;
   auditSignedHeads: AuditSignedHeadsTable;
+  auditArchiveBatches: AuditArchiveBatchesTable;
+  auditLogRetrievals: AuditLogRetrievalsTable;
   authThrottle: AuthThrottleTable;
   systemSettings: SystemSettingsTable;
   matters: MattersTable;

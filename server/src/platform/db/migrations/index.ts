@@ -9,6 +9,7 @@ import { team } from './20261128_0008_team.js';
 import { settings } from './20261128_0009_settings.js';
 import { vaultVerification } from './20261128_0010_vault_verification.js';
 import { audit } from './20261128_0011_audit.js';
+import { archival } from './20261128_0012_archival.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '20261128_0009_settings': settings,
   '20261128_0010_vault_verification': vaultVerification,
   '20261128_0011_audit': audit,
+  '20261128_0012_archival': archival,
 };

@@ -1,0 +1,204 @@
+/**
+ * The SQL of archival and retrieval. Every query is scoped by organization_id; transactions are opened by the
+ * service.
+ */
+import { sql, type Selectable } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+import type { DB } from '../../platform/db/schema.js';
+
+export type AuditRow = Selectable<DB['auditLogs']>;
+export type ArchiveBatchRow = Selectable<DB['auditArchiveBatches']>;
+export type RetrievalRow = Selectable<DB['auditLogRetrievals']>;
+
+/** The organization's entry count, the count of archivable entries (not archived, older than cutoff), and archived. */
+export async function archivalCounts(db: Executor, organizationId: string, cutoff: Date) {
+  const row = await db
+    .selectFrom('auditLogs')
+    .select((eb) => [
+      eb.fn.countAll<string>().as('total'),
+      sql<string>`count(*) filter (where not archived and created_at < ${cutoff})`.as('archivable'),
+      sql<string>`count(*) filter (where archived)`.as('archived'),
+    ])
+    .where('organizationId', '=', organizationId)
+    .where('chainKey', '=', organizationId)
+    .executeTakeFirstOrThrow();
+  return { total: Number(row.total), archivable: Number(row.archivable), archived: Number(row.archived) };
+}
+
+export async function lastArchivalAt(db: Executor, organizationId: string): Promise<Date | null> {
+  const row = await db
+    .selectFrom('auditArchiveBatches')
+    .select((eb) => eb.fn.max('createdAt').as('at'))
+    .where('organizationId', '=', organizationId)
+    .executeTakeFirst();
+  return row?.at ? new Date(row.at) : null;
+}
+
+/**
+ * The next run of archivable entries of the organization's chain, in sequence order, at most `limit`, starting
+ * after `afterSeq`. Only an unbroken run of sequence numbers makes a batch: it stops at the first gap.
+ */
+export async function nextArchivable(
+  db: Executor,
+  organizationId: string,
+  cutoff: Date,
+  afterSeq: string,
+  limit: number,
+): Promise<AuditRow[]> {
+  const rows = await db
+    .selectFrom('auditLogs')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('chainKey', '=', organizationId)
+    .where('archived', '=', false)
+    .where('createdAt', '<', cutoff)
+    .where('seq', '>', afterSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  const run: AuditRow[] = [];
+  for (const r of rows) {
+    if (run.length && BigInt(r.seq) !== BigInt(run[run.length - 1]!.seq) + 1n) break;
+    run.push(r);
+  }
+  return run;
+}
+
+/** The entries of seq from..to of the chain, locked for the archival's transaction. */
+export async function lockRange(trx: Executor, organizationId: string, fromSeq: string, toSeq: string) {
+  return trx
+    .selectFrom('auditLogs')
+    .select(['id', 'seq', 'archived', 'hash'])
+    .where('organizationId', '=', organizationId)
+    .where('chainKey', '=', organizationId)
+    .where('seq', '>=', fromSeq)
+    .where('seq', '<=', toSeq)
+    .orderBy('seq')
+    .forUpdate()
+    .execute();
+}
+
+export async function insertBatch(trx: Executor, values: Omit<ArchiveBatchRow, 'id' | 'createdAt'>): Promise<string> {
+  const row = await trx.insertInto('auditArchiveBatches').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Marks the range archived in the batch and clears its details from the database. */
+export async function markArchived(
+  trx: Executor,
+  organizationId: string,
+  fromSeq: string,
+  toSeq: string,
+  batchId: string,
+): Promise<number> {
+  const r = await trx
+    .updateTable('auditLogs')
+    .set({ archived: true, archiveBatchId: batchId, details: '{}' })
+    .where('organizationId', '=', organizationId)
+    .where('chainKey', '=', organizationId)
+    .where('seq', '>=', fromSeq)
+    .where('seq', '<=', toSeq)
+    .where('archived', '=', false)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function findLog(db: Executor, organizationId: string, logId: string): Promise<AuditRow | undefined> {
+  return db.selectFrom('auditLogs').selectAll().where('organizationId', '=', organizationId).where('id', '=', logId).executeTakeFirst();
+}
+
+export async function findBatch(db: Executor, organizationId: string, batchId: string): Promise<ArchiveBatchRow | undefined> {
+  return db
+    .selectFrom('auditArchiveBatches')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', batchId)
+    .executeTakeFirst();
+}
+
+/** The batches holding any of seq from..to, in sequence order. */
+export async function batchesOverlapping(db: Executor, organizationId: string, fromSeq: number, toSeq: number): Promise<ArchiveBatchRow[]> {
+  return db
+    .selectFrom('auditArchiveBatches')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('firstSeq', '<=', String(toSeq))
+    .where('lastSeq', '>=', String(fromSeq))
+    .orderBy('firstSeq')
+    .execute();
+}
+
+export async function findRetrieval(db: Executor, organizationId: string, logId: string): Promise<RetrievalRow | undefined> {
+  return db
+    .selectFrom('auditLogRetrievals')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('logId', '=', logId)
+    .executeTakeFirst();
+}
+
+/** Starts (or starts again) the retrieval of one entry: in progress, nothing cached. */
+export async function startRetrieval(
+  trx: Executor,
+  v: { organizationId: string; logId: string; requestedBy: number; requestedAt: Date; estimatedCompletionAt: Date },
+): Promise<RetrievalRow> {
+  return trx
+    .insertInto('auditLogRetrievals')
+    .values({ ...v, status: 'in-progress' })
+    .onConflict((oc) =>
+      oc.columns(['organizationId', 'logId']).doUpdateSet({
+        requestedBy: v.requestedBy,
+        requestedAt: v.requestedAt,
+        estimatedCompletionAt: v.estimatedCompletionAt,
+        status: 'in-progress',
+        details: null,
+        message: null,
+        completedAt: null,
+        expiresAt: null,
+      }),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function finishRetrieval(
+  db: Executor,
+  organizationId: string,
+  logId: string,
+  outcome: { status: 'cached'; details: Record<string, unknown>; expiresAt: Date } | { status: 'failed'; message: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('auditLogRetrievals')
+    .set(
+      outcome.status === 'cached'
+        ? { status: 'cached', details: JSON.stringify(outcome.details), expiresAt: outcome.expiresAt, completedAt: now, message: null }
+        : { status: 'failed', message: outcome.message, completedAt: now, details: null },
+    )
+    .where('organizationId', '=', organizationId)
+    .where('logId', '=', logId)
+    .where('status', '=', 'in-progress')
+    .execute();
+}
+
+/** Retrievals of the given entries, or those the person asked for within the last `sinceHours`. */
+export async function retrievalsOf(
+  db: Executor,
+  organizationId: string,
+  q: { logIds?: string[]; requestedBy?: number; since?: Date },
+): Promise<RetrievalRow[]> {
+  let query = db.selectFrom('auditLogRetrievals').selectAll().where('organizationId', '=', organizationId);
+  if (q.logIds) {
+    if (q.logIds.length === 0) return [];
+    query = query.where('logId', 'in', q.logIds);
+  }
+  if (q.requestedBy !== undefined) query = query.where('requestedBy', '=', q.requestedBy);
+  if (q.since) query = query.where('requestedAt', '>=', q.since);
+  return query.orderBy('logId').execute();
+}
+
+/** The logs the ids name, for the visibility check of check-retrievals. */
+export async function logsByIds(db: Executor, organizationId: string, ids: string[]): Promise<AuditRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('auditLogs').selectAll().where('organizationId', '=', organizationId).where('id', 'in', ids).execute();
+}
