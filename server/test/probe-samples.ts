@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_WEB_DIST } from '../src/app.js';
 import type { Role } from '@strongroom/contracts';
+import { systemMfaToken } from './factories.js';
 import { Client, type TestApp } from './helpers.js';
 import type { ProbeRequest } from './probe/request.js';
 import {
@@ -647,7 +648,8 @@ export const SAMPLES: Record<string, OperationSample> = {
       return {
         client: p.client,
         query: { search: 'Matter', sortBy: 'created_at', sortDirection: 'desc' },
-        headers: { 'x-mfa-token': currentTotp(p.totpSecret!) },
+        // A system MFA token, not a code: the fuzz sends the request many times, and a code is good once.
+        headers: { 'x-mfa-token': await systemMfaToken({ ...p, totpSecret: p.totpSecret! }, 'EXPORT_AUDIT_LOGS') },
       };
     },
     idProbes: [],
