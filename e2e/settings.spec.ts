@@ -7,6 +7,7 @@ import {
   Authenticator,
   checkA11y,
   mailDir,
+  passwordStep,
   setUpEmailMfa,
   shotThemes,
   signInWithEmail,
@@ -28,6 +29,8 @@ let server: RunningServer;
 let root: string;
 let page: Page;
 let authenticator: Authenticator;
+/** One of the recovery codes shown after the switch to the authenticator. */
+let recoveryCode: string;
 
 const tab = (name: string) => page.getByRole('tab', { name });
 const card = (name: string) => page.getByRole('region', { name });
@@ -133,6 +136,7 @@ test('the second factor moves from email to an authenticator: QR, an emailed cod
 
   const codes = page.getByRole('dialog', { name: 'Recovery Codes' });
   await expect(codes.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+  recoveryCode = (await codes.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').first().textContent())!.trim();
   await expect(toast('MFA with Authenticator App enabled!')).toBeVisible();
   const download = page.waitForEvent('download');
   await codes.getByRole('button', { name: 'Download' }).click();
@@ -257,6 +261,34 @@ test('a member who is not an administrator: Security disabled, organization and 
     await expect(p.getByText('Only administrators can change the retention policy.')).toBeVisible();
     await expect(p.getByRole('button', { name: 'Save Retention Policy' })).toHaveCount(0);
     await shotThemes(p, 'settings-member-retention');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a recovery code signs the admin in once, instead of the authenticator code', async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 900 } });
+  const p = await context.newPage();
+  try {
+    await passwordStep(p, ADMIN.email, NEW_PASSWORD);
+    await p.getByRole('button', { name: 'Use a recovery code' }).click();
+    await p.getByLabel('Recovery code').fill(recoveryCode);
+    await checkA11y(p, 'sign-in-recovery-code');
+    await p.getByRole('button', { name: 'Verify', exact: true }).click();
+    await expect(p.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Matters' })).toBeVisible();
+    await p.goto('/settings');
+    await expect(p.getByRole('region', { name: 'Security' }).getByText('9 unused codes left.', { exact: false })).toBeVisible();
+    await p.context().clearCookies();
+
+    // The same code a second time is refused.
+    await passwordStep(p, ADMIN.email, NEW_PASSWORD);
+    await p.getByRole('button', { name: 'Use a recovery code' }).click();
+    await p.getByLabel('Recovery code').fill(recoveryCode);
+    await p.getByRole('button', { name: 'Verify', exact: true }).click();
+    // Refused with the server's text, on the field; the sign-in does not go through.
+    await expect(p.getByRole('alert')).toContainText(/invalid/i);
+    await expect(p.getByLabel('Recovery code')).toHaveAttribute('aria-invalid', 'true');
+    await expect(p.getByRole('heading', { name: 'Verify your identity' })).toBeVisible();
   } finally {
     await context.close();
   }
