@@ -4,6 +4,7 @@ import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   AUDIT_ACTION_CATEGORIES,
+  ARCHIVAL_MSG,
   AUDIT_LOG_MSG,
   DEFAULT_PERMISSIONS,
   MSG,
@@ -43,9 +44,17 @@ let logs: AuditLogEntry[];
 const listCalls = () => calls.filter((c) => c.path === '/_api/audit-logs/list').map((c) => c.url.searchParams);
 const exportCalls = () => calls.filter((c) => c.path === '/_api/audit-logs/export');
 let saved: { name: string; blob: Blob }[];
+/** The archived entry's retrieval on the server: not started, running, done (cached) or refused. */
+let retrieval: 'none' | 'running' | 'done' | 'broken';
+let completeOnCheck: boolean;
+const retrieveCalls = () => calls.filter((c) => c.path === '/_api/audit-logs/retrieve-archived').map((c) => c.body);
+const checkCalls = () => calls.filter((c) => c.path === '/_api/audit-logs/check-retrievals').map((c) => c.body);
+const ARCHIVED_DETAILS = { matterName: 'Old matter', from: 'cold storage' };
 
 beforeEach(() => {
   totalPages = 1;
+  retrieval = 'none';
+  completeOnCheck = false;
   logs = [entry(1), entry(2, { actor: null, action: 'AUDIT_LOG_ARCHIVED', targetTable: null, targetId: null })];
   calls = stubFetch(({ path, url }) => {
     if (path === '/_api/audit-logs/list') {
@@ -55,6 +64,22 @@ beforeEach(() => {
         pagination: { page, limit: 50, totalCount: logs.length, totalPages, totalCountCapped: false },
         totalCount: logs.length,
       });
+    }
+    if (path === '/_api/audit-logs/retrieve-archived') {
+      if (retrieval === 'broken') return Response.json({ error: 'Storage unavailable' }, { status: 503 });
+      if (retrieval === 'done') return Response.json({ status: 'cached', details: ARCHIVED_DETAILS });
+      retrieval = 'running';
+      return Response.json({
+        status: 'in-progress',
+        message: ARCHIVAL_MSG.retrievalInProgress,
+        startedAt: new Date().toISOString(),
+        estimatedCompletionTime: new Date(Date.now() + 120_000).toISOString(),
+      });
+    }
+    if (path === '/_api/audit-logs/check-retrievals') {
+      if (completeOnCheck && retrieval === 'running') retrieval = 'done';
+      const done = retrieval === 'done';
+      return Response.json({ completed: done ? 1 : 0, logIds: done ? ['3'] : [], pending: done ? [] : ['3'], failed: [], failures: [] });
     }
     if (path === '/_api/audit-logs/export') {
       const init = vi.mocked(fetch).mock.calls.at(-1)![1];
@@ -301,5 +326,74 @@ describe('the Audit Logs page', { timeout: 20_000 }, () => {
     vi.mocked(fetch).mockImplementationOnce(async () => Response.json({ error: 'boom' }, { status: 500 }));
     await user.click(screen.getByRole('button', { name: AUDIT_LOG_MSG.exportCsv }));
     expect(await screen.findByText(AUDIT_LOG_MSG.exportFailed)).toBeInTheDocument();
+  });
+
+  describe('an archived entry', () => {
+    beforeEach(() => {
+      logs = [entry(1), entry(3, { archived: true, details: null, action: 'UPDATE_MATTER' })];
+    });
+    const archivedRow = () => within(table()).getAllByTestId('audit-row')[1]!;
+
+    it('opens Archived Log Details, starts the retrieval, shows it running and carries on in the background', async () => {
+      const { user } = renderPage();
+      await within(table()).findByText('Person 3');
+      expect(archivedRow()).toHaveTextContent(AUDIT_LOG_MSG.archived);
+      await user.click(within(archivedRow()).getByRole('button', { name: /^Retrieve details/ }));
+      const dialog = await screen.findByRole('dialog', { name: ARCHIVAL_MSG.archivedDialogTitle });
+      expect(dialog).toHaveTextContent(ARCHIVAL_MSG.logId('3'));
+      expect(dialog).toHaveTextContent(ARCHIVAL_MSG.retrieveTitle);
+      await user.click(within(dialog).getByRole('button', { name: ARCHIVAL_MSG.startRetrieval }));
+      expect(await within(dialog).findByText(ARCHIVAL_MSG.retrievingTitle)).toBeInTheDocument();
+      expect(within(dialog).getByText(ARCHIVAL_MSG.inProgress)).toBeInTheDocument();
+      expect(within(dialog).getByText(/^0:0\d$/)).toBeInTheDocument();
+      expect(retrieveCalls()).toEqual([{ logId: '3', organizationId: member().organizationId }]);
+      // The page checks at once, for the pending entry.
+      await waitFor(() => expect(checkCalls()).toEqual([{ organizationId: member().organizationId, logIds: ['3'] }]));
+      expect(screen.getByText(AUDIT_LOG_MSG.retrieving(1))).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: ARCHIVAL_MSG.continueInBackground }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      const button = within(archivedRow()).getByRole('button', { name: /^Retrieving\.\.\. details/ });
+      expect(button).toBeDisabled();
+    });
+
+    it('hands over the details once the check finds them cached, with the notice and a toast', async () => {
+      completeOnCheck = true;
+      const { user } = renderPage();
+      await within(table()).findByText('Person 3');
+      await user.click(within(archivedRow()).getByRole('button', { name: /^Retrieve details/ }));
+      const dialog = await screen.findByRole('dialog', { name: ARCHIVAL_MSG.archivedDialogTitle });
+      await user.click(within(dialog).getByRole('button', { name: ARCHIVAL_MSG.startRetrieval }));
+      expect(await screen.findByText(ARCHIVAL_MSG.singleCompleted)).toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.queryByText(AUDIT_LOG_MSG.retrieving(1))).not.toBeInTheDocument();
+      await user.click(within(archivedRow()).getByRole('button', { name: /^View details/ }));
+      expect(within(table()).getByText(ARCHIVAL_MSG.cachedNotice)).toBeInTheDocument();
+      expect(within(table()).getByText(/"from": "cold storage"/)).toBeInTheDocument();
+    });
+
+    it('says the details were already there when they are cached', async () => {
+      retrieval = 'done';
+      const { user } = renderPage();
+      await within(table()).findByText('Person 3');
+      await user.click(within(archivedRow()).getByRole('button', { name: /^Retrieve details/ }));
+      await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: ARCHIVAL_MSG.startRetrieval }));
+      expect(await screen.findByText(ARCHIVAL_MSG.alreadyAvailable)).toBeInTheDocument();
+      expect(within(archivedRow()).getByRole('button', { name: /^View details/ })).toBeInTheDocument();
+    });
+
+    it('shows Retrieval Failed with the reason and lets the reader try again', async () => {
+      retrieval = 'broken';
+      const { user } = renderPage();
+      await within(table()).findByText('Person 3');
+      await user.click(within(archivedRow()).getByRole('button', { name: /^Retrieve details/ }));
+      const dialog = await screen.findByRole('dialog', { name: ARCHIVAL_MSG.archivedDialogTitle });
+      await user.click(within(dialog).getByRole('button', { name: ARCHIVAL_MSG.startRetrieval }));
+      expect(await within(dialog).findByText(ARCHIVAL_MSG.retrievalFailedTitle)).toBeInTheDocument();
+      expect(dialog).toHaveTextContent(ARCHIVAL_MSG.retrieveFailedWith('Storage unavailable'));
+      expect(await screen.findByText(ARCHIVAL_MSG.startFailed('Storage unavailable'))).toBeInTheDocument();
+      retrieval = 'done';
+      await user.click(within(dialog).getByRole('button', { name: ARCHIVAL_MSG.tryAgain }));
+      expect(await screen.findByText(ARCHIVAL_MSG.alreadyAvailable)).toBeInTheDocument();
+    });
   });
 });

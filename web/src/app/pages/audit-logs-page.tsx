@@ -10,13 +10,19 @@ import { useDocumentTitle } from '@/lib/document-title';
 import { toast } from '@/lib/toast';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { exportAuditLogs } from '@/features/audit-logs/api/export-audit-logs';
-import { useAuditLogs } from '@/features/audit-logs/api/get-audit-logs';
+import { auditLogsQueryKey, useAuditLogs } from '@/features/audit-logs/api/get-audit-logs';
 import { AuditLogFilters } from '@/features/audit-logs/components/audit-log-filters';
 import { AuditLogTable } from '@/features/audit-logs/components/audit-log-table';
+import { ArchivalPanel } from '@/features/archival/components/archival-panel';
+import { ArchivedLogDialog } from '@/features/archival/components/archived-log-dialog';
+import { useArchivedRetrievals } from '@/features/archival/hooks/use-archived-retrievals';
+import { useCurrentUser } from '@/features/auth/hooks/use-current-user';
 import { DEFAULT_SORT, initialFilters, nextSort, type AuditFilters, type AuditSort } from '@/features/audit-logs/lib/audit-filters';
 
 export function AuditLogsPage() {
   useDocumentTitle(AUDIT_LOG_MSG.title);
+  const user = useCurrentUser();
+  const retrievals = useArchivedRetrievals(user?.organizationId ?? null);
   const [filters, setFilters] = useState<Omit<AuditFilters, 'search'>>(() => initialFilters());
   const [searchText, setSearchText] = useState('');
   const search = useDebouncedValue(searchText, AUDIT_LOG_LIMITS.searchDebounceMs);
@@ -47,7 +53,12 @@ export function AuditLogsPage() {
     <div className="grid gap-6">
       <PageHeader
         title={AUDIT_LOG_MSG.title}
-        description={AUDIT_LOG_MSG.subtitle}
+        description={
+          <>
+            {AUDIT_LOG_MSG.subtitle}
+            {retrievals.pendingCount > 0 ? <span aria-live="polite"> {AUDIT_LOG_MSG.retrieving(retrievals.pendingCount)}</span> : null}
+          </>
+        }
         actions={
           <>
             <Button
@@ -66,6 +77,7 @@ export function AuditLogsPage() {
           </>
         }
       />
+      {user?.role === 'admin' ? <ArchivalPanel auditLogsKey={auditLogsQueryKey} /> : null}
       <AuditLogFilters
         search={searchText}
         onSearch={setSearchText}
@@ -87,7 +99,15 @@ export function AuditLogsPage() {
         ) : !list.isLoading && logs.length === 0 ? (
           <EmptyState icon={ScrollText} title={AUDIT_LOG_MSG.empty} />
         ) : (
-          <AuditLogTable logs={logs} loading={list.isLoading} sort={sort} onSort={(field) => setSort((s) => nextSort(s, field))} />
+          <AuditLogTable
+            logs={logs}
+            loading={list.isLoading}
+            sort={sort}
+            onSort={(field) => setSort((s) => nextSort(s, field))}
+            cachedDetails={retrievals.cached}
+            pendingIds={retrievals.pendingIds}
+            onRetrieve={retrievals.open}
+          />
         )}
       </div>
       {totalPages > 1 ? (
@@ -105,6 +125,7 @@ export function AuditLogsPage() {
           </Button>
         </nav>
       ) : null}
+      <ArchivedLogDialog state={retrievals.dialog} onStart={() => void retrievals.start()} onClose={retrievals.close} />
     </div>
   );
 }

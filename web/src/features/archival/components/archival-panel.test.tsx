@@ -1,0 +1,156 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import { Toaster } from 'sonner';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ARCHIVAL_MSG, MSG } from '@strongroom/contracts';
+import { resetMfaRequestsForTest } from '@/lib/mfa-bridge';
+import { clearSystemMfaTokens } from '@/lib/system-mfa';
+import { renderWithClient } from '@/test/dom';
+import { stubFetch, type FetchCall } from '@/test/fetch-stub';
+import { MfaHost } from '@/test/mfa-host';
+import { ArchivalPanel } from './archival-panel';
+
+configure({ asyncUtilTimeout: 5_000 });
+
+const VALID_CODE = '246810';
+const SYSTEM_TOKEN = 'c'.repeat(64);
+const mfaRequired = (operation: string) =>
+  Response.json(
+    { error: 'MFA_REQUIRED', code: 'MFA_REQUIRED', mfaRequired: true, message: MSG.mfaRequired, details: { operation, mfaMethod: 'totp' } },
+    { status: 401 },
+  );
+
+let calls: FetchCall[];
+let archivable: number;
+let archiveAnswer: (dryRun: boolean) => Response;
+/** A business refusal comes before any MFA demand. */
+let refusal: Response | null;
+const archives = () => calls.filter((c) => c.path === '/_api/system/archive-audit-logs').map((c) => c.body);
+const headerOf = (i: number) => {
+  const init = (globalThis.fetch as unknown as { mock: { calls: [unknown, RequestInit | undefined][] } }).mock.calls[i]![1];
+  return (init?.headers as Record<string, string> | undefined)?.['x-mfa-token'];
+};
+
+beforeEach(() => {
+  archivable = 12;
+  refusal = null;
+  archiveAnswer = (dryRun) => Response.json({ archivedCount: archivable, dryRun, batches: dryRun ? 0 : 1 });
+  calls = stubFetch(({ path, body }) => {
+    const i = calls.length - 1;
+    if (path === '/_api/system/archival-stats') {
+      if (headerOf(i) !== SYSTEM_TOKEN) return mfaRequired('VIEW_ARCHIVAL_STATS');
+      return Response.json({
+        totalAuditLogs: 1500,
+        archivableLogsCount: archivable,
+        lastArchivalDate: null,
+        retentionStatus: archivable > 0 ? 'Archival Overdue' : 'Compliant',
+        archivedLogsCount: 0,
+      });
+    }
+    if (path === '/_api/auth/verifySystemMfa') {
+      const { operation, mfaToken } = body as { operation: string; mfaToken: string };
+      if (operation !== 'VIEW_ARCHIVAL_STATS' || mfaToken !== VALID_CODE) return Response.json({ error: MSG.invalidCode }, { status: 400 });
+      return Response.json({ success: true, systemMfaToken: SYSTEM_TOKEN, expiresAt: new Date(Date.now() + 1_800_000).toISOString() });
+    }
+    if (path === '/_api/system/archive-audit-logs') {
+      if (refusal) return refusal;
+      if ((body as { mfaToken?: string }).mfaToken !== VALID_CODE) return mfaRequired('MFA_SYSTEM_OPERATIONS');
+      return archiveAnswer((body as { dryRun: boolean }).dryRun);
+    }
+    return Response.json({ error: 'not here' }, { status: 404 });
+  });
+});
+afterEach(() => {
+  resetMfaRequestsForTest();
+  clearSystemMfaTokens();
+});
+const SYSTEM_PROMPT = 'Confirm it’s you';
+
+function render() {
+  return renderWithClient(
+    <>
+      <ArchivalPanel auditLogsKey={['audit-logs']} />
+      <MfaHost />
+      <Toaster />
+    </>,
+  );
+}
+
+/** The system MFA prompt (stats: one code buys a 30-minute token) or the per-action prompt (archival). */
+async function enterCode(user: ReturnType<typeof render>['user'], name = 'Verification required') {
+  const mfa = await screen.findByRole('dialog', { name });
+  const input = within(mfa).getByLabelText('Verification Code');
+  await user.clear(input);
+  await user.type(input, VALID_CODE);
+  await user.click(within(mfa).getByRole('button', { name: 'Verify' }));
+  await waitFor(() => expect(screen.queryByRole('dialog', { name })).not.toBeInTheDocument());
+}
+
+describe('the archival panel', { timeout: 20_000 }, () => {
+  it('asks for an MFA code, then shows the totals, Never and Archival Overdue', async () => {
+    const { user } = render();
+    await enterCode(user, SYSTEM_PROMPT);
+    expect(await screen.findByText('1,500')).toBeInTheDocument();
+    expect(screen.getByText('12')).toBeInTheDocument();
+    expect(screen.getByText(ARCHIVAL_MSG.never)).toBeInTheDocument();
+    expect(screen.getByText(ARCHIVAL_MSG.overdue)).toBeInTheDocument();
+  });
+
+  it('says Compliant when nothing is old enough', async () => {
+    archivable = 0;
+    const { user } = render();
+    await enterCode(user, SYSTEM_PROMPT);
+    expect(await screen.findByText(ARCHIVAL_MSG.compliant)).toBeInTheDocument();
+  });
+
+  it('runs a dry run by default, straight away, and closes with its count', async () => {
+    const { user } = render();
+    await enterCode(user, SYSTEM_PROMPT);
+    await user.click(await screen.findByRole('button', { name: ARCHIVAL_MSG.archiveButton }));
+    const dialog = await screen.findByRole('dialog', { name: ARCHIVAL_MSG.dialogTitle });
+    expect(dialog).toHaveTextContent('180 days');
+    expect(dialog).toHaveTextContent('1-5 minutes');
+    expect(within(dialog).getByRole('checkbox', { name: ARCHIVAL_MSG.dryRunLabel })).toBeChecked();
+    expect(within(dialog).queryByText(ARCHIVAL_MSG.dryRunWarning)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: ARCHIVAL_MSG.runDryRun }));
+    await enterCode(user);
+    expect(await screen.findByText(ARCHIVAL_MSG.dryRunDone(12))).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: ARCHIVAL_MSG.dialogTitle })).not.toBeInTheDocument());
+    expect(archives()).toEqual([{ dryRun: true }, { dryRun: true, mfaToken: VALID_CODE }]);
+  });
+
+  it('warns when the dry run is unchecked and archives only after Confirm archival', async () => {
+    const { user } = render();
+    await enterCode(user, SYSTEM_PROMPT);
+    await user.click(await screen.findByRole('button', { name: ARCHIVAL_MSG.archiveButton }));
+    const dialog = await screen.findByRole('dialog', { name: ARCHIVAL_MSG.dialogTitle });
+    await user.click(within(dialog).getByRole('checkbox', { name: ARCHIVAL_MSG.dryRunLabel }));
+    expect(within(dialog).getByText(ARCHIVAL_MSG.dryRunWarning)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: ARCHIVAL_MSG.archive }));
+    const confirm = await screen.findByRole('dialog', { name: ARCHIVAL_MSG.confirmTitle });
+    expect(archives()).toEqual([]);
+    // Cancel goes back to the first dialog, nothing archived.
+    await user.click(within(confirm).getByRole('button', { name: ARCHIVAL_MSG.cancel }));
+    const again = await screen.findByRole('dialog', { name: ARCHIVAL_MSG.dialogTitle });
+    await user.click(within(again).getByRole('button', { name: ARCHIVAL_MSG.archive }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: ARCHIVAL_MSG.confirmTitle })).getByRole('button', {
+        name: ARCHIVAL_MSG.confirmButton,
+      }),
+    );
+    await enterCode(user);
+    expect(await screen.findByText(ARCHIVAL_MSG.archivalDone(12))).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(archives().at(-1)).toEqual({ dryRun: false, mfaToken: VALID_CODE });
+  });
+
+  it('toasts a failed archival with the server text', async () => {
+    refusal = Response.json({ error: ARCHIVAL_MSG.archivalBusy }, { status: 409 });
+    const { user } = render();
+    await enterCode(user, SYSTEM_PROMPT);
+    await user.click(await screen.findByRole('button', { name: ARCHIVAL_MSG.archiveButton }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: ARCHIVAL_MSG.dialogTitle })).getByRole('button', { name: ARCHIVAL_MSG.runDryRun }),
+    );
+    expect(await screen.findByText(ARCHIVAL_MSG.archivalFailed(ARCHIVAL_MSG.archivalBusy))).toBeInTheDocument();
+  });
+});
