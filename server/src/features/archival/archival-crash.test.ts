@@ -33,14 +33,20 @@ describe('an archival killed between the object write and its transaction', () =
       vi.setSystemTime(new Date(Date.now() - 200 * DAY));
       const audit = auditFor({ organizationId: admin.organizationId, actor: { id: admin.userId, name: 'Old Actor', email: admin.email } });
       await built.ctx.db.transaction().execute(async (trx) => {
-        for (let i = 0; i < 20; i++) await audit(trx, 'CREATE_MATTER', { table: 'matters', id: `old-${i}` }, { matterName: `Old matter ${i}` });
+        for (let i = 0; i < 20; i++)
+          await audit(trx, 'CREATE_MATTER', { table: 'matters', id: `old-${i}` }, { matterName: `Old matter ${i}` });
       });
     } finally {
       vi.useRealTimers();
     }
     const mfaToken = await systemMfaToken(admin, 'MFA_SYSTEM_OPERATIONS', 1);
     const cookie = cookieHeader(admin.client);
-    const before = await built.ctx.db.selectFrom('auditLogs').select(['id', 'seq', 'hash', 'details']).where('chainKey', '=', admin.organizationId).orderBy('seq').execute();
+    const before = await built.ctx.db
+      .selectFrom('auditLogs')
+      .select(['id', 'seq', 'hash', 'details'])
+      .where('chainKey', '=', admin.organizationId)
+      .orderBy('seq')
+      .execute();
     await built.close();
 
     try {
@@ -74,7 +80,12 @@ describe('an archival killed between the object write and its transaction', () =
     // Every entry is still there with its chain fields; the old ones are archived once, in the one batch.
     const reopened = await buildApp({ config, logger: false });
     try {
-      const after = await reopened.ctx.db.selectFrom('auditLogs').selectAll().where('chainKey', '=', admin.organizationId).orderBy('seq').execute();
+      const after = await reopened.ctx.db
+        .selectFrom('auditLogs')
+        .selectAll()
+        .where('chainKey', '=', admin.organizationId)
+        .orderBy('seq')
+        .execute();
       for (const b of before) {
         const a = after.find((r) => r.id === b.id);
         expect(a, `entry ${b.seq}`).toBeDefined();
@@ -82,7 +93,11 @@ describe('an archival killed between the object write and its transaction', () =
       }
       const archived = after.filter((r) => r.archived);
       expect(archived).toHaveLength(20);
-      const batches = await reopened.ctx.db.selectFrom('auditArchiveBatches').selectAll().where('organizationId', '=', admin.organizationId).execute();
+      const batches = await reopened.ctx.db
+        .selectFrom('auditArchiveBatches')
+        .selectAll()
+        .where('organizationId', '=', admin.organizationId)
+        .execute();
       expect(batches).toHaveLength(1);
       expect(batches[0]).toMatchObject({ entryCount: 20, objectKey: storedKeys(dataDir).find((k) => k.includes('/audit/')) });
       expect(new Set(archived.map((r) => r.archiveBatchId))).toEqual(new Set([batches[0]!.id]));
