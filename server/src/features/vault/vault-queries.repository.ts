@@ -4,10 +4,10 @@
  * organizations (objects due for verification, matters whose retention ended) answer the organization of each
  * row so that every later statement is scoped again.
  */
-import { sql, type Selectable } from 'kysely';
+import { sql, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { VaultSortField } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
-import type { VaultObjectsTable } from '../../platform/db/schema.js';
+import type { DB, VaultObjectsTable } from '../../platform/db/schema.js';
 import { containsPattern } from '../../shared/like-patterns.js';
 
 export type VaultObjectRow = Selectable<VaultObjectsTable>;
@@ -27,29 +27,30 @@ function vaulted(db: Executor, f: VaultListFilters) {
   return q;
 }
 
+type Page = { limit: number; offset: number };
+
 /**
  * A page of the organization's vaulted matters (the query, not yet run). Names sort ignoring case; a matter
  * without a client or with permanent retention sorts as PostgreSQL places nulls: last ascending, first
- * descending. id breaks ties, so pages never overlap or skip.
+ * descending. id breaks ties, so pages never overlap or skip. The page's ids are found first (from the sort's
+ * partial index, without reading the rows it skips), then only those 20 rows are read.
  */
-function listVaultedMattersQuery(db: Executor, f: VaultListFilters, order: VaultListOrder, page: { limit: number; offset: number }) {
+function listVaultedMattersQuery(db: Executor, f: VaultListFilters, order: VaultListOrder, page: Page) {
   const dir = order.direction;
-  let q = vaulted(db, f).selectAll();
-  switch (order.sortBy) {
-    case 'matterName':
-      q = q.orderBy((eb) => eb.fn('lower', ['matterName']), dir);
-      break;
-    case 'clientName':
-      q = q.orderBy((eb) => eb.fn('lower', ['clientName']), dir);
-      break;
-    case 'vaultedAt':
-      q = q.orderBy('vaultedAt', dir);
-      break;
-    case 'retentionExpiresAt':
-      q = q.orderBy('retentionExpiresAt', dir);
-      break;
-  }
-  return q.orderBy('id', dir).limit(page.limit).offset(page.offset);
+  const sorted = <Q extends SelectQueryBuilder<DB, 'matters', object>>(q: Q): Q => {
+    switch (order.sortBy) {
+      case 'matterName':
+        return q.orderBy((eb) => eb.fn('lower', ['matterName']), dir).orderBy('id', dir) as Q;
+      case 'clientName':
+        return q.orderBy((eb) => eb.fn('lower', ['clientName']), dir).orderBy('id', dir) as Q;
+      case 'vaultedAt':
+        return q.orderBy('vaultedAt', dir).orderBy('id', dir) as Q;
+      case 'retentionExpiresAt':
+        return q.orderBy('retentionExpiresAt', dir).orderBy('id', dir) as Q;
+    }
+  };
+  const ids = sorted(vaulted(db, f).select('id')).limit(page.limit).offset(page.offset);
+  return sorted(db.selectFrom('matters').selectAll().where('organizationId', '=', f.organizationId).where('id', 'in', ids));
 }
 
 /** How many vaulted matters the filters match (the query, not yet run). */
@@ -57,7 +58,7 @@ function countVaultedMattersQuery(db: Executor, f: VaultListFilters) {
   return vaulted(db, f).select(sql<number>`count(*)::int`.as('n'));
 }
 
-export function listVaultedMatters(db: Executor, f: VaultListFilters, order: VaultListOrder, page: { limit: number; offset: number }) {
+export function listVaultedMatters(db: Executor, f: VaultListFilters, order: VaultListOrder, page: Page) {
   return listVaultedMattersQuery(db, f, order, page).execute();
 }
 

@@ -28,6 +28,8 @@ const up: string[] = [
   `create index matters_vaulted_client on matters (organization_id, lower(client_name), id) where is_vaulted`,
   `create index matters_vaulted_at on matters (organization_id, vaulted_at, id) where is_vaulted`,
   `create index matters_vaulted_retention on matters (organization_id, retention_expires_at, id) where is_vaulted`,
+  // The count of the list, with or without the legal-hold filter, read from the index alone.
+  `create index matters_vaulted_hold on matters (organization_id, legal_hold) where is_vaulted`,
   // The vault's search (a substring of name or client, ignoring case) compares lower-cased text with LIKE, which
   // is several times cheaper per row than ILIKE; trigram indexes of the lower-cased columns of vaulted matters.
   `create index matters_vaulted_name_trgm on matters using gin (lower(matter_name) gin_trgm_ops) where is_vaulted`,
@@ -49,6 +51,7 @@ export const vaultVerification: Migration = {
       `drop index if exists matters_retention_due`,
       `drop index if exists matters_vaulted_client_trgm`,
       `drop index if exists matters_vaulted_name_trgm`,
+      `drop index if exists matters_vaulted_hold`,
       `drop index if exists matters_vaulted_retention`,
       `drop index if exists matters_vaulted_at`,
       `drop index if exists matters_vaulted_client`,
