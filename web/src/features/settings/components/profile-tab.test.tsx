@@ -123,6 +123,40 @@ describe('Personal Information', () => {
     });
     expect(onSessionChange).toHaveBeenCalled();
   });
+
+  it('asks for a fresh code when the email address changes, and sends the same change again with it', async () => {
+    answers['POST /_api/settings/profile'] = ({ body }) => {
+      const b = body as { email: string; mfaToken?: string };
+      if (b.email !== profile.email && b.mfaToken !== '654321') {
+        return Response.json(
+          {
+            error: 'MFA_REQUIRED',
+            message: MSG.mfaRequired,
+            code: 'MFA_REQUIRED',
+            details: { operation: 'UPDATE_PROFILE_EMAIL', mfaMethod: 'totp' },
+          },
+          { status: 401 },
+        );
+      }
+      profile = { ...profile, email: b.email };
+      return Response.json({ success: true, message: SETTINGS_MSG.profileUpdated, profile });
+    };
+    const { user } = renderTab();
+    await user.click(
+      await within(await screen.findByRole('region', { name: 'Personal Information' })).findByRole('button', { name: 'Edit' }),
+    );
+    await user.clear(screen.getByLabelText('Email address'));
+    await user.type(screen.getByLabelText('Email address'), 'fay@newfirm.test');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    const prompt = await screen.findByRole('dialog');
+    await user.type(within(prompt).getByLabelText('Verification Code'), '654321');
+    await user.click(within(prompt).getByRole('button', { name: 'Verify' }));
+    expect(await within(card('Personal Information')).findByText('fay@newfirm.test')).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/_api/settings/profile' && c.method === 'POST').map((c) => c.body)).toEqual([
+      { fullName: 'Fay First', email: 'fay@newfirm.test', phoneNumber: null },
+      { fullName: 'Fay First', email: 'fay@newfirm.test', phoneNumber: null, mfaToken: '654321' },
+    ]);
+  });
 });
 
 describe('Change Password', () => {
