@@ -89,7 +89,9 @@ const policyName = text({ error: SECURITY_TOOLING_MSG.policyNameLength })
   .max(SECURITY_POLICY_LIMITS.nameMax, { error: SECURITY_TOOLING_MSG.policyNameLength })
   .regex(/^[A-Za-z0-9_]+$/, { error: SECURITY_TOOLING_MSG.policyNameChars });
 
-const definitionValue = z.union([text().max(SECURITY_POLICY_LIMITS.definitionValueMax), z.number().finite(), z.boolean()]);
+const definitionValue = z.union([text().max(SECURITY_POLICY_LIMITS.definitionValueMax), z.number().finite(), z.boolean()], {
+  error: SECURITY_TOOLING_MSG.policyDefinition,
+});
 export const securityPolicyDefinition = z
   .record(text().min(1).max(SECURITY_POLICY_LIMITS.definitionKeyMax), definitionValue, { error: SECURITY_TOOLING_MSG.policyDefinition })
   .refine((d) => Object.keys(d).length <= SECURITY_POLICY_LIMITS.definitionKeysMax, { error: SECURITY_TOOLING_MSG.policyDefinition });

@@ -655,6 +655,36 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [],
   },
   'POST /_api/security/integrity-check': { access: 'admin', build: async () => ({}), idProbes: [] },
+  // ---- Security tooling (administrators) -----------------------------------------------------------------
+  'GET /_api/security/policies': { access: 'admin', build: async () => ({}), idProbes: [] },
+  'POST /_api/security/policy-manage': {
+    access: 'admin',
+    build: async () => ({
+      body: {
+        operation: 'create',
+        policy: { name: `Probe_${randomUUID().replace(/-/g, '').slice(0, 12)}`, description: 'A policy made by the probes.', definition: { minRetentionYears: 1 } },
+      },
+    }),
+    idProbes: [],
+  },
+  'POST /_api/security/compliance-check': { access: 'admin', build: async () => ({}), idProbes: [] },
+  'POST /_api/security/vulnerability-scan': {
+    access: 'admin',
+    build: async () => ({ body: { targetType: 'NETWORK', targetIdentifier: 'edge proxy' } }),
+    idProbes: [],
+  },
+  'POST /_api/security/security-assessment': {
+    access: 'admin',
+    build: async ({ me }) => {
+      const scan = await me.admin.client.post('/_api/security/vulnerability-scan', { targetType: 'NETWORK', targetIdentifier: 'edge proxy' });
+      return { body: { scanIds: [scan.json().scanId] } };
+    },
+    idProbes: [],
+    notIds: {
+      'body.scanIds':
+        "a list (the probes substitute single values): security-tooling.test.ts sends another organization's scan id, alone and with one of the caller's, and checks it answers 404 with the text of a scan that exists nowhere",
+    },
+  },
   'GET /_api/system/archival-stats': {
     access: 'admin',
     build: async ({ t, me }) => {

@@ -367,6 +367,80 @@ export interface VaultVerificationsTable {
   problem: string | null;
 }
 
+type PolicyDefinition = Record<string, string | number | boolean>;
+
+/** The current version of a security policy (deletedAt set: deleted, kept for its history). */
+export interface SecurityPoliciesTable {
+  id: Generated<string>;
+  organizationId: string;
+  name: string;
+  description: string;
+  definition: Json<PolicyDefinition>;
+  version: number;
+  isActive: Generated<boolean>;
+  createdBy: number | null;
+  updatedBy: number | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  deletedAt: TimestampNull;
+}
+
+/** Every version a security policy had, written once. */
+export interface SecurityPolicyVersionsTable {
+  id: Generated<string>;
+  organizationId: string;
+  policyId: string;
+  operation: 'create' | 'update' | 'delete';
+  name: string;
+  description: string;
+  definition: Json<PolicyDefinition>;
+  version: number;
+  isActive: boolean;
+  changedBy: number | null;
+  changedAt: Timestamp;
+}
+
+export interface ComplianceReportsTable {
+  id: Generated<string>;
+  organizationId: string;
+  requestedBy: number | null;
+  generatedAt: Timestamp;
+  summary: Json<Record<string, unknown>>;
+  results: Json<unknown[]>;
+}
+
+export interface VulnerabilityScansTable {
+  id: Generated<string>;
+  organizationId: string;
+  targetType: 'APPLICATION' | 'INFRASTRUCTURE' | 'DATABASE' | 'NETWORK';
+  targetIdentifier: string;
+  requestedBy: number | null;
+  totalVulnerabilities: number;
+  bySeverity: Json<Record<string, number>>;
+  createdAt: Timestamp;
+}
+
+export interface VulnerabilityFindingsTable {
+  id: Generated<string>;
+  organizationId: string;
+  scanId: string;
+  checkName: string;
+  severity: 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO';
+  title: string;
+  detail: string;
+  recommendation: string;
+}
+
+export interface SecurityAssessmentsTable {
+  id: Generated<string>;
+  organizationId: string;
+  scanIds: Json<string[]>;
+  overallRiskLevel: 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW';
+  summary: Json<Record<string, unknown>>;
+  requestedBy: number | null;
+  createdAt: Timestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -395,4 +469,10 @@ export interface DB {
   vaultObjects: VaultObjectsTable;
   vaultCertificates: VaultCertificatesTable;
   vaultVerifications: VaultVerificationsTable;
+  securityPolicies: SecurityPoliciesTable;
+  securityPolicyVersions: SecurityPolicyVersionsTable;
+  complianceReports: ComplianceReportsTable;
+  vulnerabilityScans: VulnerabilityScansTable;
+  vulnerabilityFindings: VulnerabilityFindingsTable;
+  securityAssessments: SecurityAssessmentsTable;
 }

@@ -10,6 +10,7 @@ import { settings } from './20261128_0009_settings.js';
 import { vaultVerification } from './20261128_0010_vault_verification.js';
 import { audit } from './20261128_0011_audit.js';
 import { archival } from './20261128_0012_archival.js';
+import { securityTooling } from './20261128_0013_security_tooling.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '20261128_0010_vault_verification': vaultVerification,
   '20261128_0011_audit': audit,
   '20261128_0012_archival': archival,
+  '20261128_0013_security_tooling': securityTooling,
 };
