@@ -5,6 +5,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { sessionQueryKey, useSession } from '@/features/auth/api/get-session';
 import { SecuritySettings } from '@/features/feature-flags/components/feature-flags-panel';
+import { SecurityToolingSection } from '@/features/security-tooling/components/security-tooling-section';
 import { OrganizationTab } from '@/features/settings/components/organization-tab';
 import { ProfileTab } from '@/features/settings/components/profile-tab';
 import { RetentionTab } from '@/features/settings/components/retention-tab';
@@ -84,6 +85,7 @@ export function SettingsPage() {
         </TabsContent>
         <TabsContent value="security" className="mt-6">
           <SecuritySettings authLoading={session.isPending} isAdmin={isAdmin} organizationId={user?.organizationId} />
+          {isAdmin ? <SecurityToolingSection /> : null}
         </TabsContent>
         <TabsContent value="retention" className="mt-6">
           <RetentionTab />
