@@ -74,9 +74,12 @@ export async function verifyOrganizationChain(ctx: AppContext, organizationId: s
   let expected = 1;
   let checked = 0;
   let lastHash: string | null = null;
+  // The next batch is read while this one is hashed.
+  let next = chainBatch(ctx.db, organizationId, 0, VERIFY_BATCH);
   for (;;) {
-    const batch = await chainBatch(ctx.db, organizationId, expected - 1, VERIFY_BATCH);
+    const batch = await next;
     if (batch.length === 0) break;
+    next = chainBatch(ctx.db, organizationId, Number(batch[batch.length - 1]!.seq), VERIFY_BATCH);
     const archivedSeqs = batch.filter((r) => r.archived).map((r) => Number(r.seq));
     const archived =
       archivedSeqs.length && archivedDetails

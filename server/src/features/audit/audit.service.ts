@@ -37,7 +37,7 @@ import {
  */
 export const COUNT_CAP = 100_000;
 /** Rows read per statement while exporting: memory stays flat whatever the export's size. */
-export const EXPORT_BATCH = 1000;
+export const EXPORT_BATCH = 2000;
 
 type FilterQuery = Pick<
   AuditLogListQuery,
