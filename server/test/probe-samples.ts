@@ -58,7 +58,9 @@ export type IdKind =
   | 'userId'
   | 'userPublicId'
   | 'invitationId'
-  | 'undoId';
+  | 'undoId'
+  | 'auditLogId'
+  | 'organizationId';
 
 export type IdProbe = {
   /** Passed to build, for operations with more than one kind of valid request. */
@@ -101,6 +103,10 @@ export function idValue(w: OrgWorld, kind: IdKind): string | number {
       return w.invitation.id;
     case 'undoId':
       return w.undo.id;
+    case 'auditLogId':
+      return w.auditLogId;
+    case 'organizationId':
+      return w.organizationId;
   }
 }
 
@@ -109,6 +115,7 @@ export function nowhereValue(kind: IdKind): string | number {
   const r = randomIds();
   if (kind === 'multipartS3Key' || kind === 'standardS3Key') return r.s3Key;
   if (kind === 'userId') return r.userId;
+  if (kind === 'auditLogId') return String(r.userId);
   return r.uuid;
 }
 
@@ -703,31 +710,14 @@ export const SAMPLES: Record<string, OperationSample> = {
   },
   'POST /_api/audit-logs/retrieve-archived': {
     access: 'member',
-    build: async ({ t, me }) => {
-      const log = await t.ctx.db
-        .selectFrom('auditLogs')
-        .select('id')
-        .where('organizationId', '=', me.organizationId)
-        .where('actorId', '=', me.admin.userId)
-        .orderBy('id', 'desc')
-        .limit(1)
-        .executeTakeFirstOrThrow();
-      return { body: { logId: String(log.id), organizationId: me.organizationId } };
-    },
-    idProbes: [],
-    notIds: {
-      'body.logId': "looked up in the caller's organization only; another organization's log id answers 404 (archival.test.ts)",
-      'body.organizationId': "must be the caller's organization; any other answers 404 (archival.test.ts)",
-    },
+    build: async ({ me }) => ({ body: { logId: me.auditLogId, organizationId: me.organizationId } }),
+    idProbes: [{ set: { 'body.logId': 'auditLogId' } }, { set: { 'body.organizationId': 'organizationId' } }],
   },
   'POST /_api/audit-logs/check-retrievals': {
     access: 'member',
-    build: async ({ me }) => ({ body: { organizationId: me.organizationId, logIds: ['1'] } }),
-    idProbes: [],
-    notIds: {
-      'body.logIds': "only the caller's organization's entries they can see are reported; others are left out",
-      'body.organizationId': "must be the caller's organization; any other answers 404 (archival.test.ts)",
-    },
+    build: async ({ me }) => ({ body: { organizationId: me.organizationId, logIds: [me.auditLogId] } }),
+    idProbes: [{ set: { 'body.organizationId': 'organizationId' } }],
+    notIds: { 'body.logIds': "a filter: only the caller's organization's entries they can see are reported, others are left out" },
   },
 
   // ---- Vault review ---------------------------------------------------------------------------------------

@@ -41,6 +41,8 @@ export type OrgWorld = {
   invitation: { id: string; token: string; email: string };
   /** An unused undo entry of the admin's (a folder rename). */
   undo: { id: string };
+  /** An audit entry of the organization everyone in it may see (the matter's creation). */
+  auditLogId: string;
 };
 
 function ok(res: LightMyRequestResponse, what: string) {
@@ -264,6 +266,13 @@ export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
     'invite',
   );
   const token = await invitationToken(t, invitedEmail, before);
+  const log = await t.ctx.db
+    .selectFrom('auditLogs')
+    .select('id')
+    .where('organizationId', '=', admin.organizationId)
+    .where('action', '=', 'CREATE_MATTER')
+    .where('targetId', '=', matter.id)
+    .executeTakeFirstOrThrow();
   return {
     name,
     organizationId: admin.organizationId,
@@ -275,6 +284,7 @@ export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
     standard: { s3Key: standard.s3Key, fileName: standard.fileName, fileSize: standard.fileSize },
     invitation: { id: inv.invitation.id, token, email: invitedEmail },
     undo: { id: undoId },
+    auditLogId: String(log.id),
   };
 }
 

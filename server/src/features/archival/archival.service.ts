@@ -58,9 +58,9 @@ import {
 } from './archival.repository.js';
 
 /** Entries per batch: a batch stays a few megabytes, read back whole when one of its entries is retrieved. */
-export const ARCHIVE_BATCH_SIZE = 5000;
+const ARCHIVE_BATCH_SIZE = 5000;
 /** How long an archive batch stays under its write-once lock: longer than any retention a firm keeps logs for. */
-export const ARCHIVE_RETENTION_YEARS = 10;
+const ARCHIVE_RETENTION_YEARS = 10;
 /** What a retrieval from an S3 class that needs a restore is expected to take (an expedited restore: 1-5 minutes). */
 const S3_RESTORE_ESTIMATE_SECONDS = 5 * 60;
 /** How long a restored copy stays readable on S3. */
@@ -113,7 +113,7 @@ export async function archivalStats(
 // ---------------------------------------------------------------- archival
 
 /** A batch's object key: the organization and the run of sequence numbers (zero-padded, so keys sort by seq). */
-export function batchKey(organizationId: string, firstSeq: string, lastSeq: string): string {
+function batchKey(organizationId: string, firstSeq: string, lastSeq: string): string {
   const pad = (s: string) => s.padStart(12, '0');
   return `vault/${organizationId}/audit/${pad(firstSeq)}-${pad(lastSeq)}.jsonl.gz`;
 }
@@ -283,7 +283,7 @@ export async function archiveAuditLogs(
 
 // ---------------------------------------------------------------- reading batches back
 
-export class BatchAlteredError extends Error {}
+class BatchAlteredError extends Error {}
 
 /**
  * Reads a batch back and checks it: the sha256 of its bytes, one line per sequence number of its run, each line's

@@ -200,6 +200,9 @@ describe('GET /_api/system/archival-stats and POST /_api/system/archive-audit-lo
     // The chain still holds: the integrity check re-hashes archived entries from their batch.
     const check = ok(await admin.client.post('/_api/security/integrity-check'));
     expect(check).toMatchObject({ isValid: true, invalidEntries: [] });
+    // The chain head was signed after the archival, at the archival's own entry.
+    const signed = await t.ctx.db.selectFrom('auditSignedHeads').selectAll().where('organizationId', '=', admin.organizationId).execute();
+    expect(signed.map((h) => ({ reason: h.reason, seq: h.seq }))).toEqual([{ reason: 'archival', seq: entry[0]!.seq }]);
   });
 
   it('a run stopped between the object write and its transaction leaves the entries as they were; the next run reuses the object', async () => {
