@@ -12,7 +12,8 @@ import { ARCHIVAL_MSG, AUDIT_LOG_MSG, type ArchivalStatsResponse, type CheckRetr
 import { auditFor } from '../../shared/audit.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { addMember, newOrganizationWithTotp, ok, systemMfaToken, type TotpMember } from '../../../test/factories.js';
-import { ARCHIVE_RETRIEVAL_JOB, archivalCutoff, setAfterObjectWrittenHook } from './archival.service.js';
+import type { BlobStore, VaultObjectInfo } from '../../platform/storage/blob-store.js';
+import { ARCHIVE_RETRIEVAL_JOB, archivalCutoff, runRetrieval, setAfterObjectWrittenHook } from './archival.service.js';
 
 let t: TestApp;
 
@@ -364,6 +365,45 @@ describe('POST /_api/audit-logs/retrieve-archived and check-retrievals', () => {
       );
     } finally {
       t.ctx.config.archiveRetrievalDelaySeconds = 0;
+    }
+  });
+
+  it('on S3, a batch in a class that needs a restore is restored first, then read', async () => {
+    const logId = archivedIds[4]!;
+    const real = t.ctx.store;
+    let restore: VaultObjectInfo['restore'] = { required: true, ongoing: false, readyUntil: null };
+    const restores: string[] = [];
+    // The local store's bytes behind an S3 face whose class (GLACIER) needs a restore before reading.
+    const glacier = Object.create(real, {
+      kind: { value: 's3' },
+      vaultInfo: { value: async (key: string) => ({ ...(await real.vaultInfo(key))!, storageClass: 'GLACIER', restore }) },
+      requestRestore: {
+        value: async (key: string) => {
+          restores.push(key);
+          restore = { required: true, ongoing: true, readyUntil: null };
+          return restore;
+        },
+      },
+    }) as BlobStore;
+    const ctx = t.ctx as { store: BlobStore };
+    ctx.store = glacier;
+    try {
+      const started = ok(await retrieve(admin, logId, admin.organizationId));
+      expect(started.status).toBe('in-progress');
+      // The dialog's estimate on S3: five minutes.
+      expect(Date.parse(started.estimatedCompletionTime) - Date.parse(started.startedAt)).toBe(5 * 60_000);
+      const job = { organizationId: admin.organizationId, logId };
+      await runRetrieval(t.ctx, job);
+      expect(restores).toHaveLength(1);
+      // Still being restored: asked again later, nothing asked twice, nothing read yet.
+      await runRetrieval(t.ctx, job);
+      expect(restores).toHaveLength(1);
+      expect((await checkAll(admin, { organizationId: admin.organizationId, logIds: [logId] })).pending).toEqual([logId]);
+      restore = { required: true, ongoing: false, readyUntil: new Date(Date.now() + 86_400_000) };
+      await runRetrieval(t.ctx, job);
+      expect(ok(await retrieve(admin, logId, admin.organizationId))).toMatchObject({ status: 'cached', details: originals.get(logId) });
+    } finally {
+      ctx.store = real;
     }
   });
 
