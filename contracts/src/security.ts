@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SECURITY_EVENT_ACTIONS } from './constants.js';
 import { MSG } from './messages.js';
-import { jsonObjectField, text } from './common.js';
+import { jsonObjectField, optionalMfaToken, text } from './common.js';
 
 const targetId = text().max(200).optional();
 /** Free-form, but bounded: 16 KB serialized and 8 levels at most, and the text rule inside. */
@@ -123,6 +123,8 @@ export const policyManageRequest = z
     operation: z.enum(SECURITY_POLICY_OPERATIONS, { error: SECURITY_TOOLING_MSG.invalidOperation }),
     policy: securityPolicyInput.optional(),
     policyName: policyName.optional(),
+    /** A fresh code or system MFA token: asked for while the organization's MFA_SYSTEM_OPERATIONS flag is on. */
+    mfaToken: optionalMfaToken,
   })
   .superRefine((v, ctx) => {
     const ok = v.operation === 'delete' ? v.policyName !== undefined : v.policy !== undefined;

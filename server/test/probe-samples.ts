@@ -666,12 +666,22 @@ export const SAMPLES: Record<string, OperationSample> = {
   'GET /_api/security/policies': { access: 'admin', build: async () => ({}), idProbes: [] },
   'POST /_api/security/policy-manage': {
     access: 'admin',
-    build: async () => ({
-      body: {
-        operation: 'create',
-        policy: { name: `Probe_${randomUUID().replace(/-/g, '').slice(0, 12)}`, description: 'A policy made by the probes.', definition: { minRetentionYears: 1 } },
-      },
-    }),
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      return {
+        client: p.client,
+        body: {
+          operation: 'create',
+          policy: {
+            name: `Probe_${randomUUID().replace(/-/g, '').slice(0, 12)}`,
+            description: 'A policy made by the probes.',
+            definition: { minRetentionYears: 1 },
+          },
+          // A system MFA token, not a code: the fuzz sends the request many times, and a code is good once.
+          mfaToken: await systemMfaToken({ ...p, totpSecret: p.totpSecret! }, 'MFA_SYSTEM_OPERATIONS'),
+        },
+      };
+    },
     idProbes: [],
   },
   'POST /_api/security/compliance-check': { access: 'admin', build: async () => ({}), idProbes: [] },
@@ -683,7 +693,10 @@ export const SAMPLES: Record<string, OperationSample> = {
   'POST /_api/security/security-assessment': {
     access: 'admin',
     build: async ({ me }) => {
-      const scan = await me.admin.client.post('/_api/security/vulnerability-scan', { targetType: 'NETWORK', targetIdentifier: 'edge proxy' });
+      const scan = await me.admin.client.post('/_api/security/vulnerability-scan', {
+        targetType: 'NETWORK',
+        targetIdentifier: 'edge proxy',
+      });
       return { body: { scanIds: [scan.json().scanId] } };
     },
     idProbes: [],

@@ -15,11 +15,14 @@ import {
   type VulnerabilityScanRequest,
   type VulnerabilityScanResponse,
 } from '@strongroom/contracts';
+import type { Executor } from '../../platform/db/database.js';
 import { isLockActive } from '../../platform/storage/blob-store.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { conflict, forbidden, notFound } from '../../shared/errors.js';
 import { verifyOrganizationChain } from '../audit/index.js';
+import { isFlagEnabled } from '../feature-flags/feature-flags.service.js';
+import { withFreshMfa } from '../mfa/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { SECURITY_ADVISORIES } from './security-advisories.js';
 import { installedVersion, scanTarget, type HttpProbe, type ScanDeps } from './security-scan.js';
@@ -69,8 +72,9 @@ export async function managePolicy(
   const org = auth.user.organizationId;
   const by = auth.user.id;
   const audit = auditFor(auth.user, meta);
-  return ctx.db.transaction().execute(async (trx) => {
-    if (input.operation === 'create') {
+  const apply = async (trx: Executor): Promise<PolicyManageResponse> => {
+    const rule = await checkPolicyRules(trx, org, input);
+    if (rule.operation === 'create') {
       const p = input.policy!;
       const row = await repo.insertPolicy(trx, org, { ...p, version: p.version ?? 1 }, by);
       if (!row) throw conflict(T.policyExists(p.name), { reason: 'NAME_TAKEN', field: 'name' });
@@ -79,21 +83,18 @@ export async function managePolicy(
         trx,
         'SECURITY_POLICY_CREATED',
         { table: 'security_policies', id: row.id },
-        { name: row.name, version: row.version, isActive: row.isActive, definition: row.definition },
+        {
+          name: row.name,
+          version: row.version,
+          isActive: row.isActive,
+          definition: row.definition,
+        },
       );
       return { message: T.policyCreated(row.name), policy: toPolicy(row) };
     }
-    if (input.operation === 'update') {
+    const current = rule.current;
+    if (rule.operation === 'update') {
       const p = input.policy!;
-      const targetName = input.policyName ?? p.name;
-      const current = await repo.lockPolicyByName(trx, org, targetName);
-      if (!current) throw notFound(T.policyNotFound(targetName));
-      if (p.version !== undefined && p.version !== current.version) {
-        throw conflict(T.policyVersionStale, { reason: 'VERSION_MISMATCH', currentVersion: current.version });
-      }
-      if (p.name !== current.name && (await repo.lockPolicyByName(trx, org, p.name))) {
-        throw conflict(T.policyExists(p.name), { reason: 'NAME_TAKEN', field: 'name' });
-      }
       const row = await repo.updatePolicy(trx, org, current.id, { ...p, version: current.version + 1 }, by);
       await repo.insertPolicyVersion(trx, row, 'update', by);
       await audit(
@@ -108,8 +109,6 @@ export async function managePolicy(
       );
       return { message: T.policyUpdated(row.name, row.version), policy: toPolicy(row) };
     }
-    const current = await repo.lockPolicyByName(trx, org, input.policyName!);
-    if (!current) throw notFound(T.policyNotFound(input.policyName!));
     await repo.markPolicyDeleted(trx, org, current.id, by);
     await repo.insertPolicyVersion(trx, { ...current, isActive: false }, 'delete', by);
     await audit(
@@ -119,7 +118,38 @@ export async function managePolicy(
       { name: current.name, version: current.version },
     );
     return { message: T.policyDeleted(current.name), policy: null };
-  });
+  };
+  // Managing policies is a system operation: while the organization asks for MFA on those, a fresh code is
+  // needed, asked for only once the request is known to be acceptable (the rules run again under lock after).
+  if (await isFlagEnabled(ctx.db, org, 'MFA_SYSTEM_OPERATIONS')) {
+    await checkPolicyRules(ctx.db, org, input);
+    return withFreshMfa(ctx, auth, 'MFA_SYSTEM_OPERATIONS', input.mfaToken, meta.ip, (trx) => apply(trx));
+  }
+  return ctx.db.transaction().execute(apply);
+}
+
+type RuleCheck = { operation: 'create' } | { operation: 'update' | 'delete'; current: repo.PolicyRow };
+
+/** The rules of a policy change, read under lock when run inside the change's transaction. */
+async function checkPolicyRules(db: Executor, org: string, input: PolicyManageRequest): Promise<RuleCheck> {
+  if (input.operation === 'create') {
+    const name = input.policy!.name;
+    if (await repo.lockPolicyByName(db, org, name)) throw conflict(T.policyExists(name), { reason: 'NAME_TAKEN', field: 'name' });
+    return { operation: 'create' };
+  }
+  const targetName = input.operation === 'update' ? (input.policyName ?? input.policy!.name) : input.policyName!;
+  const current = await repo.lockPolicyByName(db, org, targetName);
+  if (!current) throw notFound(T.policyNotFound(targetName));
+  if (input.operation === 'update') {
+    const p = input.policy!;
+    if (p.version !== undefined && p.version !== current.version) {
+      throw conflict(T.policyVersionStale, { reason: 'VERSION_MISMATCH', currentVersion: current.version });
+    }
+    if (p.name !== current.name && (await repo.lockPolicyByName(db, org, p.name))) {
+      throw conflict(T.policyExists(p.name), { reason: 'NAME_TAKEN', field: 'name' });
+    }
+  }
+  return { operation: input.operation, current };
 }
 
 function changedFields(a: repo.PolicyRow, b: repo.PolicyRow): Record<string, { from: unknown; to: unknown }> {

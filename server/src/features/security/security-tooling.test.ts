@@ -3,7 +3,17 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG, SECURITY_TOOLING_MSG as T, type ComplianceReport, type VulnerabilityScanResponse } from '@strongroom/contracts';
 import { auditFor } from '../../shared/audit.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
-import { addMember, auditActions, createMatter, newOrganization, ok, uploadFile, type Member } from '../../../test/factories.js';
+import {
+  addMember,
+  auditActions,
+  createMatter,
+  newOrganization,
+  newOrganizationWithTotp,
+  ok,
+  systemMfaToken,
+  uploadFile,
+  type Member,
+} from '../../../test/factories.js';
 import { compareVersions, isAffected } from './security-scan.js';
 import { riskLevelOf, runVulnerabilityScan } from './security-tooling.service.js';
 
@@ -22,14 +32,28 @@ let other: Member;
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await newOrganization(t, 'Policy & Partners');
+  admin = await newFirm('Policy & Partners');
   user = await addMember(t, admin.organizationId, 'user');
   guest = await addMember(t, admin.organizationId, 'guest');
-  other = await newOrganization(t, 'Other Firm LLP');
+  other = await newFirm('Other Firm LLP');
 });
 afterAll(async () => {
   await t?.shutdown();
 });
+
+/**
+ * A new firm whose administrator manages policies without a fresh code each time (MFA for system operations off;
+ * the test 'asks for a fresh code ...' covers it on).
+ */
+async function newFirm(name: string): Promise<Member> {
+  const m = await newOrganization(t, name);
+  await t.ctx.db
+    .insertInto('featureFlags')
+    .values({ organizationId: m.organizationId, flagName: 'MFA_SYSTEM_OPERATIONS', enabled: false, updatedAt: new Date() })
+    .onConflict((oc) => oc.columns(['organizationId', 'flagName']).doUpdateSet({ enabled: false }))
+    .execute();
+  return m;
+}
 
 const policy = (name: string, definition: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
   name,
@@ -137,6 +161,26 @@ describe('security policies', () => {
     expect(res.json().error).toBe(message);
   });
 
+  it('asks for a fresh code while MFA for system operations is on, after the rules of the request', async () => {
+    const a = await newOrganizationWithTotp(t, 'Strict MFA LLP');
+    // A request that breaks a rule is refused as such, without asking for a code.
+    expect(errorOf(await manage(a, { operation: 'delete', policyName: 'No_Such_Policy' }))).toEqual({
+      status: 404,
+      error: T.policyNotFound('No_Such_Policy'),
+    });
+    const body = { operation: 'create', policy: policy('Needs_Code') };
+    const asked = await manage(a, body);
+    expect(asked.statusCode).toBe(401);
+    expect(asked.json()).toMatchObject({ code: 'MFA_REQUIRED', mfaRequired: true });
+    expect(ok(await admin.client.get('/_api/security/policies')).policies.map((p: { name: string }) => p.name)).not.toContain('Needs_Code');
+    // A system MFA token of the session (bought with one authenticator code) covers both changes.
+    const token = await systemMfaToken(a, 'MFA_SYSTEM_OPERATIONS');
+    const done = ok(await manage(a, { ...body, mfaToken: token }));
+    expect(done.policy).toMatchObject({ name: 'Needs_Code', version: 1 });
+    expect(ok(await manage(a, { operation: 'update', policy: policy('Needs_Code'), mfaToken: token })).policy.version).toBe(2);
+    ok(await manage(a, { operation: 'delete', policyName: 'Needs_Code', mfaToken: token }));
+  });
+
   it('is for administrators only', async () => {
     for (const m of [user, guest]) {
       expect(errorOf(await manage(m, { operation: 'create', policy: policy('Not_Mine') }))).toEqual({ status: 403, error: T.adminsOnly });
@@ -152,7 +196,7 @@ describe('security policies', () => {
 
 describe('compliance check', () => {
   it('reports each check compliant for a firm in order, stored and audited', async () => {
-    const firm = await newOrganization(t, 'Orderly LLP');
+    const firm = await newFirm('Orderly LLP');
     const report = await compliance(firm);
     expect(report.organizationId).toBe(firm.organizationId);
     expect(report.results.map((r) => [r.name, r.status])).toEqual([
@@ -174,7 +218,7 @@ describe('compliance check', () => {
   });
 
   it('finds an active user without MFA', async () => {
-    const firm = await newOrganization(t, 'No MFA LLP');
+    const firm = await newFirm('No MFA LLP');
     const member = await addMember(t, firm.organizationId, 'user');
     await t.ctx.db.updateTable('users').set({ mfaEnabled: false, mfaPrimaryMethod: null }).where('id', '=', member.userId).execute();
     const r = check(await compliance(firm), 'MFA_ENROLLMENT');
@@ -186,7 +230,7 @@ describe('compliance check', () => {
   });
 
   it("holds the default retention to the strictest active policy's minimum", async () => {
-    const firm = await newOrganization(t, 'Retention LLP');
+    const firm = await newFirm('Retention LLP');
     await t.ctx.db.updateTable('organizations').set({ defaultRetentionYears: 7 }).where('id', '=', firm.organizationId).execute();
     ok(await manage(firm, { operation: 'create', policy: policy('Records_Act', { minRetentionYears: 6 }) }));
     expect(check(await compliance(firm), 'RETENTION_MINIMUM')).toMatchObject({ status: 'compliant', policies: ['Records_Act'] });
@@ -200,7 +244,7 @@ describe('compliance check', () => {
   });
 
   it('checks vaulted files in the object store: locked and unchanged, or what is wrong', async () => {
-    const firm = await newOrganization(t, 'Vault LLP');
+    const firm = await newFirm('Vault LLP');
     const matter = await createMatter(firm.client);
     const bytes = Buffer.from('engagement letter, signed');
     const file = await uploadFile(t, firm.client, matter.id, 'letter.pdf', bytes);
@@ -263,7 +307,7 @@ describe('compliance check', () => {
   });
 
   it('finds a broken audit chain', async () => {
-    const firm = await newOrganization(t, 'Chain LLP');
+    const firm = await newFirm('Chain LLP');
     await createMatter(firm.client);
     expect(check(await compliance(firm), 'AUDIT_CHAIN').status).toBe('compliant');
     const entry = await t.ctx.db
@@ -283,7 +327,7 @@ describe('compliance check', () => {
   });
 
   it('finds archival overdue when entries older than 180 days are still in the database', async () => {
-    const firm = await newOrganization(t, 'Archive LLP');
+    const firm = await newFirm('Archive LLP');
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       vi.setSystemTime(new Date(Date.now() - 200 * DAY));
@@ -306,7 +350,7 @@ describe('compliance check', () => {
   });
 
   it('finds an administrator who has not signed in within 90 days', async () => {
-    const firm = await newOrganization(t, 'Review LLP');
+    const firm = await newFirm('Review LLP');
     const second = await addMember(t, firm.organizationId, 'admin');
     const old = new Date(Date.now() - 120 * DAY);
     await t.ctx.db.updateTable('users').set({ createdAt: old }).where('id', '=', second.userId).execute();
