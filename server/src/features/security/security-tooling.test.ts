@@ -14,6 +14,7 @@ import {
   uploadFile,
   type Member,
 } from '../../../test/factories.js';
+import { startS3Server } from '../../../test/s3-server.js';
 import { compareVersions, isAffected } from './security-scan.js';
 import { riskLevelOf, runVulnerabilityScan } from './security-tooling.service.js';
 
@@ -513,6 +514,69 @@ describe('vulnerability scans', () => {
     } finally {
       await fs.chmod(t.dataDir, 0o700);
     }
+  });
+});
+
+describe('INFRASTRUCTURE on an S3 store (s3rver: no Object Lock)', () => {
+  it('reports write-once not enforced as CRITICAL, and the bucket facts it can or cannot read', async () => {
+    const s3 = await startS3Server();
+    const onS3 = await createTestApp({
+      JOB_RUNNER: 'off',
+      S3_ENDPOINT: s3.endpoint,
+      S3_BUCKET: s3.bucket,
+      S3_REGION: s3.region,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    });
+    try {
+      const a = await newOrganization(onS3, 'Bucket LLP');
+      const res: VulnerabilityScanResponse = ok(
+        await a.client.post('/_api/security/vulnerability-scan', { targetType: 'INFRASTRUCTURE', targetIdentifier: s3.bucket }),
+      );
+      expect(res.findings[0]).toMatchObject({ check: 'WRITE_ONCE_OFF', severity: 'CRITICAL', detail: expect.stringContaining(s3.bucket) });
+      const checks = res.findings.map((f) => f.check);
+      // Each bucket setting is either judged or named as unreadable; the local directory is not looked at.
+      for (const pair of [
+        ['VERSIONING_OFF', 'VERSIONING_UNKNOWN'],
+        ['PUBLIC_ACCESS_NOT_BLOCKED', 'PUBLIC_ACCESS_UNKNOWN'],
+        ['LIFECYCLE_NO_ABORT', 'LIFECYCLE_UNKNOWN'],
+      ]) {
+        expect(
+          checks.some((c) => pair.includes(c)),
+          pair.join(' or '),
+        ).toBe(true);
+      }
+      expect(checks).not.toContain('LOCAL_STORE');
+      expect(res.summary.bySeverity.CRITICAL).toBeGreaterThanOrEqual(1);
+    } finally {
+      await onS3.shutdown();
+      await s3.close();
+    }
+  });
+});
+
+describe('races (each change under the policy row lock)', () => {
+  it('two creates of one name: one policy, the other 409; two updates from one version: one wins, the other 409', async () => {
+    const firm = await newFirm('Race LLP');
+    const create = await Promise.all([0, 1, 2].map(() => manage(firm, { operation: 'create', policy: policy('Raced_Name') })));
+    expect(create.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    const update = await Promise.all(
+      [7, 8, 9].map((n) => manage(firm, { operation: 'update', policy: policy('Raced_Name', { minRetentionYears: n }, { version: 1 }) })),
+    );
+    expect(update.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    const rows = await t.ctx.db
+      .selectFrom('securityPolicies')
+      .select(['version'])
+      .where('organizationId', '=', firm.organizationId)
+      .where('deletedAt', 'is', null)
+      .execute();
+    expect(rows).toEqual([{ version: 2 }]);
+    const versions = await t.ctx.db
+      .selectFrom('securityPolicyVersions')
+      .select('version')
+      .where('organizationId', '=', firm.organizationId)
+      .execute();
+    expect(versions.map((v) => v.version).sort()).toEqual([1, 2]);
   });
 });
 
