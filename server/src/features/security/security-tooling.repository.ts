@@ -123,17 +123,6 @@ export async function insertPolicyVersion(
     .execute();
 }
 
-export async function policyHistory(db: Executor, organizationId: string, policyId: string) {
-  return db
-    .selectFrom('securityPolicyVersions')
-    .select(['operation', 'name', 'description', 'definition', 'version', 'isActive', 'changedBy', 'changedAt'])
-    .where('organizationId', '=', organizationId)
-    .where('policyId', '=', policyId)
-    .orderBy('changedAt')
-    .orderBy('version')
-    .execute();
-}
-
 // ---------------------------------------------------------------- compliance facts
 
 /** Active people of the organization without a second factor. */
