@@ -85,7 +85,7 @@ export function useArchivedRetrievals(organizationId: string | null) {
         const fetched = details.filter((d): d is readonly [string, Record<string, unknown>] => d[1] !== null);
         const failures = new Map<string, string>();
         // Why each failed, where the server says so.
-        for (const f of (answer as { failures?: { logId: string; message: string }[] }).failures ?? []) failures.set(f.logId, f.message);
+        for (const f of answer.failures) failures.set(f.logId, f.message);
         for (const id of answer.failed) if (!failures.has(id)) failures.set(id, ARCHIVAL_MSG.retrieveFailed);
         const finished = new Set([...fetched.map(([id]) => id), ...[...failures.keys()].filter((id) => ids.includes(id))]);
         if (finished.size === 0) return;
