@@ -130,16 +130,21 @@ export async function chainHead(db: Executor, organizationId: string): Promise<{
   return row ? { seq: Number(row.lastSeq), hash: row.lastHash } : null;
 }
 
-/** A batch of the organization's chain in sequence order, after `afterSeq`. */
-export function chainBatch(db: Executor, organizationId: string, afterSeq: number, limit: number): Promise<AuditLogRow[]> {
-  return db
-    .selectFrom('auditLogs')
-    .selectAll()
-    .where('chainKey', '=', organizationId)
-    .where('seq', '>', String(afterSeq))
-    .orderBy('seq')
-    .limit(limit)
-    .execute();
+/**
+ * A batch of the organization's chain in sequence order, after `afterSeq`. The columns are named in the rows' own
+ * spelling here, so that the integrity check's hundreds of thousands of rows skip the per-row renaming of keys.
+ */
+export async function chainBatch(db: Executor, organizationId: string, afterSeq: number, limit: number): Promise<AuditLogRow[]> {
+  const result = await sql<AuditLogRow>`
+    select id, organization_id as "organizationId", chain_key as "chainKey", seq, actor_id as "actorId",
+           actor_name as "actorName", actor_email as "actorEmail", action, target_table as "targetTable",
+           target_id as "targetId", details, ip_address as "ipAddress", created_at as "createdAt", archived,
+           prev_hash as "prevHash", hash, archive_batch_id as "archiveBatchId"
+      from audit_logs
+     where chain_key = ${organizationId} and seq > ${String(afterSeq)}
+     order by seq
+     limit ${limit}`.execute(db.withoutPlugins());
+  return result.rows;
 }
 
 /** The entry at a position of the organization's chain. */
