@@ -13,7 +13,7 @@ type ArchivedLogDialogProps = {
 };
 
 /** m:ss of the time since `since`. */
-export function elapsedText(since: number, now: number): string {
+function elapsedText(since: number, now: number): string {
   const s = Math.max(0, Math.floor((now - since) / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }

@@ -5,7 +5,7 @@ import { toast } from '@/lib/toast';
 import { checkRetrievals } from '../api/check-retrievals';
 import { retrieveArchived } from '../api/retrieve-archived';
 
-export type RetrievalView =
+type RetrievalView =
   | { kind: 'initial'; starting: boolean }
   | { kind: 'in-progress'; startedAt: number; estimatedCompletionTime: string | null }
   | { kind: 'failed'; message: string };

@@ -2,7 +2,7 @@ import { AUDIT_ACTION_CATEGORIES, AUDIT_LOG_LIMITS, type AuditActionCategory, ty
 
 /** The page sorts by these two columns only. */
 export type AuditPageSortField = Extract<AuditSortField, 'created_at' | 'action'>;
-export type SortDirection = 'asc' | 'desc';
+type SortDirection = 'asc' | 'desc';
 export type AuditSort = { sortBy: AuditPageSortField; sortDirection: SortDirection };
 
 export const DEFAULT_SORT: AuditSort = { sortBy: 'created_at', sortDirection: 'desc' };
@@ -44,7 +44,7 @@ export const initialFilters = (now: Date = new Date()): AuditFilters => ({
 });
 
 /** The actions a filter asks for: one action, every action of the category, or none (all). */
-export function actionsOf(filters: Pick<AuditFilters, 'category' | 'action'>): string[] {
+function actionsOf(filters: Pick<AuditFilters, 'category' | 'action'>): string[] {
   if (filters.action) return [filters.action];
   if (filters.category) return [...AUDIT_ACTION_CATEGORIES[filters.category]];
   return [];

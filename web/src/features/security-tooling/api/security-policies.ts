@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PolicyManageRequest, PolicyManageResponse, SecurityPoliciesResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 
-export const securityPoliciesQueryKey = ['security', 'policies'] as const;
+const securityPoliciesQueryKey = ['security', 'policies'] as const;
 
 /** GET /_api/security/policies: the organization's policies, current versions, by name. */
 function getSecurityPolicies(signal?: AbortSignal): Promise<SecurityPoliciesResponse> {

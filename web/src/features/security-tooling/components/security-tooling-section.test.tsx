@@ -85,6 +85,12 @@ beforeEach(() => {
           ];
           return Response.json({ message: SECURITY_TOOLING_MSG.policyCreated(b.policy!.name), policy: policies[0] });
         }
+        if (b.operation === 'update') {
+          const stale = (b.policy as { version?: number }).version !== policies[0]!.version;
+          if (stale) return Response.json({ error: SECURITY_TOOLING_MSG.policyVersionStale }, { status: 409 });
+          policies = [{ ...policies[0]!, description: b.policy!.description, version: policies[0]!.version + 1 }];
+          return Response.json({ message: SECURITY_TOOLING_MSG.policyUpdated(b.policy!.name, policies[0]!.version), policy: policies[0] });
+        }
         policies = [];
         return Response.json({ message: SECURITY_TOOLING_MSG.policyDeleted(b.policyName!), policy: null });
       }
@@ -169,5 +175,41 @@ describe('the Security tooling section', { timeout: 20_000 }, () => {
     await user.click(within(confirm).getByRole('button', { name: 'Delete policy' }));
     expect(await screen.findByText(SECURITY_TOOLING_MSG.policyDeleted('retention_floor'))).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('table', { name: 'Security policies' })).not.toBeInTheDocument());
+  });
+
+  it('edits a policy with the version it read, after refusing a definition that is not JSON', async () => {
+    policies = [
+      {
+        id: 'p1',
+        name: 'mfa_for_all',
+        description: 'Every member signs in with MFA.',
+        definition: { requireMfa: true },
+        version: 2,
+        isActive: true,
+        organizationId: 'o1',
+        createdAt: '2026-11-26T09:00:00.000Z',
+        updatedAt: '2026-11-26T09:00:00.000Z',
+      },
+    ];
+    const { user } = render();
+    const table = await screen.findByRole('table', { name: 'Security policies' });
+    expect(within(table).getByText('v2')).toBeInTheDocument();
+    await user.click(within(table).getByRole('button', { name: 'Edit policy mfa_for_all' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit policy mfa_for_all' });
+    const definition = within(dialog).getByLabelText('Definition (JSON)');
+    await user.clear(definition);
+    await user.type(definition, 'not json');
+    await user.click(within(dialog).getByRole('button', { name: 'Save policy' }));
+    expect(await within(dialog).findByText(SECURITY_TOOLING_MSG.policyDefinition)).toBeInTheDocument();
+    await user.clear(definition);
+    await user.type(within(dialog).getByLabelText('Description'), ' Reviewed yearly.');
+    await user.click(within(dialog).getByRole('button', { name: 'Save policy' }));
+    expect(await screen.findByText(SECURITY_TOOLING_MSG.policyUpdated('mfa_for_all', 3))).toBeInTheDocument();
+    expect(bodiesOf('/_api/security/policy-manage').at(-1)).toMatchObject({
+      operation: 'update',
+      policyName: 'mfa_for_all',
+      policy: { name: 'mfa_for_all', description: 'Every member signs in with MFA. Reviewed yearly.', version: 2, definition: {} },
+    });
+    expect(await within(table).findByText('v3')).toBeInTheDocument();
   });
 });
