@@ -59,7 +59,20 @@ function headPayload(organizationId: string, seq: number, hash: string, signedAt
 }
 
 function hashOf(prev: string, r: AuditLogRow, details: Record<string, unknown>): string {
-  return entryHash(prev, { ...r, details, createdAt: new Date(r.createdAt) });
+  return entryHash(prev, {
+    chainKey: r.chainKey,
+    seq: r.seq,
+    organizationId: r.organizationId,
+    actorId: r.actorId,
+    actorName: r.actorName,
+    actorEmail: r.actorEmail,
+    action: r.action,
+    targetTable: r.targetTable,
+    targetId: r.targetId,
+    details,
+    ipAddress: r.ipAddress,
+    createdAt: r.createdAt instanceof Date ? r.createdAt : new Date(r.createdAt),
+  });
 }
 
 /** Walks the organization's whole chain in sequence order, in batches, and lists what does not hold. */
