@@ -54,6 +54,8 @@ export const changePasswordRequest = z
   })
   .refine((v) => v.newPassword === v.confirmPassword, { error: "New passwords don't match.", path: ['confirmPassword'] });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
+export const changePasswordResponse = z.object({ message: z.string() });
+export type ChangePasswordResponse = z.infer<typeof changePasswordResponse>;
 
 // ---- Texts of the Settings calls -----------------------------------------------------------------------
 

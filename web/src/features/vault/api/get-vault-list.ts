@@ -1,17 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { VAULT_MSG, type VaultListResponse, type VaultSortField } from '@strongroom/contracts';
+import { VAULT_MSG, type VaultListQuery, type VaultListResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { vaultQueryKey } from '@/lib/query-keys';
 import { VAULT_STALE_MS } from '../lib/vault-format';
 
-export type VaultListParams = {
-  page: number;
-  pageSize: number;
-  searchQuery?: string;
-  legalHold: 'all' | 'true' | 'false';
-  sortBy: VaultSortField;
-  sortDirection: 'asc' | 'desc';
-};
+/** The page always sends every parameter; the server's defaults apply only to other clients. */
+export type VaultListParams = VaultListQuery;
 
 /** GET /_api/vault/list: one page of the organization's vaulted matters, sorted and filtered by the server. */
 function getVaultList(params: VaultListParams, signal?: AbortSignal): Promise<VaultListResponse> {
