@@ -131,12 +131,12 @@ describe('continuous verification', () => {
     const store = t.ctx.store as LocalBlobStore;
     const file = store.objectPath(target.key);
     // The store keeps vault files read-only; an intruder with disk access changes that first.
-    expect((await fs.stat(file)).mode & 0o777).toBe(0o444);
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o400);
     await fs.chmod(file, 0o644);
     const tampered = Buffer.from(target.bytes);
     tampered[3] = tampered[3]! ^ 0x01;
     await fs.writeFile(file, tampered);
-    await fs.chmod(file, 0o444);
+    await fs.chmod(file, 0o400);
 
     const mailsBefore = alertMails().length;
     expect(await forcedRun()).toEqual({ completed: 1, failed: 0 });

@@ -138,7 +138,7 @@ describe('local store: vault objects', () => {
     expect(await store.head(key)).toEqual({ size: body.length, etag: md5(body) });
     await expectIntact(key, body);
     const stat = await fs.stat(store.objectPath(key));
-    expect(stat.mode & 0o777).toBe(0o444);
+    expect(stat.mode & 0o777).toBe(0o400);
     // Nothing is left behind in the temp folder.
     expect(await fs.readdir(store.tmpDir)).toEqual([]);
   });
@@ -251,7 +251,7 @@ describe('local store: vault objects', () => {
     const { key, body } = await vaulted();
     const record = path.join(store.root, '.locks', ...key.split('/')) + '.json';
     expect(JSON.parse(await fs.readFile(record, 'utf8'))).toMatchObject({ mode: 'COMPLIANCE', legalHold: true, size: body.length });
-    expect((await fs.stat(record)).mode & 0o777).toBe(0o444);
+    expect((await fs.stat(record)).mode & 0o777).toBe(0o400);
     for (const bad of [`.locks/${key}.json`, `vault/../.locks/${key}.json`, `${key}/../../x`, `vault/./x`, `/${key}`, `vault//x`]) {
       await expect(store.presignPut({ key: bad, contentLength: 1, expiresInSeconds: 60 })).rejects.toBeInstanceOf(BlobInvalidKeyError);
       await expect(store.presignGet({ key: bad, fileName: 'x', expiresInSeconds: 60 })).rejects.toBeInstanceOf(BlobInvalidKeyError);
@@ -291,7 +291,7 @@ describe('local store: vault objects', () => {
     expect(info).toMatchObject({ key, size: body.length, etag: md5(body), lock: lock() });
     expect(await store.putLocked({ key, body, contentType: 'application/json', lock: lock() })).toEqual(info);
     expect(await store.head(key)).toEqual({ size: body.length, etag: md5(body), contentType: 'application/json' });
-    expect((await fs.stat(store.objectPath(key))).mode & 0o777).toBe(0o444);
+    expect((await fs.stat(store.objectPath(key))).mode & 0o777).toBe(0o400);
     await expect(store.delete(key)).rejects.toBeInstanceOf(BlobLockedError);
     await expectIntact(key, body);
   });

@@ -129,13 +129,13 @@ export class LocalLocks {
     }
   }
 
-  /** Writes the record atomically (temp file, fsync, rename, folder fsync); the file is read-only (0444). */
+  /** Writes the record atomically (temp file, fsync, rename, folder fsync); the file is read-only (0400, owner read-only, as DATA_DIR is owner-only). */
   async write(key: string, record: LockRecord): Promise<void> {
     const file = this.recordPath(key);
     await fs.mkdir(path.dirname(file), { recursive: true });
     const tmp = await this.layout.tempFile(`lock-${randomUUID()}.json`);
     try {
-      const handle = await fs.open(tmp, 'wx', 0o444);
+      const handle = await fs.open(tmp, 'wx', 0o400);
       try {
         await handle.writeFile(JSON.stringify(record));
         await handle.sync();

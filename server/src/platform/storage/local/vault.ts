@@ -2,7 +2,7 @@
  * Vault objects in the local store: copies (and small documents) stored under a lock the store itself enforces.
  *
  * A copy is made into a temp file by the kernel, fsynced, read back and hashed by a hash worker (its size and
- * MD5 must be the source's), made read-only (0444), and only then put in place: first the lock
+ * MD5 must be the source's), made read-only (0400, owner read-only, as DATA_DIR is owner-only), and only then put in place: first the lock
  * record (locks.ts), then the object, linked under its key (link never replaces a file) and its folder fsynced.
  * So a kill -9 at any point leaves either no object under the vault key (at most a lock record, which a retry
  * reuses) or the whole verified object with its lock; never a partial object, never an object without a lock.
@@ -213,7 +213,7 @@ export class LocalVault {
     lock: VaultLock,
     contentType: string | undefined,
   ): Promise<VaultObjectInfo> {
-    await fs.chmod(tmp, 0o444);
+    await fs.chmod(tmp, 0o400);
     const record = await this.lockRecord(key, lock, size, md5);
     const etag = quoteEtag(md5);
     const target = this.layout.objectPath(key);
@@ -235,7 +235,7 @@ export class LocalVault {
   /** An object already under the key with the wanted bytes: its lock becomes the stronger of both; read-only. */
   private async adopt(key: string, md5: string, size: number, lock: VaultLock, contentType: string | undefined): Promise<VaultObjectInfo> {
     const record = await this.lockRecord(key, lock, size, md5);
-    await fs.chmod(this.layout.objectPath(key), 0o444);
+    await fs.chmod(this.layout.objectPath(key), 0o400);
     const etag = quoteEtag(md5);
     const head = await this.objects.head(key);
     if (!head || head.etag !== etag) await this.layout.writeMeta(key, { etag, size, ...(contentType ? { contentType } : {}) });
