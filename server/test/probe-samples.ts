@@ -660,6 +660,7 @@ export const SAMPLES: Record<string, OperationSample> = {
       };
     },
     idProbes: [],
+    notIds: { 'query.actorIds': "a filter on the entries of the caller's own organization: an id of another one matches nothing" },
   },
   'POST /_api/security/integrity-check': { access: 'admin', build: async () => ({}), idProbes: [] },
   // ---- Security tooling (administrators) -----------------------------------------------------------------
