@@ -163,8 +163,6 @@ async function freshMatterVia(c: Client): Promise<string> {
   return (res.json() as { matter: { id: string } }).matter.id;
 }
 
-let numberSeq = 100 + Math.floor(Math.random() * 800);
-
 export const SAMPLES: Record<string, OperationSample> = {
   // ---- Sign-in, session, reset, invitations ----------------------------------------------------------
   'GET /_api/auth/session': { access: 'signed-in', build: async () => ({}), idProbes: [] },
@@ -562,7 +560,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     build: async ({ me }) => ({ query: { matterId: me.matter.id } }),
     idProbes: [{ set: { 'query.matterId': 'matterId' } }],
   },
-  // Guests too: names from the matters shared with them only.
   'POST /_api/matters/legal-hold': {
     access: 'admin',
     build: async ({ t, me }) => {
