@@ -23,13 +23,13 @@ import {
 } from './audit.repository.js';
 
 /** How long a signed head stays under its write-once lock: longer than any retention a firm keeps logs for. */
-export const SIGNED_HEAD_RETENTION_YEARS = 10;
+const SIGNED_HEAD_RETENTION_YEARS = 10;
 /** Entries read per statement while verifying. */
 const VERIFY_BATCH = 5000;
 /** At most this many broken entries are listed (the check still counts every entry). */
 const MAX_LISTED = 100;
 
-export type InvalidEntry = { id: string | null; seq: number; reason: string };
+type InvalidEntry = { id: string | null; seq: number; reason: string };
 export type ChainCheck = {
   isValid: boolean;
   checkedEntries: number;

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../shared/context.js';
 import { signAllChainHeads } from './audit-chain.service.js';
 
-export const AUDIT_HEAD_SIGNING_JOB = 'audit-head-signing';
+const AUDIT_HEAD_SIGNING_JOB = 'audit-head-signing';
 
 /** Every day the head of each organization's audit chain that moved is signed and stored under a write-once lock. */
 export function defineAuditJobs(ctx: AppContext): void {

@@ -35,7 +35,7 @@ import {
  * The list counts matching entries exactly up to this many; beyond it the count says "at least this many"
  * (pagination.totalCountCapped), so a page of a filter matching millions still answers in milliseconds.
  */
-export const COUNT_CAP = 100_000;
+const COUNT_CAP = 100_000;
 /** Rows read per statement while exporting: memory stays flat whatever the export's size. */
 export const EXPORT_BATCH = 2000;
 
@@ -67,7 +67,7 @@ function hasNarrowing(f: AuditFilters): boolean {
   return !!(f.visibleTo || f.startDate || f.endDate || f.actions || f.actorIds || f.ipAddress || f.search);
 }
 
-export function toEntry(r: AuditLogRow): AuditLogEntry {
+function toEntry(r: AuditLogRow): AuditLogEntry {
   return {
     id: r.id,
     timestamp: new Date(r.createdAt).toISOString(),

@@ -162,7 +162,7 @@ function changedFields(a: repo.PolicyRow, b: repo.PolicyRow): Record<string, { f
 // ---------------------------------------------------------------- compliance
 
 /** Thresholds where no active policy sets one. */
-export const COMPLIANCE_DEFAULTS = { adminSignInReviewDays: 90, archiveAfterDays: 180, vaultSampleSize: 20 } as const;
+const COMPLIANCE_DEFAULTS = { adminSignInReviewDays: 90, archiveAfterDays: 180, vaultSampleSize: 20 } as const;
 
 type Threshold<V> = { value: V; policies: string[] };
 
@@ -408,7 +408,7 @@ export async function runVulnerabilityScan(
 // ---------------------------------------------------------------- assessments
 
 /** Five or more MEDIUM findings together weigh as one HIGH: many small gaps make a large one. */
-export const MEDIUMS_MAKING_HIGH = 5;
+const MEDIUMS_MAKING_HIGH = 5;
 
 export function riskLevelOf(bySeverity: Record<Severity, number>): RiskLevel {
   if (bySeverity.CRITICAL > 0) return 'CRITICAL';

@@ -283,7 +283,7 @@ export interface UploadSessionsTable {
 
 /** A change that can be taken back for a few minutes (features/undo). */
 /** A matter an administrator shares with a guest (read-only). */
-export interface GuestMatterGrantsTable {
+interface GuestMatterGrantsTable {
   organizationId: string;
   matterId: string;
   userId: number;
@@ -357,7 +357,7 @@ export interface VaultCertificatesTable {
 }
 
 /** One check of a vault object by the continuous verification: when, whether it held, and what differed. */
-export interface VaultVerificationsTable {
+interface VaultVerificationsTable {
   id: Generated<string>;
   organizationId: string;
   matterId: string;
@@ -370,7 +370,7 @@ export interface VaultVerificationsTable {
 type PolicyDefinition = Record<string, string | number | boolean>;
 
 /** The current version of a security policy (deletedAt set: deleted, kept for its history). */
-export interface SecurityPoliciesTable {
+interface SecurityPoliciesTable {
   id: Generated<string>;
   organizationId: string;
   name: string;
@@ -400,7 +400,7 @@ export interface SecurityPolicyVersionsTable {
   changedAt: Timestamp;
 }
 
-export interface ComplianceReportsTable {
+interface ComplianceReportsTable {
   id: Generated<string>;
   organizationId: string;
   requestedBy: number | null;
@@ -409,7 +409,7 @@ export interface ComplianceReportsTable {
   results: Json<unknown[]>;
 }
 
-export interface VulnerabilityScansTable {
+interface VulnerabilityScansTable {
   id: Generated<string>;
   organizationId: string;
   targetType: 'APPLICATION' | 'INFRASTRUCTURE' | 'DATABASE' | 'NETWORK';
@@ -420,7 +420,7 @@ export interface VulnerabilityScansTable {
   createdAt: Timestamp;
 }
 
-export interface VulnerabilityFindingsTable {
+interface VulnerabilityFindingsTable {
   id: Generated<string>;
   organizationId: string;
   scanId: string;
@@ -431,7 +431,7 @@ export interface VulnerabilityFindingsTable {
   recommendation: string;
 }
 
-export interface SecurityAssessmentsTable {
+interface SecurityAssessmentsTable {
   id: Generated<string>;
   organizationId: string;
   scanIds: Json<string[]>;
