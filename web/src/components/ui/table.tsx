@@ -1,4 +1,5 @@
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
+import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { cn } from '@/lib/class-names';
 
 /** A data table that scrolls sideways on narrow screens; give it a caption or aria-label. */
@@ -42,4 +43,41 @@ export function TableHead({ className, scope = 'col', ...props }: ComponentProps
 
 export function TableCell({ className, ...props }: ComponentProps<'td'>) {
   return <td className={cn('px-4 py-3 align-middle text-foreground', className)} {...props} />;
+}
+
+/**
+ * A column header. With onSort it is a button that sorts by the column: aria-sort says the direction on the
+ * active column and 'none' on the others, and the arrow shows which way the rows run.
+ */
+export function SortableTableHead({
+  label,
+  className,
+  active,
+  direction,
+  onSort,
+}: {
+  label: ReactNode;
+  className?: string;
+  active: boolean;
+  direction: 'asc' | 'desc';
+  /** Absent: the column does not sort. */
+  onSort?: () => void;
+}) {
+  if (!onSort) return <TableHead className={className}>{label}</TableHead>;
+  const Icon = active ? (direction === 'asc' ? ArrowUp : ArrowDown) : ArrowUpDown;
+  return (
+    <TableHead className={className} aria-sort={active ? (direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <button
+        type="button"
+        onClick={onSort}
+        className={cn(
+          '-mx-1 inline-flex items-center gap-1 rounded px-1 py-0.5 uppercase hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring',
+          active && 'text-foreground',
+        )}
+      >
+        {label}
+        <Icon aria-hidden="true" className={cn('size-3.5', !active && 'opacity-50')} />
+      </button>
+    </TableHead>
+  );
 }

@@ -1,11 +1,9 @@
 import { Fragment, useState } from 'react';
-import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { ARCHIVAL_MSG, AUDIT_LOG_LIMITS, AUDIT_LOG_MSG, type AuditLogEntry } from '@strongroom/contracts';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { cn } from '@/lib/class-names';
+import { SortableTableHead, Table, TableBody, TableCell, TableHeader, TableRow } from '@/components/ui/table';
 import { formatTimestamp, type AuditPageSortField, type AuditSort } from '../lib/audit-filters';
 
 type AuditLogTableProps = {
@@ -49,32 +47,15 @@ export function AuditLogTable({ logs, loading, sort, onSort, cachedDetails = {},
     <Table aria-label="Audit logs" aria-busy={loading || undefined}>
       <TableHeader>
         <TableRow className="hover:bg-transparent">
-          {COLUMNS.map((c) => {
-            const active = c.sort === sort.sortBy;
-            const Icon = active ? (sort.sortDirection === 'asc' ? ArrowUp : ArrowDown) : ArrowUpDown;
-            return (
-              <TableHead
-                key={c.label}
-                aria-sort={c.sort ? (active ? (sort.sortDirection === 'asc' ? 'ascending' : 'descending') : 'none') : undefined}
-              >
-                {c.sort ? (
-                  <button
-                    type="button"
-                    onClick={() => onSort(c.sort!)}
-                    className={cn(
-                      '-mx-1 inline-flex items-center gap-1 rounded px-1 py-0.5 uppercase hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring',
-                      active && 'text-foreground',
-                    )}
-                  >
-                    {c.label}
-                    <Icon aria-hidden="true" className={cn('size-3.5', !active && 'opacity-50')} />
-                  </button>
-                ) : (
-                  c.label
-                )}
-              </TableHead>
-            );
-          })}
+          {COLUMNS.map((c) => (
+            <SortableTableHead
+              key={c.label}
+              label={c.label}
+              active={c.sort !== undefined && c.sort === sort.sortBy}
+              direction={sort.sortDirection}
+              onSort={c.sort ? () => onSort(c.sort!) : undefined}
+            />
+          ))}
         </TableRow>
       </TableHeader>
       <TableBody>

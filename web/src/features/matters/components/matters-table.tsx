@@ -1,10 +1,10 @@
 import type { KeyboardEvent } from 'react';
-import { ArrowDown, ArrowUp, ArrowUpDown, Lock } from 'lucide-react';
+import { Lock } from 'lucide-react';
 import { MATTER_MSG, type MatterDto, type MatterSortField } from '@strongroom/contracts';
 import { Badge } from '@/components/ui/badge';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { SortableTableHead, Table, TableBody, TableCell, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/class-names';
 import { descriptionPreview, formatMatterDate } from '../lib/matter-format';
 import { FolderSearch } from 'lucide-react';
@@ -43,33 +43,16 @@ export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, 
     <Table aria-label="Matters" aria-busy={loading || undefined}>
       <TableHeader>
         <TableRow className="hover:bg-transparent">
-          {COLUMNS.map((c) => {
-            const active = c.sort === sortBy;
-            const Icon = active ? (sortDirection === 'asc' ? ArrowUp : ArrowDown) : ArrowUpDown;
-            return (
-              <TableHead
-                key={c.label}
-                className={c.className}
-                aria-sort={active ? (sortDirection === 'asc' ? 'ascending' : 'descending') : undefined}
-              >
-                {c.sort ? (
-                  <button
-                    type="button"
-                    onClick={() => onSort(c.sort!)}
-                    className={cn(
-                      '-mx-1 inline-flex items-center gap-1 rounded px-1 py-0.5 uppercase hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring',
-                      active && 'text-foreground',
-                    )}
-                  >
-                    {c.label}
-                    <Icon aria-hidden="true" className={cn('size-3.5', !active && 'opacity-50')} />
-                  </button>
-                ) : (
-                  c.label
-                )}
-              </TableHead>
-            );
-          })}
+          {COLUMNS.map((c) => (
+            <SortableTableHead
+              key={c.label}
+              label={c.label}
+              className={c.className}
+              active={c.sort !== undefined && c.sort === sortBy}
+              direction={sortDirection}
+              onSort={c.sort ? () => onSort(c.sort!) : undefined}
+            />
+          ))}
         </TableRow>
       </TableHeader>
       <TableBody>

@@ -1,9 +1,8 @@
-import { ArrowDown, ArrowUp, ArrowUpDown, Eye } from 'lucide-react';
+import { Eye } from 'lucide-react';
 import type { VaultedMatterDto, VaultSortField } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { cn } from '@/lib/class-names';
+import { SortableTableHead, Table, TableBody, TableCell, TableHeader, TableRow } from '@/components/ui/table';
 import { VAULT_SKELETON_ROWS, formatDateTime } from '../lib/vault-format';
 import { LegalHoldBadge, RetentionCell, VerificationCell } from './vault-badges';
 
@@ -32,33 +31,16 @@ export function VaultTable({ matters, loading, sortBy, sortDirection, onSort, on
     <Table aria-label="Vaulted matters" aria-busy={loading || undefined}>
       <TableHeader>
         <TableRow className="hover:bg-transparent">
-          {COLUMNS.map((c) => {
-            const active = c.sort === sortBy;
-            const Icon = active ? (sortDirection === 'asc' ? ArrowUp : ArrowDown) : ArrowUpDown;
-            return (
-              <TableHead
-                key={c.label}
-                className={c.className}
-                aria-sort={c.sort ? (active ? (sortDirection === 'asc' ? 'ascending' : 'descending') : 'none') : undefined}
-              >
-                {c.sort ? (
-                  <button
-                    type="button"
-                    onClick={() => onSort(c.sort!)}
-                    className={cn(
-                      '-mx-1 inline-flex items-center gap-1 rounded px-1 py-0.5 uppercase hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring',
-                      active && 'text-foreground',
-                    )}
-                  >
-                    {c.label}
-                    <Icon aria-hidden="true" className={cn('size-3.5', !active && 'opacity-50')} />
-                  </button>
-                ) : (
-                  c.label
-                )}
-              </TableHead>
-            );
-          })}
+          {COLUMNS.map((c) => (
+            <SortableTableHead
+              key={c.label}
+              label={c.label}
+              className={c.className}
+              active={c.sort !== undefined && c.sort === sortBy}
+              direction={sortDirection}
+              onSort={c.sort ? () => onSort(c.sort!) : undefined}
+            />
+          ))}
         </TableRow>
       </TableHeader>
       <TableBody>
