@@ -61,7 +61,7 @@ function takeLock(dir: string): () => void {
 }
 
 type NodeFsClass = typeof NodeFSType;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Emscripten hands its file-layer hooks untyped arguments; the wrapper passes them on unread
 type EmscriptenModule = { NODEFS?: { doSetAttr?: (...args: any[]) => unknown } };
 
 /**
