@@ -40,3 +40,15 @@ describe('docs/architecture.md', () => {
     expect(missing, `add each to the Data section of docs/architecture.md`).toEqual([]);
   });
 });
+
+describe('docs/decisions.md', () => {
+  const decisions = fs.readFileSync(path.join(root, 'docs/decisions.md'), 'utf8');
+  const index = /\n## Index\n([\s\S]*?)\n## /.exec(decisions)?.[1] ?? '';
+  const sections = [...decisions.matchAll(/^## (.+)$/gm)].map((m) => m[1]!).filter((h) => h !== 'Index');
+
+  it('opens with an index that lists every section in order', () => {
+    const listed = [...index.matchAll(/^- \[(.+)\]\(#[^)]+\)$/gm)].map((m) => m[1]!);
+    expect(sections.length).toBeGreaterThan(10);
+    expect(listed).toEqual(sections);
+  });
+});
