@@ -127,9 +127,33 @@ export type Config = {
   storageSigningKey?: string;
   smtpUrl?: string;
   mailFrom: string;
+  const wide = entries.filter(catchAll);
+  if (wide.length > 0)
+    return `${wide.join(', ')} would believe the X-Forwarded-For of a large share of the internet; list the reverse proxies' own addresses or ranges (IPv4 /${MIN_IPV4_PREFIX} or narrower, IPv6 /${MIN_IPV6_PREFIX} or narrower)`;
   logLevel: Env['LOG_LEVEL'];
   session: { idleMinutes: number; absoluteHours: number };
   /** Reverse proxies whose X-Forwarded-For is believed (addresses, CIDR ranges), or false for none. */
+/**
+ * A range so wide it takes in clients, not proxies: an IPv4 prefix shorter than /8 (0.0.0.0/0 at the extreme), an
+ * IPv6 prefix shorter than /16 (::/0), or an IPv6 range holding the IPv4-mapped block (::ffff:0:0/96) with fewer
+ * than 8 bits of the IPv4 address fixed, which the proxy check applies to every IPv4 client.
+ */
+const MIN_IPV4_PREFIX = 8;
+const MIN_IPV6_PREFIX = 16;
+function catchAll(entry: string): boolean {
+  const [addr = '', bits] = entry.split('/');
+  if (bits === undefined) return false;
+  const prefix = Number(bits);
+  if (net.isIP(addr) === 4) return prefix < MIN_IPV4_PREFIX;
+  if (prefix < MIN_IPV6_PREFIX) return true;
+  if (prefix >= 96 + MIN_IPV4_PREFIX) return false;
+  const range = new net.BlockList();
+  range.addSubnet(addr, prefix, 'ipv6');
+  const mapped = new net.BlockList();
+  mapped.addSubnet('::ffff:0:0', 96, 'ipv6');
+  return range.check('::ffff:0.0.0.0', 'ipv6') || mapped.check(addr, 'ipv6');
+}
+
   trustProxy: false | string[];
   /** Key material for TOTP secrets at rest; without it one is kept in DATA_DIR/keys/mfa-encryption.key. */
   mfaEncryptionKey?: string;
