@@ -21,6 +21,9 @@ export const ARCHIVAL_MSG = {
   overdue: 'Archival Overdue',
   compliant: 'Compliant',
   archiveButton: 'Archive Old Logs',
+  showStats: 'Show statistics',
+  showingStats: 'Verifying...',
+  statsLockedNote: 'The statistics are shown after a verification code.',
   // Archival dialog
   dialogTitle: 'Archive Audit Logs',
   dialogDescription:

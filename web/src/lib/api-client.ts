@@ -22,9 +22,10 @@ export type ApiRequestOptions = {
   mfaRetry?: boolean;
   /**
    * The call's own failure text, shown when a failed answer carries no `error` text (an empty body, an HTML
-   * page from a proxy, a bare status). Without it the text follows the HTTP status.
+   * page from a proxy, a bare status), or a function of the status that builds it. Without it the text follows
+   * the HTTP status.
    */
-  fallbackMessage?: string;
+  fallbackMessage?: string | ((status: number) => string);
 };
 
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -52,11 +53,15 @@ function fallbackMessage(status: number): string {
   return MSG.unexpected;
 }
 
+function callFallback(status: number, fallback: string | ((status: number) => string) | undefined): string | undefined {
+  return typeof fallback === 'function' ? fallback(status) : fallback;
+}
+
 /**
  * Builds the ApiError of a non-OK answer from its `{ error, code, details, mfaRequired, message }` body. The text
  * is the server's own when it sent one; otherwise the call's fallback, and only without one a text by status.
  */
-export function errorFromAnswer(status: number, body: unknown, fallback?: string): ApiError {
+export function errorFromAnswer(status: number, body: unknown, fallback?: string | ((status: number) => string)): ApiError {
   const b: ErrorBody = isPlainObject(body) ? body : {};
   const code = typeof b.code === 'string' ? b.code : undefined;
   const errorText = typeof b.error === 'string' && b.error.trim() !== '' ? b.error : undefined;
@@ -65,7 +70,7 @@ export function errorFromAnswer(status: number, body: unknown, fallback?: string
   const message =
     errorText && errorText !== code
       ? errorText
-      : (messageText ?? (code === 'MFA_REQUIRED' ? MSG.mfaRequired : (fallback ?? fallbackMessage(status))));
+      : (messageText ?? (code === 'MFA_REQUIRED' ? MSG.mfaRequired : (callFallback(status, fallback) ?? fallbackMessage(status))));
   return new ApiError({ status, code, message, details: b.details, mfaRequired: b.mfaRequired === true });
 }
 

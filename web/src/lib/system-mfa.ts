@@ -97,7 +97,7 @@ export function requireSystemMfa(operation: SystemMfaOperation): Promise<string>
 }
 
 /** Forgets one operation's token (the server refused it: expired early, or another session). */
-function forgetSystemMfaToken(operation: SystemMfaOperation): void {
+export function forgetSystemMfaToken(operation: SystemMfaOperation): void {
   const tokens = readStored();
   delete tokens[operation];
   writeStored(tokens);

@@ -10,7 +10,8 @@ import { archivalQueryKey } from './get-archival-stats';
 function archiveAuditLogs(dryRun: boolean): Promise<ArchiveAuditLogsResponse> {
   return apiRequest<ArchiveAuditLogsResponse>('/_api/system/archive-audit-logs', {
     body: { dryRun },
-    fallbackMessage: ARCHIVAL_MSG.unknownError,
+    // A failure without a JSON error text (a proxy's page, a bare status) names the status.
+    fallbackMessage: ARCHIVAL_MSG.httpError,
     timeoutMs: 120_000,
   });
 }

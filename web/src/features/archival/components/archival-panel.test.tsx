@@ -3,7 +3,7 @@ import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ARCHIVAL_MSG, MSG } from '@strongroom/contracts';
 import { resetMfaRequestsForTest } from '@/lib/mfa-bridge';
-import { clearSystemMfaTokens } from '@/lib/system-mfa';
+import { clearSystemMfaTokens, storeSystemMfaToken } from '@/lib/system-mfa';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
 import { MfaHost } from '@/test/mfa-host';
@@ -30,13 +30,17 @@ const headerOf = (i: number) => {
   return (init?.headers as Record<string, string> | undefined)?.['x-mfa-token'];
 };
 
+let statsBroken: boolean;
 beforeEach(() => {
+  statsBroken = false;
   archivable = 12;
   refusal = null;
   archiveAnswer = (dryRun) => Response.json({ archivedCount: archivable, dryRun, batches: dryRun ? 0 : 1 });
   calls = stubFetch(({ path, body }) => {
     const i = calls.length - 1;
     if (path === '/_api/system/archival-stats') {
+      if (statsBroken && headerOf(i) === SYSTEM_TOKEN)
+        return new Response('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } });
       if (headerOf(i) !== SYSTEM_TOKEN) return mfaRequired('VIEW_ARCHIVAL_STATS');
       return Response.json({
         totalAuditLogs: 1500,
@@ -75,6 +79,12 @@ function render() {
   );
 }
 
+/** Presses 'Show statistics' and answers the system MFA prompt it raises. */
+async function showStats(user: ReturnType<typeof render>['user']) {
+  await user.click(await screen.findByRole('button', { name: ARCHIVAL_MSG.showStats }));
+  await enterCode(user, SYSTEM_PROMPT);
+}
+
 /** The system MFA prompt (stats: one code buys a 30-minute token) or the per-action prompt (archival). */
 async function enterCode(user: ReturnType<typeof render>['user'], name = 'Verification required') {
   const mfa = await screen.findByRole('dialog', { name });
@@ -86,9 +96,48 @@ async function enterCode(user: ReturnType<typeof render>['user'], name = 'Verifi
 }
 
 describe('the archival panel', { timeout: 20_000 }, () => {
-  it('asks for an MFA code, then shows the totals, Never and Archival Overdue', async () => {
+  it('opens on a Show statistics button: no prompt and no stats call until it is pressed', async () => {
     const { user } = render();
-    await enterCode(user, SYSTEM_PROMPT);
+    expect(await screen.findByRole('button', { name: ARCHIVAL_MSG.showStats })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/_api/system/archival-stats')).toEqual([]);
+    // Archiving does not wait for the statistics.
+    expect(screen.getByRole('button', { name: ARCHIVAL_MSG.archiveButton })).toBeEnabled();
+    // Closing the prompt leaves the button, and nothing was read.
+    await user.click(screen.getByRole('button', { name: ARCHIVAL_MSG.showStats }));
+    const prompt = await screen.findByRole('dialog', { name: SYSTEM_PROMPT });
+    await user.click(within(prompt).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: ARCHIVAL_MSG.showStats })).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/_api/system/archival-stats')).toEqual([]);
+  });
+
+  it('shows the statistics at once while a code verified earlier still holds', async () => {
+    storeSystemMfaToken('VIEW_ARCHIVAL_STATS', SYSTEM_TOKEN);
+    render();
+    expect(await screen.findByText('1,500')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: ARCHIVAL_MSG.showStats })).not.toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('a refused earlier code brings back the button, without a prompt', async () => {
+    storeSystemMfaToken('VIEW_ARCHIVAL_STATS', 'f'.repeat(64));
+    render();
+    expect(await screen.findByRole('button', { name: ARCHIVAL_MSG.showStats })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('names the HTTP status when the stats call fails without a JSON error', async () => {
+    statsBroken = true;
+    const { user } = render();
+    await showStats(user);
+    expect(await screen.findByText(ARCHIVAL_MSG.httpError(502))).toBeInTheDocument();
+    expect(screen.getByText(ARCHIVAL_MSG.statsFailed)).toBeInTheDocument();
+  });
+
+  it('asks for an MFA code on Show statistics, then shows the totals, Never and Archival Overdue', async () => {
+    const { user } = render();
+    await showStats(user);
     expect(await screen.findByText('1,500')).toBeInTheDocument();
     expect(screen.getByText('12')).toBeInTheDocument();
     expect(screen.getByText(ARCHIVAL_MSG.never)).toBeInTheDocument();
@@ -98,13 +147,13 @@ describe('the archival panel', { timeout: 20_000 }, () => {
   it('says Compliant when nothing is old enough', async () => {
     archivable = 0;
     const { user } = render();
-    await enterCode(user, SYSTEM_PROMPT);
+    await showStats(user);
     expect(await screen.findByText(ARCHIVAL_MSG.compliant)).toBeInTheDocument();
   });
 
   it('runs a dry run by default, straight away, and closes with its count', async () => {
     const { user } = render();
-    await enterCode(user, SYSTEM_PROMPT);
+    await showStats(user);
     await user.click(await screen.findByRole('button', { name: ARCHIVAL_MSG.archiveButton }));
     const dialog = await screen.findByRole('dialog', { name: ARCHIVAL_MSG.dialogTitle });
     expect(dialog).toHaveTextContent('180 days');
@@ -120,7 +169,7 @@ describe('the archival panel', { timeout: 20_000 }, () => {
 
   it('warns when the dry run is unchecked and archives only after Confirm archival', async () => {
     const { user } = render();
-    await enterCode(user, SYSTEM_PROMPT);
+    await showStats(user);
     await user.click(await screen.findByRole('button', { name: ARCHIVAL_MSG.archiveButton }));
     const dialog = await screen.findByRole('dialog', { name: ARCHIVAL_MSG.dialogTitle });
     await user.click(within(dialog).getByRole('checkbox', { name: ARCHIVAL_MSG.dryRunLabel }));
@@ -143,10 +192,20 @@ describe('the archival panel', { timeout: 20_000 }, () => {
     expect(archives().at(-1)).toEqual({ dryRun: false, mfaToken: VALID_CODE });
   });
 
+  it('toasts a failed archival that came without a JSON error with its HTTP status', async () => {
+    refusal = new Response('Service Unavailable', { status: 503 });
+    const { user } = render();
+    await user.click(screen.getByRole('button', { name: ARCHIVAL_MSG.archiveButton }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: ARCHIVAL_MSG.dialogTitle })).getByRole('button', { name: ARCHIVAL_MSG.runDryRun }),
+    );
+    expect(await screen.findByText(ARCHIVAL_MSG.archivalFailed(ARCHIVAL_MSG.httpError(503)))).toBeInTheDocument();
+  });
+
   it('toasts a failed archival with the server text', async () => {
     refusal = Response.json({ error: ARCHIVAL_MSG.archivalBusy }, { status: 409 });
     const { user } = render();
-    await enterCode(user, SYSTEM_PROMPT);
+    await showStats(user);
     await user.click(await screen.findByRole('button', { name: ARCHIVAL_MSG.archiveButton }));
     await user.click(
       within(await screen.findByRole('dialog', { name: ARCHIVAL_MSG.dialogTitle })).getByRole('button', { name: ARCHIVAL_MSG.runDryRun }),

@@ -1,13 +1,14 @@
 import { useState } from 'react';
-import { Archive } from 'lucide-react';
+import { Archive, ChartColumn } from 'lucide-react';
 import { ARCHIVAL_MSG } from '@strongroom/contracts';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { ErrorState } from '@/components/ui/error-state';
 import { Skeleton } from '@/components/ui/skeleton';
-import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
-import { useArchivalStats } from '../api/get-archival-stats';
+import { errorMessage } from '@/lib/api-error';
+import { getSystemMfaToken, requireSystemMfa } from '@/lib/system-mfa';
+import { isStatsLocked, useArchivalStats } from '../api/get-archival-stats';
 import { ArchiveDialog } from './archive-dialog';
 
 type ArchivalPanelProps = {
@@ -23,12 +24,34 @@ function formatDate(iso: string | null): string {
     : d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
 
-/** Administrators: how many logs there are, how many are old enough to archive, and the archival dialog. */
+/**
+ * Administrators: how many logs there are, how many are old enough to archive, and the archival dialog. The
+ * statistics need a verification code, asked for only when the administrator presses 'Show statistics': the page
+ * around the panel (list, filters, export) never waits for it. A code verified in the last 30 minutes still
+ * holds, so the statistics then show at once.
+ */
 export function ArchivalPanel({ auditLogsKey }: ArchivalPanelProps) {
-  const stats = useArchivalStats(true);
+  const [unlocked, setUnlocked] = useState(() => getSystemMfaToken('VIEW_ARCHIVAL_STATS') !== null);
+  const [asking, setAsking] = useState(false);
+  const stats = useArchivalStats(unlocked);
   const [open, setOpen] = useState(false);
   const data = stats.data;
   const overdue = (data?.archivableLogsCount ?? 0) > 0;
+  const locked = !data && (!unlocked || isStatsLocked(stats.error));
+
+  const showStats = async () => {
+    setAsking(true);
+    try {
+      await requireSystemMfa('VIEW_ARCHIVAL_STATS');
+    } catch {
+      // The prompt was closed (or another one is open): the button stays.
+      setAsking(false);
+      return;
+    }
+    setAsking(false);
+    if (unlocked) await stats.refetch();
+    else setUnlocked(true);
+  };
 
   return (
     <Card>
@@ -37,16 +60,24 @@ export function ArchivalPanel({ auditLogsKey }: ArchivalPanelProps) {
           <h2 id="archival-panel-title" className="text-base font-semibold">
             {ARCHIVAL_MSG.panelTitle}
           </h2>
-          <Button variant="outline" onClick={() => setOpen(true)} disabled={!data}>
+          <Button variant="outline" onClick={() => setOpen(true)}>
             <Archive aria-hidden="true" />
             {ARCHIVAL_MSG.archiveButton}
           </Button>
         </CardHeader>
         <CardContent>
-          {stats.isError && !data ? (
+          {locked ? (
+            <div className="flex flex-wrap items-center gap-3">
+              <p className="text-sm text-muted-foreground">{ARCHIVAL_MSG.statsLockedNote}</p>
+              <Button variant="outline" size="sm" onClick={() => void showStats()} loading={asking} loadingText={ARCHIVAL_MSG.showingStats}>
+                <ChartColumn aria-hidden="true" />
+                {ARCHIVAL_MSG.showStats}
+              </Button>
+            </div>
+          ) : stats.isError && !data ? (
             <ErrorState
               title={ARCHIVAL_MSG.statsFailed}
-              message={isMfaCancelledError(stats.error) ? ARCHIVAL_MSG.statsFailed : errorMessage(stats.error, ARCHIVAL_MSG.statsFailed)}
+              message={errorMessage(stats.error, ARCHIVAL_MSG.statsFailed)}
               onRetry={() => void stats.refetch()}
               retrying={stats.isFetching}
               retryLabel={ARCHIVAL_MSG.tryAgain}
