@@ -63,6 +63,10 @@ type AdapterCase = {
   cleansUp: boolean;
   /** A presigned PUT cannot overwrite an existing object (412). s3rver ignores If-None-Match. */
   writeOnce: boolean;
+  /** Listing follows the bytes of whole keys across folders, as S3 does (s3rver walks its folders instead). */
+  listsInByteOrder: boolean;
+  /** A listing cut short by its limit answers (s3rver fails: it makes its continuation token with DES, which OpenSSL 3 lacks). */
+  truncatesListings: boolean;
 };
 
 const tempDirs: string[] = [];
@@ -95,6 +99,8 @@ const localCase: AdapterCase = {
   s3Multipart: true,
   cleansUp: true,
   writeOnce: true,
+  listsInByteOrder: true,
+  truncatesListings: true,
   async start() {
     const dataDir = await tempDir('strongroom-local-store-');
     // The instance behind the routes verifies; the one the test uses signs with the real URL. Both read the
@@ -130,6 +136,8 @@ const s3rverCase: AdapterCase = {
   s3Multipart: false,
   cleansUp: false,
   writeOnce: false,
+  listsInByteOrder: false,
+  truncatesListings: false,
   async start() {
     const server = await startS3Server();
     const options = {
@@ -170,6 +178,8 @@ const realS3Case: AdapterCase = {
   s3Multipart: true,
   cleansUp: false,
   writeOnce: true,
+  listsInByteOrder: true,
+  truncatesListings: true,
   async start() {
     const options = {
       endpoint: env.S3_ENDPOINT,
@@ -495,6 +505,36 @@ describe.each(adapters)('BlobStore contract: $name', (adapter) => {
       }
     },
   );
+
+  it('listKeys answers the keys under a prefix in byte order, after startAfter, a limited page at a time', async () => {
+    const base = `org/${randomUUID()}`;
+    const names = ['0002-b.json', '0001-a.json', '0010-c.json', 'sub/k'];
+    for (const name of names) await putObject(`${base}/${name}`, Buffer.from(name));
+    // A neighbour whose key begins like the prefix without its slash.
+    await putObject(`${base}-next/k`, Buffer.from('next'));
+    const inOrder = ['0001-a.json', '0002-b.json', '0010-c.json', 'sub/k'].map((n) => `${base}/${n}`);
+    expect(await h.store.listKeys(`${base}/`)).toEqual(inOrder);
+    // A prefix that stops inside a name.
+    expect(await h.store.listKeys(`${base}/00`)).toEqual(inOrder.slice(0, 3));
+    expect(await h.store.listKeys(`${base}/000`)).toEqual(inOrder.slice(0, 2));
+    expect(await h.store.listKeys(`${base}/sub`)).toEqual(inOrder.slice(3));
+    expect((await h.store.listKeys(base)).sort()).toEqual([`${base}-next/k`, ...inOrder]);
+    // Pages: startAfter is any text, a key or not; the last page is short, then empty.
+    if (adapter.truncatesListings) expect(await h.store.listKeys(`${base}/`, { limit: 2 })).toEqual(inOrder.slice(0, 2));
+    expect(await h.store.listKeys(`${base}/`, { startAfter: inOrder[1], limit: 2 })).toEqual(inOrder.slice(2, 4));
+    expect(await h.store.listKeys(`${base}/`, { startAfter: `${base}/0003` })).toEqual(inOrder.slice(2));
+    expect(await h.store.listKeys(`${base}/`, { startAfter: inOrder[3] })).toEqual([]);
+    expect(await h.store.listKeys(`org/${randomUUID()}/`)).toEqual([]);
+    await expect(h.store.listKeys(`${base}/`, { limit: 0 })).rejects.toThrow(/limit/);
+    await expect(h.store.listKeys('/etc')).rejects.toThrow(/prefix/);
+    if (adapter.listsInByteOrder) {
+      // '-' sorts before '/': a key beside a folder of the same stem comes before the folder's keys.
+      expect(await h.store.listKeys(base)).toEqual([`${base}-next/k`, ...inOrder]);
+      await putObject(`${base}/sub-2`, Buffer.from('sub-2'));
+      expect(await h.store.listKeys(`${base}/sub`)).toEqual([`${base}/sub-2`, `${base}/sub/k`]);
+      expect(await h.store.listKeys(`${base}/`, { startAfter: `${base}/sub-2` })).toEqual([`${base}/sub/k`]);
+    }
+  });
 
   it('ping answers when the store is reachable and throws when it is not', async () => {
     await expect(h.store.ping()).resolves.toBeUndefined();

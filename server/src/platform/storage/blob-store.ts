@@ -130,6 +130,12 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Hex sha256 of the stored bytes, read as a stream. Throws BlobNotFoundError. */
   sha256(key: string): Promise<string>;
+  /**
+   * The keys of stored objects that begin with `prefix`, in ascending byte order of the key (S3's order; keys are
+   * ASCII), only those after `startAfter` when given, at most `limit` (default and ceiling LIST_KEYS_MAX). An
+   * empty answer means there are no more. The prefix is plain text: it need not end at a `/`.
+   */
+  listKeys(prefix: string, opts?: ListKeysOptions): Promise<string[]>;
   /** Readiness: throws when the store is unreachable (local: objects directory not writable; s3: HeadBucket). */
   ping(): Promise<void>;
   /**
@@ -158,6 +164,22 @@ export interface BlobStore {
   requestRestore(key: string, days: number): Promise<VaultObjectInfo['restore']>;
   /** Whether the store really enforces write-once (S3: bucket Object Lock enabled; local: always, enforced by the store). */
   writeOnceStatus(): Promise<WriteOnceStatus>;
+}
+
+/** The most keys one listKeys call answers (S3 answers at most 1000 a request). */
+export const LIST_KEYS_MAX = 1000;
+export type ListKeysOptions = { startAfter?: string; limit?: number };
+
+/** Checks listKeys' input and answers the number of keys to return. */
+export function listKeysLimit(prefix: string, opts: ListKeysOptions | undefined): number {
+  if (typeof prefix !== 'string' || prefix.length > 512 || prefix.startsWith('/') || /(^|\/)\./.test(prefix)) {
+    throw new BlobInvalidKeyError(`bad listing prefix ${JSON.stringify(prefix)}`);
+  }
+  const limit = opts?.limit ?? LIST_KEYS_MAX;
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIST_KEYS_MAX) {
+    throw new BlobInvalidArgumentError(`limit must be an integer from 1 to ${LIST_KEYS_MAX}`);
+  }
+  return limit;
 }
 
 /** The lock of a vault object: COMPLIANCE mode (nobody may shorten it), the date it runs to, and the legal hold. */

@@ -11,6 +11,7 @@
  *   cleanup.ts    what unfinished uploads and writes leave behind
  *   locks.ts      vault locks: the records the store owns, the rules every write and delete passes
  *   vault.ts      vault objects: verified copies under a lock, legal holds, deletes the lock allows
+ *   listing.ts    keys by prefix, in S3's order
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -23,6 +24,7 @@ import {
   assertValidKey,
   BlobInvalidArgumentError,
   BlobUploadNotFoundError,
+  listKeysLimit,
   MAX_PART_SIZE,
   MAX_SINGLE_PUT_SIZE,
   safeContentType,
@@ -39,12 +41,14 @@ import type {
   PresignPutInput,
   UploadedPart,
   CopyToVaultInput,
+  ListKeysOptions,
   PutLockedInput,
   VaultObjectInfo,
   WriteOnceStatus,
 } from './blob-store.js';
 import { cleanupLocalStore } from './local/cleanup.js';
 import { LocalLayout, UPLOAD_ID } from './local/layout.js';
+import { listLocalKeys } from './local/listing.js';
 import { LocalMultipart } from './local/multipart.js';
 import { assertOrdinaryKey, isVaultKey, LocalLocks } from './local/locks.js';
 import { LocalObjects, type OpenedObject } from './local/objects.js';
@@ -178,6 +182,12 @@ export class LocalBlobStore implements BlobStore {
   /** SHA-256 of the stored bytes, read back and hashed by a hash worker (the event loop only waits). */
   sha256(key: string): Promise<string> {
     return this.objects.sha256(key);
+  }
+
+  /** Keys under a prefix in S3's order (local/listing.ts). */
+  async listKeys(prefix: string, opts?: ListKeysOptions): Promise<string[]> {
+    const limit = listKeysLimit(prefix, opts);
+    return listLocalKeys(this.layout, prefix, opts?.startAfter, limit);
   }
 
   async ping(): Promise<void> {

@@ -28,6 +28,7 @@ import {
   GetObjectLockConfigurationCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   ListPartsCommand,
   PutObjectCommand,
   PutObjectLegalHoldCommand,
@@ -60,6 +61,7 @@ import {
   MAX_SINGLE_PUT_SIZE,
   MIN_PART_SIZE,
   isLockActive,
+  listKeysLimit,
   quoteEtag,
   safeContentType,
 } from './blob-store.js';
@@ -76,6 +78,7 @@ import type {
   PresignPutInput,
   UploadedPart,
   CopyToVaultInput,
+  ListKeysOptions,
   PutLockedInput,
   VaultLock,
   VaultObjectInfo,
@@ -365,6 +368,30 @@ export class S3BlobStore implements BlobStore {
       throw err;
     }
     return hash.digest();
+  }
+
+  /**
+   * ListObjectsV2 page after page, each from StartAfter (the caller's, then the last key of the page before),
+   * until `limit` keys or the end. S3 lists keys in ascending UTF-8 byte order, the order the port promises.
+   */
+  async listKeys(prefix: string, opts?: ListKeysOptions): Promise<string[]> {
+    const limit = listKeysLimit(prefix, opts);
+    const keys: string[] = [];
+    let startAfter = opts?.startAfter;
+    for (;;) {
+      const out = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix === '' ? undefined : prefix,
+          StartAfter: startAfter,
+          MaxKeys: limit - keys.length,
+        }),
+      );
+      const page = (out.Contents ?? []).flatMap((o) => (o.Key === undefined ? [] : [o.Key]));
+      keys.push(...page.slice(0, limit - keys.length));
+      if (!out.IsTruncated || page.length === 0 || keys.length >= limit) return keys;
+      startAfter = page[page.length - 1];
+    }
   }
 
   async ping(): Promise<void> {
