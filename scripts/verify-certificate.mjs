@@ -1,17 +1,25 @@
-// npm run verify-certificate -- <certificate.json> [--files <dir>] [--public-key <key.pem>]
+// npm run verify-certificate -- <certificate.json> [--files <dir>]
+//   [--public-key <key.pem>] [--fingerprint <hex>] [--keys-url <url or saved list>]
 //
-// Checks a Strongroom vault certificate with no server, no database and no network: the file is byte for byte
-// what Strongroom signed, the Ed25519 signature holds, the key id is the key's, and (with --public-key) the key is
-// the installation's. With --files, every file the certificate lists must be at <dir>/<its path>, with its size
-// and sha256. Exit 0 when everything holds, 1 when anything does not (each failure named), 2 on wrong usage.
+// Checks a Strongroom vault certificate or certificate of destruction with no server and no database: the file is
+// byte for byte what Strongroom signed, the Ed25519 signature holds, the key id is the key's, and the key is the
+// installation's. A signature proves nothing until its key is tied to the installation, so at least one trust
+// anchor is required and every one given must hold: --public-key (the installation's public key, handed over),
+// --fingerprint (the key's sha256, as printed in an engagement letter), or --keys-url (the installation's
+// published list, https://<host>/.well-known/strongroom-signing-keys, or a saved copy of it: the key must be
+// listed and the certificate issued within the key's notBefore..notAfter). With --files, every file the
+// certificate lists must be at <dir>/<its path>, with its size and sha256.
+// Exit 0 when everything holds, 1 when anything does not (each failure named), 2 on wrong usage or when no
+// trusted key was given (the key's fingerprint is printed to compare); OK is printed only with exit 0.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkCertificateText } from '../server/src/platform/signing-verify.ts';
+import { checkCertificateText, checkKeyTrust, keyIdOf, loadTrustAnchors } from '../server/src/platform/signing-verify.ts';
 
-const USAGE = 'usage: npm run verify-certificate -- <certificate.json> [--files <dir>] [--public-key <key.pem>]';
+const USAGE =
+  'usage: npm run verify-certificate -- <certificate.json> [--files <dir>] [--public-key <key.pem>] [--fingerprint <hex>] [--keys-url <url or file>]';
 
 function fail(message, code) {
   process.stderr.write(`${message}\n`);
@@ -20,7 +28,15 @@ function fail(message, code) {
 
 let args;
 try {
-  args = parseArgs({ allowPositionals: true, options: { files: { type: 'string' }, 'public-key': { type: 'string' } } });
+  args = parseArgs({
+    allowPositionals: true,
+    options: {
+      files: { type: 'string' },
+      'public-key': { type: 'string' },
+      fingerprint: { type: 'string' },
+      'keys-url': { type: 'string' },
+    },
+  });
 } catch (err) {
   fail(`${err.message}\n${USAGE}`, 2);
 }
@@ -46,10 +62,22 @@ async function sha256Of(file) {
 }
 
 const text = await readText(certificateFile, 'certificate');
-const trustedPublicKeyPem = args.values['public-key'] === undefined ? undefined : await readText(args.values['public-key'], 'public key');
-const result = checkCertificateText(text, { trustedPublicKeyPem });
+let anchors;
+try {
+  anchors = await loadTrustAnchors({
+    publicKeyFile: args.values['public-key'],
+    fingerprint: args.values.fingerprint,
+    keysUrl: args.values['keys-url'],
+  });
+} catch (err) {
+  fail(`${err.message}\n${USAGE}`, 2);
+}
+const result = checkCertificateText(text);
 const problems = [...result.problems];
 const payload = result.doc?.payload;
+const signerPem = typeof result.doc?.publicKey === 'string' ? result.doc.publicKey : null;
+if (anchors.length > 0 && signerPem !== null)
+  problems.push(...checkKeyTrust({ publicKeyPem: signerPem, signedAt: payload?.issuedAt }, anchors));
 const files = Array.isArray(payload?.files) ? payload.files : [];
 let filesChecked = 0;
 
@@ -82,18 +110,44 @@ if (payload && typeof payload === 'object') {
   lines.push(`Vaulted: ${payload.matter?.vaultedAt ?? '-'}; retention until ${payload.matter?.retentionExpiresAt ?? 'permanent'}`);
   lines.push(`Files: ${payload.totals?.files ?? files.length}, ${payload.totals?.bytes ?? '?'} bytes`);
   if (payload.auditChainHead) lines.push(`Audit chain head: #${payload.auditChainHead.sequence} ${payload.auditChainHead.hash}`);
-  lines.push(
-    `Signed by key: ${result.doc.keyId ?? '?'}${trustedPublicKeyPem === undefined ? ' (not pinned: pass --public-key to check it is yours)' : ''}`,
-  );
+  lines.push(`Signed by key: ${result.doc.keyId ?? '?'}`);
 }
+const trustedBy = anchors.map((a) =>
+  a.kind === 'public-key' ? `public key ${a.source}` : a.kind === 'fingerprint' ? 'fingerprint' : `published keys ${a.source}`,
+);
+if (trustedBy.length > 0) lines.push(`Trusted key checked against: ${trustedBy.join(', ')}`);
+// What the certificate itself says about the store's protection is passed on, whatever else holds.
+const warnings = [];
+if (payload?.storeProtection?.writeOnce === false)
+  warnings.push(String(payload.storeProtection.statement ?? 'the files are not write-once protected'));
+const unlocked = files.filter((f) => f && f.lockMode === null).map((f) => String(f.path));
+if (unlocked.length > 0 && warnings.length === 0) {
+  warnings.push(`${unlocked.length} file(s) were stored without a write-once lock: ${unlocked.join(', ')}`);
+}
+for (const w of warnings) lines.push(`WARNING: ${w}`);
 if (args.values.files !== undefined) lines.push(`Files checked in ${path.resolve(args.values.files)}: ${filesChecked} of ${files.length}`);
 
-if (problems.length === 0) {
-  process.stdout.write(
-    `${lines.join('\n')}\nOK: the signature holds${args.values.files !== undefined ? ' and every file matches' : ''}.\n`,
-  );
-  process.exit(0);
+let fingerprint = '(no readable key)';
+try {
+  fingerprint = keyIdOf(signerPem);
+} catch {
+  // An unreadable key is among the problems.
 }
+const noAnchor =
+  `no trusted key was given, so the signature cannot be tied to the installation. The certificate's key fingerprint is\n` +
+  `  ${fingerprint}\n` +
+  `compare it with the one the installation gave you, then pass --fingerprint <hex>, --public-key <key.pem> or\n` +
+  `--keys-url https://<host>/.well-known/strongroom-signing-keys.\n`;
+
 process.stdout.write(`${lines.join('\n')}\n`);
-process.stderr.write(`FAILED:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
-process.exit(1);
+if (problems.length > 0) {
+  process.stderr.write(`FAILED:\n${problems.map((p) => `  - ${p}`).join('\n')}\n${anchors.length === 0 ? `Also: ${noAnchor}` : ''}`);
+  process.exit(1);
+}
+if (anchors.length === 0) {
+  // Any key makes a valid signature: without one known to be the installation's, nothing is verified.
+  process.stderr.write(`NOT VERIFIED: ${noAnchor}`);
+  process.exit(2);
+}
+process.stdout.write(`OK: the signature holds${args.values.files !== undefined ? ' and every file matches' : ''}.\n`);
+process.exit(0);

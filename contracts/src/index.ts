@@ -16,3 +16,4 @@ export * from './team.js';
 export * from './vault.js';
 export * from './audit-logs.js';
 export * from './archival.js';
+export * from './signing-keys.js';

@@ -55,6 +55,16 @@ export const VAULT_MSG = {
   /** A vaulted file in a storage class that must be restored before it can be read (409, reason RESTORE_PENDING). */
   restoreStarted: (p: { readyBy: string; started: boolean }) =>
     `This file is in deep cold storage and must be restored before it can be downloaded. ${p.started ? 'A restore has been started' : 'A restore is already under way'}; the file should be ready by ${p.readyBy}. Try again then.`,
+  // Write-once storage
+  /** A vault request refused because the object store does not lock what is put in it (409). */
+  unlockedStoreRefused: (detail: string) =>
+    `The object store does not enforce write-once storage (${detail.replace(/\.$/, '')}): vaulting is refused. An administrator can allow it for evaluation only with VAULT_ALLOW_UNLOCKED_STORE=true.`,
+  /** Under the Write-once storage row of the Retention & Vault tab while the store does not enforce it. */
+  unlockedStoreNote:
+    'While write-once storage is not enforced, vaulting is refused, unless an administrator allows it for evaluation only with VAULT_ALLOW_UNLOCKED_STORE=true; certificates then state that the files are not write-once protected.',
+  /** A certificate's storeProtection.statement. */
+  storeProtected: 'These objects are write-once protected: the object store confirmed a COMPLIANCE lock on each when they were vaulted.',
+  storeUnprotected: 'These objects are not write-once protected: the object store did not enforce a lock when they were vaulted.',
 } as const;
 
 export const VAULT_LIMITS = {
@@ -192,6 +202,14 @@ export type VaultDetailQuery = z.infer<typeof vaultDetailQuery>;
 export const vaultDetailResponse = z.object({ matter: vaultedMatterSchema, nodes: z.array(nodeTreeSchema) });
 export type VaultDetailResponse = z.infer<typeof vaultDetailResponse>;
 
+/** GET /_api/vault/report?matterId=&format=: the chain-of-custody report as HTML (the default) or PDF. */
+export const VAULT_REPORT_FORMATS = ['html', 'pdf'] as const;
+export type VaultReportFormat = (typeof VAULT_REPORT_FORMATS)[number];
+export const vaultReportQuery = vaultDetailQuery.extend({
+  format: z.preprocess(blankToUndefined, z.enum(VAULT_REPORT_FORMATS, { error: 'format must be html or pdf.' }).default('html')),
+});
+export type VaultReportQuery = z.infer<typeof vaultReportQuery>;
+
 /** GET /_api/vault/audit */
 export const vaultAuditQuery = z.object({
   matterId: matterIdSchema,
@@ -221,12 +239,19 @@ export const certificateFileSchema = z.object({
   size: z.number().int(),
   sha256: z.string(),
   objectKey: z.string(),
-  /** The object's version id on S3; null on the local store. */
+  /** The object's version id as the store answered it (S3 with versioning); null on the local store and without versioning. */
   versionId: z.string().nullable(),
+  /** The lock as the store answered it when read back after the copy: null mode means nothing locks the object. */
   retainUntil: z.string().nullable(),
-  lockMode: z.literal('COMPLIANCE'),
+  lockMode: z.enum(['COMPLIANCE', 'GOVERNANCE']).nullable(),
   legalHold: z.boolean(),
 });
+/**
+ * Whether the store protected the files when they were vaulted, in a sentence a reader can quote. Absent from
+ * certificates issued before it was stated.
+ */
+export const storeProtectionSchema = z.object({ writeOnce: z.boolean(), statement: z.string() });
+export type StoreProtection = z.infer<typeof storeProtectionSchema>;
 export const vaultCertificatePayload = z.object({
   kind: z.enum(['vault-certificate', 'destruction-certificate']),
   version: z.literal(1),
@@ -243,6 +268,7 @@ export const vaultCertificatePayload = z.object({
   files: z.array(certificateFileSchema),
   totals: z.object({ files: z.number().int(), bytes: z.number().int() }),
   auditChainHead: z.object({ sequence: z.number().int(), hash: z.string() }).nullable(),
+  storeProtection: storeProtectionSchema.optional(),
 });
 export type VaultCertificatePayload = z.infer<typeof vaultCertificatePayload>;
 export const signedCertificateSchema = z.object({

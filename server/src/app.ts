@@ -49,6 +49,7 @@ import { archivalRoutes } from './features/archival/archival.routes.js';
 import { undoUserUpdate } from './features/team/team.service.js';
 import { localObjectGuard } from './features/uploads/uploads.guard.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
+import { signingKeysRoutes } from './platform/signing-keys.routes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The built web app: web/dist beside server/, from src/ (tests, dev) and from dist/ (production) alike. */
@@ -161,6 +162,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(vaultQueriesRoutes(ctx));
   await app.register(auditRoutes(ctx));
   await app.register(archivalRoutes(ctx));
+  await app.register(signingKeysRoutes(ctx));
   // Every kind of change that can be undone, with the feature that restores it.
   await app.register(teamRoutes(ctx));
   await app.register(

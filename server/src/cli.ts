@@ -8,11 +8,14 @@ import { createOrganizationFromCli } from './features/setup/setup.service.js';
 import { runVaultVerification } from './features/vault/vault-verification.jobs.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { createBlobStore } from './platform/storage/index.js';
+import { newPrivateKeyPem, signerOfPem } from './platform/signing.js';
+import { rotateFileSigningKey } from './platform/signing-keys.js';
 import { AppError } from './shared/errors.js';
 import { DataDirUnsafeError, ownerOnlyFiles, secureDataDir, usesDataDir } from './process.js';
 
 const USAGE = `Usage: npm run admin -- create-org --name "Acme LLP" --admin-email ada@acme.test --admin-name "Ada Admin" --admin-password "..."
        npm run admin -- verify-vault    (checks every vaulted file now, within VAULT_VERIFY_BYTES_PER_HOUR)
+       npm run admin -- rotate-signing-key [--print-new-key]    (new signing key; the old one stays published)
 
 Honours the same environment as the server (DATA_DIR, DATABASE_URL, ...). With the embedded database
 (no DATABASE_URL) the server must be stopped first: one process at a time may open DATA_DIR.`;
@@ -88,12 +91,47 @@ async function verifyVault(argv: string[]): Promise<void> {
   }
 }
 
+/**
+ * Replaces the installation's signing key kept in DATA_DIR and prints the retired and the new key's ids as one
+ * line of JSON. A key given as SIGNING_PRIVATE_KEY cannot be replaced from here (exit 78, saying what to do);
+ * --print-new-key prints a fresh PKCS#8 PEM to set there and changes nothing.
+ */
+async function rotateSigningKey(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { 'print-new-key': { type: 'boolean' } }, strict: true });
+  if (values['print-new-key']) {
+    const pem = newPrivateKeyPem();
+    process.stdout.write(pem.endsWith('\n') ? pem : `${pem}\n`);
+    console.error(`fingerprint: ${signerOfPem(pem).keyId}`);
+    return;
+  }
+  const config = loadConfig();
+  if (config.signingPrivateKey !== undefined) {
+    console.error(
+      'SIGNING_PRIVATE_KEY is set, so the signing key cannot be replaced from here. Set SIGNING_PRIVATE_KEY to a new Ed25519 key\n' +
+        '(npm run admin -- rotate-signing-key --print-new-key prints one) for every app server and the worker, and restart them:\n' +
+        'the next start retires the old key, which stays published so that what it signed still verifies.',
+    );
+    process.exit(78);
+  }
+  if (usesDataDir(config)) secureDataDir(config.dataDir);
+  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2)) as unknown as FastifyBaseLogger;
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateToLatest(handle.db);
+    const store = createBlobStore({ dataDir: config.dataDir, appUrl: config.appUrl, signingKey: config.storageSigningKey, s3: config.s3 });
+    console.log(JSON.stringify(await rotateFileSigningKey({ config, db: handle.db, store, log })));
+  } finally {
+    await handle.close();
+  }
+}
+
 async function main(): Promise<void> {
   ownerOnlyFiles();
   const [command, ...rest] = process.argv.slice(2);
   try {
     if (command === 'create-org') return await createOrg(rest);
     if (command === 'verify-vault') return await verifyVault(rest);
+    if (command === 'rotate-signing-key') return await rotateSigningKey(rest);
     console.error(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE);
     process.exit(64);
   } catch (err) {

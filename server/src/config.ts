@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import type { S3StorageOptions } from './platform/storage/s3-store.js';
+import { parseFailpoints, type Failpoints } from './platform/failpoints.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -25,6 +26,8 @@ const envSchema = z.object({
   VAULT_STORAGE_CLASS: z
     .enum(['STANDARD', 'STANDARD_IA', 'ONEZONE_IA', 'INTELLIGENT_TIERING', 'GLACIER_IR', 'GLACIER', 'DEEP_ARCHIVE'])
     .default('GLACIER_IR'),
+  /** Evaluation only: vault into a store that does not enforce write-once; certificates then say so. */
+  VAULT_ALLOW_UNLOCKED_STORE: bool.default(false),
   STORAGE_SIGNING_KEY: z.string().min(32).optional(),
   SMTP_URL: z
     .string()
@@ -78,8 +81,22 @@ const envSchema = z.object({
     .min(1024 ** 2)
     .max(Number.MAX_SAFE_INTEGER)
     .default(50 * 1024 ** 3),
+  /** The longest an organization's grown audit chain waits for its head to be signed into the write-once store. */
+  AUDIT_HEAD_INTERVAL_SECONDS: z.coerce.number().int().min(2).max(86_400).default(60),
   /** Local store only: how long a retrieval of archived audit details takes, as cold storage would (default 60 s). */
   ARCHIVE_RETRIEVAL_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Crash tests only: where a run is held so the test can kill the server there (platform/failpoints.ts). */
+  FAILPOINTS: z
+    .string()
+    .optional()
+    .transform((v, c) => {
+      const r = parseFailpoints(v);
+      if (typeof r === 'string') {
+        c.addIssue({ code: 'custom', message: r });
+        return z.NEVER;
+      }
+      return r;
+    }),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -112,27 +129,12 @@ function parseTrustProxy(raw: string): { value: false | string[] } | string {
     return !/^\d+$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128);
   });
   if (entries.length === 0 || bad.length > 0) return `not an address or CIDR range: ${bad.join(', ') || raw}`;
-  return { value: entries };
-}
-
-export type Config = {
-  env: Env['NODE_ENV'];
-  port: number;
-  host: string;
-  appUrl: string;
-  secureCookies: boolean;
-  dataDir: string;
-  databaseUrl?: string;
-  s3?: S3StorageOptions;
-  storageSigningKey?: string;
-  smtpUrl?: string;
-  mailFrom: string;
   const wide = entries.filter(catchAll);
   if (wide.length > 0)
     return `${wide.join(', ')} would believe the X-Forwarded-For of a large share of the internet; list the reverse proxies' own addresses or ranges (IPv4 /${MIN_IPV4_PREFIX} or narrower, IPv6 /${MIN_IPV6_PREFIX} or narrower)`;
-  logLevel: Env['LOG_LEVEL'];
-  session: { idleMinutes: number; absoluteHours: number };
-  /** Reverse proxies whose X-Forwarded-For is believed (addresses, CIDR ranges), or false for none. */
+  return { value: entries };
+}
+
 /**
  * A range so wide it takes in clients, not proxies: an IPv4 prefix shorter than /8 (0.0.0.0/0 at the extreme), an
  * IPv6 prefix shorter than /16 (::/0), or an IPv6 range holding the IPv4-mapped block (::ffff:0:0/96) with fewer
@@ -154,6 +156,21 @@ function catchAll(entry: string): boolean {
   return range.check('::ffff:0.0.0.0', 'ipv6') || mapped.check(addr, 'ipv6');
 }
 
+export type Config = {
+  env: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  appUrl: string;
+  secureCookies: boolean;
+  dataDir: string;
+  databaseUrl?: string;
+  s3?: S3StorageOptions;
+  storageSigningKey?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  logLevel: Env['LOG_LEVEL'];
+  session: { idleMinutes: number; absoluteHours: number };
+  /** Reverse proxies whose X-Forwarded-For is believed (addresses, CIDR ranges), or false for none. */
   trustProxy: false | string[];
   /** Key material for TOTP secrets at rest; without it one is kept in DATA_DIR/keys/mfa-encryption.key. */
   mfaEncryptionKey?: string;
@@ -166,12 +183,18 @@ function catchAll(entry: string): boolean {
   storageQuotaBytes?: number;
   /** How long a completion may go without renewing its hold on an upload before a retry may take it over. */
   uploadCompletionLeaseSeconds: number;
+  /** Off (an empty map) unless FAILPOINTS is set. */
+  failpoints: Failpoints;
   /** 'embedded': this process runs background jobs; 'off': it only enqueues them (separate workers, tests). */
   jobRunner: 'embedded' | 'off';
+  /** Vaulting into a store that does not enforce write-once is refused unless this is true (evaluation only). */
+  vaultAllowUnlockedStore: boolean;
   /** Continuous verification: each vault object is re-read at least once every this many days ... */
   vaultVerifyIntervalDays: number;
   /** ... reading at most this many bytes per hourly run (one object at least, however large). */
   vaultVerifyBytesPerHour: number;
+  /** Seconds at most between an audit chain's growth and the signing of its head into the write-once store. */
+  auditHeadIntervalSeconds: number;
   /** Local store: seconds a retrieval of archived audit details waits, so it behaves like cold storage. */
   archiveRetrievalDelaySeconds: number;
   /** Directory of the built web app, served from the same port when present. */
@@ -225,9 +248,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     storageQuotaBytes: e.STORAGE_QUOTA_BYTES,
     uploadCompletionLeaseSeconds: e.UPLOAD_COMPLETION_LEASE_SECONDS,
+    failpoints: e.FAILPOINTS,
     jobRunner: e.JOB_RUNNER,
+    vaultAllowUnlockedStore: e.VAULT_ALLOW_UNLOCKED_STORE,
     vaultVerifyIntervalDays: e.VAULT_VERIFY_INTERVAL_DAYS,
     vaultVerifyBytesPerHour: e.VAULT_VERIFY_BYTES_PER_HOUR,
+    auditHeadIntervalSeconds: e.AUDIT_HEAD_INTERVAL_SECONDS,
     archiveRetrievalDelaySeconds: e.ARCHIVE_RETRIEVAL_DELAY_SECONDS,
     ...overrides,
   };

@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { loadConfigOrExit, ownerOnlyFiles, secureDataDirOrExit, stopOnSignals } from './process.js';
 import { DataDirInUseError } from './platform/db/database.js';
 import { prepareSetupToken } from './features/setup/setup.service.js';
+import { registerSigningKeyAtStart } from './platform/signing-keys.js';
 
 async function main(): Promise<void> {
   ownerOnlyFiles();
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
   const { app, ctx } = built;
   if (tightened > 0)
     app.log.warn({ dataDir: config.dataDir, tightened }, 'DATA_DIR held entries other accounts could read; they are now owner-only');
+  // The key certificates are signed with is published (and a newly configured one replaces the old) before any request.
+  const signingKeys = await registerSigningKeyAtStart(ctx);
   await app.listen({ port: config.port, host: config.host });
   const setupToken = await prepareSetupToken(ctx);
   if (setupToken) {
@@ -32,7 +35,10 @@ async function main(): Promise<void> {
     'Strongroom is ready',
   );
 
-  stopOnSignals(app.log, 'shutting down: finishing requests in flight', () => built.close());
+  stopOnSignals(app.log, 'shutting down: finishing requests in flight', () => {
+    signingKeys.stop();
+    return built.close();
+  });
 }
 
 void main();

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { logOptions } from './app.js';
 import { loadConfigOrExit, ownerOnlyFiles, secureDataDirOrExit, stopOnSignals } from './process.js';
 import { startWorker, WorkerConfigError } from './worker-runtime.js';
+import { registerSigningKeyAtStart } from './platform/signing-keys.js';
 
 async function main(): Promise<void> {
   ownerOnlyFiles();
@@ -24,12 +25,15 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // The worker signs certificates too: its key is published, or replaces the old one, as the app's does.
+  const signingKeys = await registerSigningKeyAtStart(worker.ctx);
   log.info(
     { queues: worker.queues, objectStore: config.s3 ? 's3' : 'local', mail: worker.ctx.mailer.kind },
     'Strongroom worker is running',
   );
 
   stopOnSignals(log, 'worker shutting down: letting a running job finish', async () => {
+    signingKeys.stop();
     await worker.close();
     log.info('worker stopped');
   });

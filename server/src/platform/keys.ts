@@ -42,3 +42,32 @@ export async function configuredOrFileKey(
   }
   return read();
 }
+
+/**
+ * Replaces the key in `file` with `text` at once: the new key is written whole to a temp file beside (mode 0600),
+ * flushed, then renamed over the old one and the folder flushed, so a reader or a crash sees the old key or the
+ * new one, never a part of either.
+ */
+export async function replaceFileKey(file: string, text: string): Promise<void> {
+  const dir = path.dirname(file);
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${randomUUID()}.tmp`;
+  try {
+    const handle = await fs.open(tmp, 'wx', 0o600);
+    try {
+      await handle.writeFile(text.trim() + '\n');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(tmp, file);
+  } finally {
+    await fs.rm(tmp, { force: true });
+  }
+  const folder = await fs.open(dir, 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
+  }
+}

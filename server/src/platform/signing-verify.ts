@@ -1,9 +1,11 @@
 /**
- * The pure half of certificate signing: canonical JSON, key ids and signature checks. It imports nothing but
- * node:crypto so that a third party can check a Strongroom certificate with no server, no database and no
- * network (scripts/verify-certificate.mjs runs it on its own).
+ * The pure half of certificate signing: canonical JSON, key ids, signature checks and the checks that tie a
+ * signing key to the installation (a pinned key or fingerprint, or the installation's published key list). It
+ * imports nothing but node built-ins so that a third party can check a Strongroom certificate with no server and
+ * no database (scripts/verify-certificate.mjs runs it on its own; only a --keys-url address is fetched).
  */
 import { createHash, createPublicKey, verify } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 
 /** The fields of a signed certificate this file reads (the full shape is contracts' signedCertificateSchema). */
 type SignedDocument = { payload: unknown; algorithm: string; keyId: string; publicKey: string; signature: string };
@@ -115,4 +117,187 @@ export function checkCertificateText(text: string, opts: { trustedPublicKeyPem?:
     problems.unshift('the file is not byte for byte the certificate as Strongroom wrote it (spaces, order or escapes differ)');
   }
   return { ok: problems.length === 0, problems, doc };
+}
+
+// ------------------------------------------------------------------------------------------ trusted keys
+
+/** A published signing key, as GET /.well-known/strongroom-signing-keys lists it. */
+export type PublishedKey = {
+  keyId: string;
+  algorithm: string;
+  publicKeyPem: string;
+  fingerprint: string;
+  notBefore: string;
+  notAfter: string | null;
+};
+
+/**
+ * What ties a signature to the installation. Every anchor given must hold: a public key handed over out of band,
+ * a fingerprint (printed in an engagement letter, say), or the installation's published key list.
+ */
+export type TrustAnchor =
+  | { kind: 'public-key'; publicKeyPem: string; source: string }
+  | { kind: 'fingerprint'; fingerprint: string }
+  | { kind: 'published-keys'; keys: PublishedKey[]; source: string };
+
+/** A fingerprint as people copy it (upper case, grouped with spaces or colons) in the hex form keys are named by. */
+export function normalizeFingerprint(text: string): string | null {
+  const hex = text.replace(/[\s:]/g, '').toLowerCase();
+  return /^[0-9a-f]{64}$/.test(hex) ? hex : null;
+}
+
+/** Reads a published key list (the JSON document). Answers the keys, or the first reason the document is unusable. */
+export function parsePublishedKeys(value: unknown): { keys: PublishedKey[] } | { error: string } {
+  const list = (value as { keys?: unknown } | null)?.keys;
+  if (typeof value !== 'object' || value === null || !Array.isArray(list)) return { error: 'the key list has no "keys" array' };
+  const keys: PublishedKey[] = [];
+  for (const [i, entry] of list.entries()) {
+    const e = (entry ?? {}) as Record<string, unknown>;
+    for (const field of ['keyId', 'algorithm', 'publicKeyPem', 'fingerprint', 'notBefore'] as const) {
+      if (typeof e[field] !== 'string') return { error: `key ${i + 1} of the list has no ${field}` };
+    }
+    if (e.notAfter !== null && typeof e.notAfter !== 'string')
+      return { error: `key ${i + 1} of the list has no notAfter (a date or null)` };
+    keys.push(e as PublishedKey);
+  }
+  return { keys };
+}
+
+function isTime(text: string | null | undefined): text is string {
+  return typeof text === 'string' && !Number.isNaN(Date.parse(text));
+}
+
+/**
+ * Whether a signature made with `signer.publicKeyPem` at `signer.signedAt` (the certificate's issuedAt, a head's
+ * signedAt) is tied to the installation by every anchor given. Answers the problems, in words; none means trusted.
+ * A published key counts only when its fingerprint is the sha256 of its own public key, and only for signatures
+ * made between its notBefore and its notAfter (open while notAfter is null).
+ */
+export function checkKeyTrust(signer: { publicKeyPem: string; signedAt?: string | null }, anchors: TrustAnchor[]): string[] {
+  let keyId: string;
+  try {
+    keyId = keyIdOf(signer.publicKeyPem);
+  } catch {
+    return ['the signing key cannot be read, so it cannot be tied to a trusted key'];
+  }
+  const problems: string[] = [];
+  for (const anchor of anchors) {
+    if (anchor.kind === 'public-key') {
+      let trusted: string | null = null;
+      try {
+        trusted = keyIdOf(anchor.publicKeyPem);
+      } catch {
+        problems.push(`the trusted public key (${anchor.source}) cannot be read`);
+      }
+      if (trusted !== null && trusted !== keyId)
+        problems.push(`signed with key ${keyId}, not the trusted key ${trusted} (${anchor.source})`);
+    } else if (anchor.kind === 'fingerprint') {
+      if (anchor.fingerprint !== keyId) problems.push(`signed with key ${keyId}, not the trusted fingerprint ${anchor.fingerprint}`);
+    } else {
+      const entry = anchor.keys.find((k) => k.keyId === keyId);
+      if (!entry) {
+        problems.push(`signed with key ${keyId}, which is not in the published key list (${anchor.source})`);
+        continue;
+      }
+      let listed: string;
+      try {
+        listed = keyIdOf(entry.publicKeyPem);
+      } catch {
+        problems.push(`the published key ${keyId} cannot be read`);
+        continue;
+      }
+      if (entry.algorithm !== 'Ed25519') problems.push(`the published key ${keyId} is listed as ${entry.algorithm}, not Ed25519`);
+      if (listed !== keyId || entry.fingerprint !== listed) {
+        problems.push(`the published key ${keyId} does not match its own public key (its sha256 is ${listed})`);
+        continue;
+      }
+      if (!isTime(signer.signedAt)) {
+        problems.push('the signature carries no readable date to compare with the published key’s period');
+      } else if (!isTime(entry.notBefore) || (entry.notAfter !== null && !isTime(entry.notAfter))) {
+        problems.push(`the published key ${keyId} has no readable notBefore/notAfter`);
+      } else {
+        const at = Date.parse(signer.signedAt);
+        if (at < Date.parse(entry.notBefore)) problems.push(`signed at ${signer.signedAt}, before the key's notBefore ${entry.notBefore}`);
+        if (entry.notAfter !== null && at > Date.parse(entry.notAfter)) {
+          problems.push(`signed at ${signer.signedAt}, after the key was retired (notAfter ${entry.notAfter})`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+/** Hosts a key list may be fetched from over plain http: this machine only. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Reads a published key list from `source`: an https URL, an http URL on this machine (127.0.0.1 or localhost),
+ * or a saved copy of the list (a file path). Redirects are refused, so a list is only ever read from the address
+ * given. Throws an Error whose message says what went wrong.
+ */
+export async function loadPublishedKeys(source: string): Promise<PublishedKey[]> {
+  let text: string;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) {
+    const url = new URL(source);
+    if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
+      throw new Error(`${source}: a key list is fetched over https (plain http only from 127.0.0.1 or localhost)`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`${source}: a key list is fetched over https`);
+    let res: Response;
+    try {
+      res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(20_000), headers: { accept: 'application/json' } });
+    } catch (err) {
+      const why = (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message;
+      throw new Error(`cannot fetch ${source}: ${why}`, { cause: err });
+    }
+    if (!res.ok) throw new Error(`cannot fetch ${source}: HTTP ${res.status}`);
+    text = await res.text();
+  } else {
+    try {
+      text = await readFile(source, 'utf8');
+    } catch (err) {
+      throw new Error(`cannot read the key list ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
+        cause: err,
+      });
+    }
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`the key list ${source} is not JSON`);
+  }
+  const parsed = parsePublishedKeys(json);
+  if ('error' in parsed) throw new Error(`the key list ${source} is unusable: ${parsed.error}`);
+  return parsed.keys;
+}
+
+/**
+ * The trust anchors of a command line: `--public-key <pem file>`, `--fingerprint <hex>`, `--keys-url <url or
+ * file>`, each optional. Throws an Error naming the option that could not be used.
+ */
+export async function loadTrustAnchors(opts: { publicKeyFile?: string; fingerprint?: string; keysUrl?: string }): Promise<TrustAnchor[]> {
+  const anchors: TrustAnchor[] = [];
+  if (opts.publicKeyFile !== undefined) {
+    let publicKeyPem: string;
+    try {
+      publicKeyPem = await readFile(opts.publicKeyFile, 'utf8');
+    } catch (err) {
+      throw new Error(
+        `cannot read the public key ${opts.publicKeyFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        {
+          cause: err,
+        },
+      );
+    }
+    anchors.push({ kind: 'public-key', publicKeyPem, source: opts.publicKeyFile });
+  }
+  if (opts.fingerprint !== undefined) {
+    const fingerprint = normalizeFingerprint(opts.fingerprint);
+    if (!fingerprint) throw new Error(`--fingerprint ${opts.fingerprint}: a fingerprint is 64 hex digits (the sha256 of the key)`);
+    anchors.push({ kind: 'fingerprint', fingerprint });
+  }
+  if (opts.keysUrl !== undefined)
+    anchors.push({ kind: 'published-keys', keys: await loadPublishedKeys(opts.keysUrl), source: opts.keysUrl });
+  return anchors;
 }

@@ -1,9 +1,11 @@
 /**
  * Certificates signed with the installation's Ed25519 key. The key is SIGNING_PRIVATE_KEY (PKCS#8 PEM) when
- * configured, else DATA_DIR/keys/signing-ed25519.pem, made once on first use (mode 0600). A certificate is the
+ * configured, else DATA_DIR/keys/signing-ed25519.pem, made once on first use (mode 0600) and replaced only by
+ * rotate-signing-key. Which keys are trusted, and when, is kept in signing-keys.ts. A certificate is the
  * payload, the signature over its canonical JSON (signing-verify.ts), the public key (SPKI PEM) and its id.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SignedCertificate, VaultCertificatePayload } from '@strongroom/contracts';
 import { configuredOrFileKey } from './keys.js';
@@ -21,7 +23,8 @@ export type CertificateSigner = {
   signJson(value: unknown): string;
 };
 
-function newPrivateKeyPem(): string {
+/** A fresh Ed25519 private key as PKCS#8 PEM. */
+export function newPrivateKeyPem(): string {
   return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 }
 
@@ -42,19 +45,47 @@ function signerOf(privateKey: KeyObject): CertificateSigner {
   };
 }
 
-const signers = new Map<string, Promise<CertificateSigner>>();
+/** Signers by key source; a file key is kept with the file's identity, so a replaced file is read again. */
+const signers = new Map<string, { stamp: string | null; signer: Promise<CertificateSigner> }>();
 
-/** The installation's signer, loaded (or made) once per key source. */
-export function certificateSigner(config: { signingPrivateKey?: string; dataDir: string }): Promise<CertificateSigner> {
-  const file = path.resolve(config.dataDir, SIGNING_KEY_FILE);
-  const cacheKey = config.signingPrivateKey ?? `file:${file}`;
-  let signer = signers.get(cacheKey);
-  if (!signer) {
-    signer = configuredOrFileKey(config.signingPrivateKey, file, newPrivateKeyPem).then((pem) => signerOf(createPrivateKey(pem)));
-    signer.catch(() => signers.delete(cacheKey));
-    signers.set(cacheKey, signer);
+/** DATA_DIR/keys/signing-ed25519.pem, where the key is kept when SIGNING_PRIVATE_KEY is not set. */
+export function signingKeyFile(config: { dataDir: string }): string {
+  return path.resolve(config.dataDir, SIGNING_KEY_FILE);
+}
+
+/** What changes when the key file is replaced (a rotation renames a new file into place); null when there is none. */
+async function fileStamp(file: string): Promise<string | null> {
+  try {
+    const st = await fs.stat(file);
+    return `${st.dev}:${st.ino}:${st.mtimeMs}:${st.size}`;
+  } catch {
+    return null;
   }
+}
+
+/**
+ * The installation's signer, loaded (or made) once per key source. A key kept in DATA_DIR is read again when the
+ * file has been replaced (rotate-signing-key), so a running server signs with the new key from then on.
+ */
+export async function certificateSigner(config: { signingPrivateKey?: string; dataDir: string }): Promise<CertificateSigner> {
+  const configured = config.signingPrivateKey;
+  const file = signingKeyFile(config);
+  const cacheKey = configured ?? `file:${file}`;
+  const stamp = configured === undefined ? await fileStamp(file) : null;
+  const cached = signers.get(cacheKey);
+  if (cached && cached.stamp === stamp) return cached.signer;
+  const signer = configuredOrFileKey(configured, file, newPrivateKeyPem).then((pem) => signerOf(createPrivateKey(pem)));
+  const entry = { stamp, signer };
+  signer.catch(() => {
+    if (signers.get(cacheKey) === entry) signers.delete(cacheKey);
+  });
+  signers.set(cacheKey, entry);
   return signer;
+}
+
+/** The signer of a private key given as PKCS#8 PEM (a key about to replace the installation's). */
+export function signerOfPem(privateKeyPem: string): CertificateSigner {
+  return signerOf(createPrivateKey(privateKeyPem));
 }
 
 /** Signs a certificate payload with the installation's key. */

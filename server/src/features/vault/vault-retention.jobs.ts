@@ -6,8 +6,9 @@
  *    and the retention are checked again (a hold applied meanwhile stops the deletion at once; the matter is
  *    left alone until the hold is removed), and marked destroyed in the same transaction. A store that still
  *    holds the object's own legal hold refuses (BlobLockedError): the matter waits for the next run.
- * 2. when none is left, a certificate of destruction (every file deleted: path, size, sha256, object key,
- *    version, retain-until) is signed with the installation's key and stored in the vault under a lock of
+ * 2. when none is left, a certificate of destruction (every file deleted: path, size, sha256, object key, and
+ *    the version and lock the vault certificate stated for it as the store confirmed them, else none; and
+ *    whether the store protected the files) is signed with the installation's key and stored in the vault under a lock of
  *    DESTRUCTION_CERTIFICATE_YEARS, no legal hold;
  * 3. one transaction records it in vault_certificates and audits RETENTION_CLEANUP with the list of files
  *    deleted and the certificate's key and sha256.
@@ -34,7 +35,9 @@ import {
   mattersDueForDestruction,
   organizationName,
   auditChainHead,
+  matterCertificates,
 } from './vault-queries.repository.js';
+import { storeProtection } from './vault-protection.js';
 
 export const VAULT_RETENTION_JOB = 'vault-retention-end';
 
@@ -112,6 +115,11 @@ async function certify(ctx: AppContext, organizationId: string, matterId: string
   const objects = await matterObjects(ctx.db, organizationId, matterId);
   if (objects.some((o) => o.state !== 'destroyed')) return;
   const origin: AuditOrigin = { organizationId, actor: null };
+  // What the store confirmed when the files were vaulted: the vault certificate's entries. A file it does not name
+  // is stated as not locked, since nothing confirmed a lock on it.
+  const vaultCertificate = (await matterCertificates(ctx.db, organizationId, matterId)).find((c) => c.kind === 'vault');
+  const confirmed = new Map((vaultCertificate?.body.payload.files ?? []).map((f) => [f.objectKey, f]));
+  const wasProtected = vaultCertificate?.body.payload.storeProtection?.writeOnce ?? vaultCertificate !== undefined;
   const result = await ctx.db.transaction().execute(async (trx) => {
     const matter = await lockMatterForDestruction(trx, organizationId, matterId);
     if (!matter) return null;
@@ -132,18 +140,23 @@ async function certify(ctx: AppContext, organizationId: string, matterId: string
         vaultedAt: iso(matter.vaultedAt),
         retentionExpiresAt: iso(matter.retentionExpiresAt),
       },
-      files: objects.map((o) => ({
-        path: o.path,
-        size: Number(o.size),
-        sha256: o.sha256,
-        objectKey: o.objectKey,
-        versionId: o.versionId,
-        retainUntil: o.retainUntil.toISOString(),
-        lockMode: 'COMPLIANCE' as const,
-        legalHold: o.legalHold,
-      })),
+      files: objects.map((o) => {
+        const stated = confirmed.get(o.objectKey);
+        return {
+          path: o.path,
+          size: Number(o.size),
+          sha256: o.sha256,
+          objectKey: o.objectKey,
+          versionId: stated ? stated.versionId : o.versionId,
+          retainUntil: stated ? stated.retainUntil : null,
+          lockMode: stated ? stated.lockMode : null,
+          // At deletion the hold was off (the store refuses to delete a held object); kept as recorded.
+          legalHold: stated?.lockMode ? o.legalHold : false,
+        };
+      }),
       totals: { files: objects.length, bytes: objects.reduce((s, o) => s + Number(o.size), 0) },
       auditChainHead: await auditChainHead(trx, organizationId),
+      storeProtection: storeProtection(wasProtected && objects.every((o) => confirmed.get(o.objectKey)?.lockMode)),
     };
     return { matter, issuedAt, signed: await signCertificate(ctx.config, payload) };
   });

@@ -3,7 +3,10 @@
  * enqueued in the transaction that vaulted the matter. For each file not yet in the vault:
  *   1. copy the working copy to its vault key under the lock (COMPLIANCE, retain-until = the matter's retention
  *      end, legal hold as the matter has it);
- *   2. read the vault copy back: its sha256 and size must be the ones recorded when the file was uploaded;
+ *   2. read the vault copy back: its sha256 and size must be the ones recorded when the file was uploaded, and
+ *      the lock the store answers for it (vaultInfo) must hold at least what was asked: a weaker one (no lock, an
+ *      earlier retain-until, the legal hold off) fails the file, unless an administrator allowed a store that
+ *      does not enforce write-once (VAULT_ALLOW_UNLOCKED_STORE);
  *   3. only then, in one transaction: the vault object's row, the node pointing at the vault copy, the progress,
  *      and the deletion of the working copy as a durable job; once that commits the working copy is deleted at
  *      once, and the job removes it later if the process died in between. The working copy is never removed
@@ -12,8 +15,12 @@
  * fails and the queue retries it with backoff. The copy that did not match stays in the vault (nothing can remove
  * it before its retention ends); a later run copies the file to a fresh key beside it.
  *
+ * A run first asks the store whether it enforces write-once (it can change after the vault request): when it does
+ * not and that is not allowed, the run fails before it copies anything, and is retried.
+ *
  * When every file is in, the certificate is written: the VAULT_TRANSFER_COMPLETED entry is recorded once (the
- * chain head the certificate quotes), the signed certificate is stored under the vault lock at a key named by its
+ * chain head the certificate quotes), every object's lock is read back from the store (the certificate states those
+ * answers, and whether the store protected the files at all), the signed certificate is stored under the vault lock at a key named by its
  * own hash, and one transaction records it, audits VAULT_CERTIFICATE_ISSUED and marks the transfer completed.
  * Every step can be run again: killed at any point and restarted, the job ends with each file in the vault once,
  * none lost, and one certificate. A run after completion does nothing.
@@ -29,6 +36,7 @@ import { BlobObjectExistsError, type VaultLock } from '../../platform/storage/bl
 import { auditFor, latestEntryPosition } from '../../shared/audit.js';
 import type { AppContext } from '../../shared/context.js';
 import { enqueueObjectDeletion } from '../nodes/index.js';
+import { certifiedLock, lockShortfall, readWriteOnceStatus, requireWriteOnceStore, storeProtection } from './vault-protection.js';
 import {
   findMatterRow,
   findVaultCertificate,
@@ -66,7 +74,7 @@ function certificateKey(organizationId: string, matterId: string, issuedAt: Date
 }
 
 type FileToVault = { node: MatterNodeRow & { storagePath: string; sha256Hash: string }; path: string; size: number };
-type Failure = { nodeId: string; path: string; reason: string; objectKey?: string; expected?: string; found?: string };
+type Failure = { nodeId: string | null; path: string; reason: string; objectKey?: string; expected?: string; found?: string };
 
 /** Every file of the matter with its path in the matter ('Folder/Sub/file.pdf'). */
 function filesWithPaths(nodes: MatterNodeRow[]): FileToVault[] {
@@ -108,6 +116,13 @@ async function vaultOneFile(
       return { ok: false, failure: { ...base, objectKey: vaultKey, reason: `copy failed: ${(err as Error).message}` } };
     }
     const found = await ctx.store.sha256(vaultKey);
+    // The lock as the store answers it now, never as it was asked for.
+    const readBack = await ctx.store.vaultInfo(vaultKey);
+    if (!readBack) return { ok: false, failure: { ...base, objectKey: vaultKey, reason: 'the vault copy is gone when read back' } };
+    const shortfall = lockShortfall(readBack.lock, lock);
+    if (shortfall && !ctx.config.vaultAllowUnlockedStore) {
+      return { ok: false, failure: { ...base, objectKey: vaultKey, reason: shortfall } };
+    }
     if (found !== file.node.sha256Hash || info.size !== file.size) {
       return {
         ok: false,
@@ -129,12 +144,13 @@ async function vaultOneFile(
           nodeId: file.node.id,
           path: file.path,
           objectKey: vaultKey,
-          versionId: info.versionId,
+          versionId: readBack.versionId,
           sha256: found,
           size: file.size,
           storageClass: info.storageClass,
           retainUntil: lock.retainUntil,
-          legalHold: info.lock?.legalHold ?? lock.legalHold,
+          // The hold the matter asks for: the hold sync makes the store follow it.
+          legalHold: readBack.lock?.legalHold ?? lock.legalHold,
         },
         file.node.storagePath,
       );
@@ -174,6 +190,12 @@ export async function runVaultTransfer(ctx: AppContext, job: VaultMatterJob): Pr
   if (!matter || !matter.isVaulted || !matter.retentionExpiresAt) throw new Error('the matter of this vault transfer is not vaulted');
   const lock: VaultLock = { mode: 'COMPLIANCE', retainUntil: matter.retentionExpiresAt, legalHold: matter.legalHold };
 
+  try {
+    await requireWriteOnceStore(ctx);
+  } catch (err) {
+    await failTransfer(ctx, job, [{ nodeId: null, path: '(every file)', reason: (err as Error).message }]);
+  }
+
   const files = filesWithPaths(await matterNodes(ctx.db, job.organizationId, job.matterId));
   const done = await vaultedNodeIds(ctx.db, job.organizationId, job.matterId);
   const todo = files.filter((f) => !done.has(f.node.id));
@@ -183,19 +205,22 @@ export async function runVaultTransfer(ctx: AppContext, job: VaultMatterJob): Pr
     if (!result.ok) failures.push(result.failure);
   });
 
-  if (failures.length > 0) {
-    await ctx.db.transaction().execute(async (trx) => {
-      const audit = jobOrigin(job.organizationId);
-      for (const failure of failures) await audit(trx, 'VAULT_TRANSFER_FAILED', { table: 'matters', id: job.matterId }, { ...failure });
-      await updateTransfer(trx, job.organizationId, job.matterId, {
-        state: 'failed',
-        lastError: failures.map((f) => `${f.path}: ${f.reason}`).join('; '),
-      });
-    });
-    throw new VaultTransferFailed(`${failures.length} file(s) of matter ${job.matterId} could not be vaulted; the transfer is retried`);
-  }
+  if (failures.length > 0) await failTransfer(ctx, job, failures);
   await writeCertificate(ctx, job, files.length);
   return 'completed';
+}
+
+/** Audits each failure, marks the transfer failed with the reasons, and throws so that the queue retries it. */
+async function failTransfer(ctx: AppContext, job: VaultMatterJob, failures: Failure[]): Promise<never> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const audit = jobOrigin(job.organizationId);
+    for (const failure of failures) await audit(trx, 'VAULT_TRANSFER_FAILED', { table: 'matters', id: job.matterId }, { ...failure });
+    await updateTransfer(trx, job.organizationId, job.matterId, {
+      state: 'failed',
+      lastError: failures.map((f) => `${f.path}: ${f.reason}`).join('; '),
+    });
+  });
+  throw new VaultTransferFailed(`${failures.length} file(s) of matter ${job.matterId} could not be vaulted; the transfer is retried`);
 }
 
 /** The certificate and the end of the transfer; every step may run again after a crash. */
@@ -226,6 +251,21 @@ async function writeCertificate(ctx: AppContext, job: VaultMatterJob, fileCount:
   const matter = await findMatterRow(ctx.db, job.organizationId, job.matterId);
   if (!matter?.retentionExpiresAt) throw new Error('the matter of this vault transfer is not vaulted');
   const objects = await vaultObjectsOf(ctx.db, job.organizationId, job.matterId);
+  // Each object's lock as the store answers it now (after the hold sync); the matter's lock is what it must hold.
+  const wanted: VaultLock = { mode: 'COMPLIANCE', retainUntil: matter.retentionExpiresAt, legalHold: matter.legalHold };
+  const status = await readWriteOnceStatus(ctx);
+  const certified: VaultCertificatePayload['files'] = [];
+  const failures: Failure[] = [];
+  for (const o of objects) {
+    const info = await ctx.store.vaultInfo(o.objectKey);
+    const shortfall = info ? lockShortfall(info.lock, wanted) : 'the vault copy is gone';
+    if (!info || (shortfall && !ctx.config.vaultAllowUnlockedStore)) {
+      failures.push({ nodeId: o.nodeId, path: o.path, objectKey: o.objectKey, reason: shortfall ?? 'the vault copy is gone' });
+      continue;
+    }
+    certified.push({ path: o.path, size: Number(o.size), sha256: o.sha256, objectKey: o.objectKey, ...certifiedLock(info) });
+  }
+  if (failures.length > 0) await failTransfer(ctx, job, failures);
   const head = await latestEntryPosition(ctx.db, job.organizationId, 'VAULT_TRANSFER_COMPLETED', target);
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
   const payload: VaultCertificatePayload = {
@@ -241,18 +281,11 @@ async function writeCertificate(ctx: AppContext, job: VaultMatterJob, fileCount:
       vaultedAt: iso(matter.vaultedAt),
       retentionExpiresAt: iso(matter.retentionExpiresAt),
     },
-    files: objects.map((o) => ({
-      path: o.path,
-      size: Number(o.size),
-      sha256: o.sha256,
-      objectKey: o.objectKey,
-      versionId: o.versionId,
-      retainUntil: o.retainUntil.toISOString(),
-      lockMode: 'COMPLIANCE',
-      legalHold: o.legalHold,
-    })),
+    files: certified,
     totals: { files: objects.length, bytes: objects.reduce((sum, o) => sum + Number(o.size), 0) },
     auditChainHead: head,
+    // Protected only when the store enforces write-once and confirmed a lock on every file.
+    storeProtection: storeProtection(status.enforced && certified.every((f) => f.lockMode !== null)),
   };
   const signed: SignedCertificate = await signCertificate(ctx.config, payload);
   const body = certificateBytes(signed);

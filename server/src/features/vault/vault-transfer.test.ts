@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SignedCertificate } from '@strongroom/contracts';
+import { VAULT_MSG, type SignedCertificate } from '@strongroom/contracts';
 import { BlobLockedError } from '../../platform/storage/blob-store.js';
 import { currentTotp } from '../mfa/index.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
@@ -131,6 +131,18 @@ describe('the vault transfer on the local store', () => {
     const certs = await t.ctx.db.selectFrom('vaultCertificates').selectAll().where('matterId', '=', m.id).execute();
     expect(certs).toHaveLength(1);
     expect((await t.ctx.store.vaultInfo(certs[0]!.objectKey))?.lock).toMatchObject({ mode: 'COMPLIANCE', legalHold: true });
+    // The certificate states each lock as the store answers it when asked, and that the store protects the files.
+    const cert = certs[0]!.body;
+    for (const f of cert.payload.files) {
+      const info = (await t.ctx.store.vaultInfo(f.objectKey))!;
+      expect(f).toMatchObject({
+        lockMode: info.lock!.mode,
+        retainUntil: info.lock!.retainUntil.toISOString(),
+        legalHold: info.lock!.legalHold,
+        versionId: info.versionId,
+      });
+    }
+    expect(cert.payload.storeProtection).toEqual({ writeOnce: true, statement: VAULT_MSG.storeProtected });
 
     // Run again (a duplicate delivery): nothing changes, no second certificate, no new audit entry.
     await t.ctx.jobs.enqueue(t.ctx.db, VAULT_TRANSFER_JOB, { organizationId: admin.organizationId, matterId: m.id });
@@ -197,6 +209,47 @@ describe('the vault transfer on the local store', () => {
       ['bad.pdf', goodKey, sha256(original)],
       ['good.pdf', vaultObjectKey(admin.organizationId, m.id, good.id), good.sha256Hash],
     ]);
+  });
+
+  it('a lock the store answers weaker than asked fails the transfer; no certificate until the store holds the lock', async () => {
+    const m = await createMatter(admin.client, { matterName: 'Weakened lock' });
+    const good = await uploadFile(t, admin.client, m.id, 'good.pdf', randomBytes(3000));
+    // A changed working copy stops the first run before its certificate.
+    const original = randomBytes(4000);
+    const bad = await uploadFile(t, admin.client, m.id, 'bad.pdf', original);
+    const badFile = path.join(t.dataDir, 'objects', ...bad.storagePath.split('/'));
+    await fs.chmod(badFile, 0o600);
+    await fs.writeFile(badFile, Buffer.alloc(original.length, 7));
+    await vault(t, admin, m.id);
+    expect(await t.ctx.jobs.runDueJobs([VAULT_TRANSFER_JOB])).toEqual({ completed: 0, failed: 1 });
+    const goodKey = vaultObjectKey(admin.organizationId, m.id, good.id);
+    expect((await objectsOf(t, m.id)).map((o) => o.objectKey)).toEqual([goodKey]);
+
+    // Behind the app's back, the good file's lock is weakened in the store: retained one day only, hold off.
+    const record = path.join(t.dataDir, 'objects', '.locks', ...goodKey.split('/')) + '.json';
+    const kept = await fs.readFile(record, 'utf8');
+    const oneDay = new Date(Date.now() + 24 * 3600 * 1000);
+    await fs.chmod(record, 0o600);
+    await fs.writeFile(record, JSON.stringify({ ...JSON.parse(kept), retainUntil: oneDay.toISOString(), legalHold: false }));
+    await fs.writeFile(badFile, original);
+    await expect(runVaultTransfer(t.ctx, { organizationId: admin.organizationId, matterId: m.id })).rejects.toThrow(/could not be vaulted/);
+    const failures = (await auditActions(t, admin.organizationId)).filter(
+      (a) => a.targetId === m.id && a.action === 'VAULT_TRANSFER_FAILED',
+    );
+    expect(failures.at(-1)?.details).toMatchObject({ path: 'good.pdf', objectKey: goodKey });
+    expect(String(failures.at(-1)?.details.reason)).toMatch(/^the store answered a weaker lock: retained until .+; the legal hold is off$/);
+    expect(await transferOf(t, m.id)).toMatchObject({ state: 'failed' });
+    expect((await admin.client.get(`/_api/vault/certificate?matterId=${m.id}`)).statusCode).toBe(409);
+
+    // The lock is as asked again: the next run certifies what the store answers.
+    await fs.writeFile(record, kept);
+    expect(await runVaultTransfer(t.ctx, { organizationId: admin.organizationId, matterId: m.id })).toBe('completed');
+    const cert = JSON.parse((await admin.client.get(`/_api/vault/certificate?matterId=${m.id}`)).body) as SignedCertificate;
+    expect(cert.payload.files.find((f) => f.objectKey === goodKey)).toMatchObject({
+      lockMode: 'COMPLIANCE',
+      retainUntil: JSON.parse(kept).retainUntil,
+      legalHold: true,
+    });
   });
 
   it('completes an empty matter with an empty certificate', async () => {
@@ -307,29 +360,33 @@ describe('the vault transfer on the local store', () => {
   }, 60_000);
 });
 
-describe('the vault transfer on an S3 store (s3rver)', () => {
+describe('the vault transfer on an S3 store without Object Lock (s3rver)', () => {
   let s3: TestS3Server;
-  let t: TestApp;
-  let admin: TotpMember;
+  /** Vaulting refused: the store does not enforce write-once and nobody allowed that. */
+  let refused: TestApp;
+  /** VAULT_ALLOW_UNLOCKED_STORE=true: vaulting for evaluation, the certificates saying the files are unprotected. */
+  let allowed: TestApp;
   beforeAll(async () => {
     s3 = await startS3Server();
-    t = await createTestApp({
+    const env = {
       JOB_RUNNER: 'off',
       S3_ENDPOINT: s3.endpoint,
       S3_BUCKET: s3.bucket,
       S3_REGION: s3.region,
       S3_ACCESS_KEY_ID: s3.accessKeyId,
       S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    });
-    admin = await newOrganizationWithTotp(t, 'Bucket & Co');
+    };
+    refused = await createTestApp(env);
+    allowed = await createTestApp({ ...env, VAULT_ALLOW_UNLOCKED_STORE: 'true' });
   });
   afterAll(async () => {
-    await t?.shutdown();
+    await refused?.shutdown();
+    await allowed?.shutdown();
     await s3?.close();
   });
 
   /** An upload through the real flow: presigned URL, PUT straight to the S3 server, completion. */
-  async function upload(matterId: string, fileName: string, bytes: Buffer) {
+  async function upload(admin: TotpMember, matterId: string, fileName: string, bytes: Buffer) {
     const meta = { fileName, fileType: 'application/pdf', matterId, parentId: null };
     const signed = ok(await admin.client.post('/_api/upload/presigned', { ...meta, fileSize: bytes.length }));
     const put = await fetch(signed.url, { method: 'PUT', body: new Uint8Array(bytes), headers: signed.headers });
@@ -342,11 +399,42 @@ describe('the vault transfer on an S3 store (s3rver)', () => {
     };
   }
 
-  it('copies each file into the vault, re-reads its sha256, removes the working copy and signs the certificate', async () => {
+  it('refuses to vault with a 409 that says why; the matter stays as it was, nothing is copied and no certificate exists', async () => {
+    const t = refused;
+    const admin = await newOrganizationWithTotp(t, 'Unlocked & Co');
+    const status = await t.ctx.store.writeOnceStatus();
+    expect(status.enforced).toBe(false);
+    const m = await createMatter(admin.client, { matterName: 'Not into this bucket' });
+    const file = await upload(admin, m.id, 'deed.pdf', randomBytes(3000));
+
+    const res = await admin.client.post('/_api/vault/start', { matterId: m.id, retentionYears: 7, mfaToken: await totp(t, admin) });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ error: VAULT_MSG.unlockedStoreRefused(status.detail), code: 'CONFLICT_ERROR' });
+    expect(res.json().error).toMatch(
+      /^The object store does not enforce write-once storage \(.+\): vaulting is refused\. An administrator can allow it for evaluation only with VAULT_ALLOW_UNLOCKED_STORE=true\.$/,
+    );
+
+    const matter = await t.ctx.db.selectFrom('matters').selectAll().where('id', '=', m.id).executeTakeFirstOrThrow();
+    expect(matter).toMatchObject({ isVaulted: false, legalHold: false, vaultedAt: null, retentionExpiresAt: null });
+    expect(matter.status).not.toBe('Vaulted');
+    expect(await t.ctx.db.selectFrom('vaultTransfers').select('matterId').where('matterId', '=', m.id).execute()).toEqual([]);
+    expect(await objectsOf(t, m.id)).toEqual([]);
+    expect(await t.ctx.db.selectFrom('vaultCertificates').select('id').where('matterId', '=', m.id).execute()).toEqual([]);
+    expect(await t.ctx.store.head(vaultObjectKey(admin.organizationId, m.id, file.id))).toBeNull();
+    expect(await t.ctx.store.head(file.storagePath)).not.toBeNull();
+    expect((await nodeOf(t, file.id)).storagePath).toBe(file.storagePath);
+    const actions = (await auditActions(t, admin.organizationId)).filter((a) => a.targetId === m.id).map((a) => a.action);
+    expect(actions).not.toContain('VAULT_MATTER');
+    expect((await admin.client.get(`/_api/vault/certificate?matterId=${m.id}`)).statusCode).toBe(409);
+  });
+
+  it('with VAULT_ALLOW_UNLOCKED_STORE=true vaults, and the certificate states no lock and that the files are not write-once protected', async () => {
+    const t = allowed;
+    const admin = await newOrganizationWithTotp(t, 'Evaluation LLP');
     expect(t.ctx.store.kind).toBe('s3');
     const m = await createMatter(admin.client, { matterName: 'Matter in a bucket' });
     const contents = [randomBytes(2 * 1024 * 1024 + 3), randomBytes(10)];
-    const files = [await upload(m.id, 'one.pdf', contents[0]!), await upload(m.id, 'two.pdf', contents[1]!)];
+    const files = [await upload(admin, m.id, 'one.pdf', contents[0]!), await upload(admin, m.id, 'two.pdf', contents[1]!)];
     await vault(t, admin, m.id);
     expect(await t.ctx.jobs.runDueJobs([VAULT_TRANSFER_JOB])).toEqual({ completed: 1, failed: 0 });
     await t.ctx.jobs.runDueJobs(['delete-objects']);
@@ -361,7 +449,43 @@ describe('the vault transfer on an S3 store (s3rver)', () => {
     expect(res.statusCode).toBe(200);
     const cert = JSON.parse(res.body) as SignedCertificate;
     expect(cert.payload.files.map((f) => f.sha256)).toEqual(contents.map((c) => sha256(c)));
+    // Nothing locks these objects, and the certificate says so instead of repeating what was asked for.
+    for (const f of cert.payload.files) {
+      const info = await t.ctx.store.vaultInfo(f.objectKey);
+      expect(info?.lock).toBeNull();
+      expect(f).toMatchObject({ lockMode: null, retainUntil: null, legalHold: false, versionId: info!.versionId });
+    }
+    expect(cert.payload.storeProtection).toEqual({
+      writeOnce: false,
+      statement: 'These objects are not write-once protected: the object store did not enforce a lock when they were vaulted.',
+    });
     const stored = await t.ctx.db.selectFrom('vaultCertificates').selectAll().where('matterId', '=', m.id).executeTakeFirstOrThrow();
     expect((await readAll(t, stored.objectKey)).toString('utf8')).toBe(res.body);
+  });
+
+  it('checks the store again when the transfer runs: refused there, the run fails before copying anything and is retried', async () => {
+    const t = allowed;
+    const admin = await newOrganizationWithTotp(t, 'Changed Mind LLP');
+    const m = await createMatter(admin.client, { matterName: 'Allowed, then no longer' });
+    const file = await upload(admin, m.id, 'will.pdf', randomBytes(500));
+    await vault(t, admin, m.id);
+    // Between the request and the job, the administrator withdraws the permission (as if the store had changed).
+    t.ctx.config.vaultAllowUnlockedStore = false;
+    try {
+      expect(await t.ctx.jobs.runDueJobs([VAULT_TRANSFER_JOB])).toEqual({ completed: 0, failed: 1 });
+    } finally {
+      t.ctx.config.vaultAllowUnlockedStore = true;
+    }
+    const transfer = await transferOf(t, m.id);
+    expect(transfer).toMatchObject({ state: 'failed', filesDone: 0 });
+    expect(transfer.lastError).toContain('The object store does not enforce write-once storage');
+    const failure = (await auditActions(t, admin.organizationId)).find((a) => a.targetId === m.id && a.action === 'VAULT_TRANSFER_FAILED');
+    expect(String(failure?.details.reason)).toContain('vaulting is refused');
+    expect(await objectsOf(t, m.id)).toEqual([]);
+    expect(await t.ctx.store.head(vaultObjectKey(admin.organizationId, m.id, file.id))).toBeNull();
+    expect((await nodeOf(t, file.id)).storagePath).toBe(file.storagePath);
+    // Allowed again: the next run vaults the file.
+    expect(await runVaultTransfer(t.ctx, { organizationId: admin.organizationId, matterId: m.id })).toBe('completed');
+    expect((await objectsOf(t, m.id)).map((o) => o.nodeId)).toEqual([file.id]);
   });
 });

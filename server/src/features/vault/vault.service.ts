@@ -14,6 +14,7 @@ import { getVisibleMatter, lockVisibleMatter, type MatterRow } from '../matters/
 import { withFreshMfa } from '../mfa/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { findVaultCertificate, insertTransfer, markMatterVaulted, matterFileTotals } from './vault.repository.js';
+import { requireWriteOnceStore } from './vault-protection.js';
 import { enqueueVaultHoldSync, enqueueVaultTransfer } from './vault-transfer.jobs.js';
 
 /** The reason a hold applied by vaulting carries when the matter had none. */
@@ -41,7 +42,8 @@ function addYears(from: Date, years: number): Date {
 /**
  * Vaults a matter, irreversibly: the matter becomes Vaulted and read-only with its legal hold applied, its
  * retention runs to now + retentionYears, and the durable transfer moves every file into the vault. The business
- * rules are checked first; then a fresh second-factor code is required every time, whatever the feature flags say
+ * rules are checked first, then that the store enforces write-once (409 otherwise, unless an administrator allowed
+ * an unlocked store with VAULT_ALLOW_UNLOCKED_STORE); then a fresh second-factor code is required every time, whatever the feature flags say
  * (the request schema takes 6-digit codes only, so a system MFA token never serves). One transaction: the matter,
  * the transfer's row, VAULT_MATTER and VAULT_TRANSFER_INITIATED, the job. Of two starts at once, the one that
  * locks the matter second finds it vaulted (409).
@@ -55,6 +57,8 @@ export async function startVault(
   requireVaulter(auth);
   const { user } = auth;
   requireVaultable(await getVisibleMatter(ctx.db, user, input.matterId));
+  // Before any code is asked for or anything written: a store that does not lock what it keeps is refused.
+  await requireWriteOnceStore(ctx);
   const vaulted = await withFreshMfa(ctx, auth, 'VAULT_MATTER', input.mfaToken, meta.ip, async (trx) => {
     const matter = await lockVisibleMatter(trx, user, input.matterId);
     requireVaultable(matter);

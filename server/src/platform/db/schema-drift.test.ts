@@ -420,6 +420,13 @@ const EXPECTED = {
     requestedBy: 'int4 null',
     createdAt: 'timestamptz',
   },
+  signingKeys: {
+    keyId: 'text',
+    algorithm: 'text',
+    publicKeyPem: 'text',
+    notBefore: 'timestamptz',
+    notAfter: 'timestamptz null',
+  },
 } as const satisfies { [T in keyof DB]: { [C in keyof DB[T]]: ColumnSpec } };
 
 /** Why one column's TypeScript type disagrees with its entry in EXPECTED; never when they agree. */

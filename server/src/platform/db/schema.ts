@@ -148,6 +148,14 @@ interface AuditLogsTable {
   archiveBatchId: string | null;
 }
 
+interface SigningKeysTable {
+  keyId: string;
+  algorithm: string;
+  publicKeyPem: string;
+  notBefore: Timestamp;
+  notAfter: TimestampNull;
+}
+
 interface AuditChainHeadsTable {
   chainKey: string;
   lastSeq: ColumnType<string, string | number, string | number>;
@@ -475,4 +483,5 @@ export interface DB {
   vulnerabilityScans: VulnerabilityScansTable;
   vulnerabilityFindings: VulnerabilityFindingsTable;
   securityAssessments: SecurityAssessmentsTable;
+  signingKeys: SigningKeysTable;
 }

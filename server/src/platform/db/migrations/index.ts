@@ -11,6 +11,7 @@ import { vaultVerification } from './20261128_0010_vault_verification.js';
 import { audit } from './20261128_0011_audit.js';
 import { archival } from './20261128_0012_archival.js';
 import { securityTooling } from './20261128_0013_security_tooling.js';
+import { signingKeys } from './20261129_0014_signing_keys.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '20261128_0011_audit': audit,
   '20261128_0012_archival': archival,
   '20261128_0013_security_tooling': securityTooling,
+  '20261129_0014_signing_keys': signingKeys,
 };
