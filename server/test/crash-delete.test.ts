@@ -1,8 +1,8 @@
 /**
  * Durable jobs with a real server process: a folder of 20 files is deleted, and the server is killed with
- * SIGKILL while its delete-objects job runs (held after the first object by the test hook
- * STRONGROOM_TEST_PAUSE_IN_DELETE_MS, whose log line is the signal to kill). After a restart on the same
- * DATA_DIR the job must run again by itself, soon: every object of the folder gone, the other files of the
+ * SIGKILL while its delete-objects job runs (held after the first object by the failpoint
+ * nodes.delete.after-object, whose log line is the signal to kill). After a restart on the same DATA_DIR the job
+ * must run again by itself, soon: every object of the folder gone, the other files of the
  * matter intact and downloadable, the job completed once.
  *
  * On the PGlite project the server runs on the embedded PGlite in DATA_DIR (the restart takes the job back at
@@ -61,11 +61,11 @@ describe('a server killed while it deletes the objects of a deleted folder', () 
 
     try {
       // First run: the folder is deleted; the job deletes one object and is held there; the server is killed.
-      const first = startServer({ ...env, JOB_RUNNER: 'embedded', STRONGROOM_TEST_PAUSE_IN_DELETE_MS: '600000' });
+      const first = startServer({ ...env, JOB_RUNNER: 'embedded', FAILPOINTS: 'nodes.delete.after-object=pause(600000,once)' });
       await first.waitFor('Strongroom is ready');
       const deleted = await post(base, cookie, '/_api/nodes/delete', { nodeId: folder.id });
       expect(deleted).toEqual({ status: 200, json: { success: true, deletedCount: 22 } });
-      await first.waitFor('test hook: delete-objects deleted one object');
+      await first.waitFor('failpoint nodes.delete.after-object reached');
       first.child.kill('SIGKILL');
       await first.exited;
       const killedAt = Date.now();

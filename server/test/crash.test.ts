@@ -6,8 +6,8 @@
  *
  * The preparation (organization, signed-in administrator, matter, the parts of a 30 MiB upload) is done in
  * this process on the same DATA_DIR and port, then that app is closed so the server process can open the
- * data directory. The server is held between joining and hashing by its test hook
- * STRONGROOM_TEST_PAUSE_AFTER_JOIN_MS, which logs when it is reached: that log line is the signal to kill.
+ * data directory. The server is held between joining and hashing by the failpoint upload.after-join, which
+ * logs when it is reached: that log line is the signal to kill.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -62,10 +62,10 @@ describe('a server killed mid-completion', () => {
     };
     try {
       // First run: completion joins the parts, then the hook holds it; the server is killed right there.
-      const first = startServer({ ...env, STRONGROOM_TEST_PAUSE_AFTER_JOIN_MS: '600000', UPLOAD_COMPLETION_LEASE_SECONDS: '2' });
+      const first = startServer({ ...env, FAILPOINTS: 'upload.after-join=pause(600000)', UPLOAD_COMPLETION_LEASE_SECONDS: '2' });
       await first.waitFor('Strongroom is ready');
       const inFlight = post(base, cookie, '/_api/upload/multipart-complete', complete).catch((err: unknown) => err);
-      await first.waitFor('test hook: upload joined');
+      await first.waitFor('failpoint upload.after-join reached');
       first.child.kill('SIGKILL');
       await first.exited;
       expect(await inFlight).toBeInstanceOf(Error);

@@ -8,6 +8,7 @@
  * are missing by then, which both stores take as done, and the rest go. Repeating a run costs nothing, so a
  * run whose heartbeat stops for 10 s is taken for a dead one and retried promptly.
  */
+import { failpoint } from '../../platform/failpoints.js';
 import type { Executor } from '../../platform/db/database.js';
 import type { AppContext } from '../../shared/context.js';
 import { referencedKeys } from './nodes.repository.js';
@@ -38,21 +39,8 @@ async function deleteObjects(ctx: AppContext, job: DeleteObjectsJob): Promise<vo
       continue;
     }
     await ctx.store.delete(key);
-    await testPauseInDelete(ctx, key);
+    await failpoint(ctx, 'nodes.delete.after-object', { key });
   }
-}
-
-let pausedOnce = false;
-/**
- * Test hook, inert unless STRONGROOM_TEST_PAUSE_IN_DELETE_MS is set: holds the first run of this process
- * after it deleted its first object, and says so in the log, so a crash test can kill the server mid-job.
- */
-async function testPauseInDelete(ctx: AppContext, key: string): Promise<void> {
-  const ms = Number(process.env.STRONGROOM_TEST_PAUSE_IN_DELETE_MS ?? 0);
-  if (!(ms > 0) || pausedOnce) return;
-  pausedOnce = true;
-  ctx.log.warn({ key }, 'test hook: delete-objects deleted one object, pausing');
-  await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export function defineNodeJobs(ctx: AppContext): void {

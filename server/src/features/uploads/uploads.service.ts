@@ -48,6 +48,7 @@ import {
   requireVisible,
   type MatterRow,
 } from '../matters/index.js';
+import { failpoint } from '../../platform/failpoints.js';
 import { enqueueObjectDeletion, findNode, insertFileNode, nodeDto, requireNameFree, resolveParentFolder } from '../nodes/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import {
@@ -358,17 +359,6 @@ function keepClaim(ctx: AppContext, claim: Claim): () => void {
   return () => clearInterval(timer);
 }
 
-/**
- * Test hook, inert unless STRONGROOM_TEST_PAUSE_AFTER_JOIN_MS is set: holds a completion between joining the
- * parts and hashing them, and says so in the log, so a crash test can kill the server at that point.
- */
-async function testPauseAfterJoin(ctx: AppContext, s3Key: string): Promise<void> {
-  const ms = Number(process.env.STRONGROOM_TEST_PAUSE_AFTER_JOIN_MS ?? 0);
-  if (!(ms > 0)) return;
-  ctx.log.warn({ s3Key }, 'test hook: upload joined, pausing before hashing');
-  await new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 class ClaimLostError extends Error {}
 
 /**
@@ -466,7 +456,7 @@ async function completeClaimed(
     head = await ctx.store.head(session.s3Key);
     if (!head) throw badRequest(UPLOAD_MSG.fileMissing);
   }
-  await testPauseAfterJoin(ctx, session.s3Key);
+  await failpoint(ctx, 'upload.after-join', { s3Key: session.s3Key });
   if (head.size !== input.fileSize) {
     await rejectUpload(ctx, auth, claim, `stored ${head.size} bytes, expected ${input.fileSize}`, meta);
     throw badRequest(UPLOAD_MSG.sizeMismatch);
