@@ -133,7 +133,7 @@ export type ArchivalStatsResponse = z.infer<typeof archivalStatsResponse>;
  * the x-mfa-token header or mfaToken; a token bought to view the stats does not serve). dryRun defaults to true,
  * so a body without it only counts.
  */
-export const archiveAuditLogsRequest = z.object({
+export const archiveAuditLogsRequest = z.strictObject({
   dryRun: z.boolean({ error: ARCHIVAL_MSG.dryRunBoolean }).default(true),
   mfaToken: text().max(200).optional(),
 });
@@ -163,7 +163,7 @@ const organizationIdField = text({ error: ARCHIVAL_MSG.organizationIdRequired })
  * POST /_api/audit-logs/retrieve-archived. organizationId must be the session's organization; a log id of
  * another organization (or one the caller cannot see in the list) answers 404.
  */
-export const retrieveArchivedRequest = z.object({ logId: logIdField, organizationId: organizationIdField });
+export const retrieveArchivedRequest = z.strictObject({ logId: logIdField, organizationId: organizationIdField });
 export type RetrieveArchivedRequest = z.input<typeof retrieveArchivedRequest>;
 
 export const RETRIEVAL_STATUSES = ['cached', 'in-progress', 'failed'] as const;
@@ -188,7 +188,7 @@ export type RetrieveArchivedResponse = z.infer<typeof retrieveArchivedResponse>;
  * are now cached. `completed` counts them, `logIds` lists them; `pending` lists those still in progress and
  * `failed` those that failed.
  */
-export const checkRetrievalsRequest = z.object({
+export const checkRetrievalsRequest = z.strictObject({
   organizationId: organizationIdField,
   logIds: z.array(logIdField).max(ARCHIVAL_LIMITS.checkLogIdsMax, { error: ARCHIVAL_MSG.logIdsTooMany }).optional(),
 });

@@ -74,8 +74,9 @@ export const AUDIT_LOG_LIMITS = {
 
 /**
  * The seven categories of the page's filter and the actions in each. Every action Strongroom writes is in exactly
- * one category (a server test holds this). Client-reported forensic notes are recorded as FORENSIC_<NAME>, a
- * name the reporter chooses: they are found by search, not by this filter.
+ * one category (a server test holds this). What a browser reports (security events and forensic notes) is
+ * recorded under CLIENT_REPORT_ACTION_PREFIX instead, in the category CLIENT_REPORT_CATEGORY: found by search, not
+ * by this filter, and never under a name of this map.
  */
 export const AUDIT_ACTION_CATEGORIES = {
   Authentication: [
@@ -171,8 +172,20 @@ export type AuditActionCategory = keyof typeof AUDIT_ACTION_CATEGORIES;
 export const AUDIT_CATEGORY_NAMES = Object.keys(AUDIT_ACTION_CATEGORIES) as AuditActionCategory[];
 /** Every action name the list filter accepts. */
 export const AUDIT_ACTIONS: readonly string[] = Object.values(AUDIT_ACTION_CATEGORIES).flat();
-/** The category of an action (null for a free-form forensic note). */
-export function auditCategoryOf(action: string): AuditActionCategory | null {
+/**
+ * Security events and forensic notes a browser sends (POST /_api/security/event-log and forensic-log) are claims,
+ * not events the server witnessed: each is stored as CLIENT_REPORTED_<NAME> (the name the browser sent is kept in
+ * details.reportedAction), so a report can never pass for an entry the server writes under that name.
+ */
+export const CLIENT_REPORT_ACTION_PREFIX = 'CLIENT_REPORTED_';
+/** The category of every client report, apart from the seven of the filter. */
+export const CLIENT_REPORT_CATEGORY = 'Client Reports';
+/** The action a client report is stored under. */
+export const clientReportAction = (name: string) => `${CLIENT_REPORT_ACTION_PREFIX}${name}`;
+
+/** The category of an action: one of the seven, Client Reports for what a browser reported, else null. */
+export function auditCategoryOf(action: string): AuditActionCategory | typeof CLIENT_REPORT_CATEGORY | null {
+  if (action.startsWith(CLIENT_REPORT_ACTION_PREFIX)) return CLIENT_REPORT_CATEGORY;
   for (const name of AUDIT_CATEGORY_NAMES) if ((AUDIT_ACTION_CATEGORIES[name] as readonly string[]).includes(action)) return name;
   return null;
 }
@@ -306,12 +319,16 @@ export const auditLogEntrySchema = z.object({
   action: z.string(),
   targetTable: z.string().nullable(),
   targetId: z.string().nullable(),
+  /** When the entry was written (ISO date-time). */
+  createdAt: z.string(),
+  /** The same value as createdAt, under its earlier name. */
   details: z.record(z.string(), z.unknown()).nullable(),
   ipAddress: z.string().nullable(),
   archived: z.boolean(),
 });
 export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;
 export const auditLogListResponse = z.object({
+  /** The recorded details plus `ipAddress` (the same value as the top-level field); null while archived. */
   logs: z.array(auditLogEntrySchema),
   pagination: z.object({
     page: z.number().int(),

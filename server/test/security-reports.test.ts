@@ -28,7 +28,7 @@ const reports = async (organizationId = orgId) =>
   );
 
 describe('security event and forensic logs', () => {
-  it('writes each of the 20 event actions to the audit log, marked as reported by the client', async () => {
+  it('writes each of the 20 event actions to the audit log as CLIENT_REPORTED_<ACTION>, marked as reported by the client', async () => {
     for (const action of SECURITY_EVENT_ACTIONS) {
       const r = await admin.client.post('/_api/security/event-log', { action, targetId: 'matter-1', details: { note: 'x' } });
       expect(r.statusCode).toBe(200);
@@ -40,8 +40,8 @@ describe('security event and forensic logs', () => {
       .where('organizationId', '=', orgId)
       .where('targetTable', '=', 'security_event')
       .execute();
-    expect(rows.map((r) => r.action).sort()).toEqual([...SECURITY_EVENT_ACTIONS].sort());
-    for (const row of rows) expect(row.details).toMatchObject({ note: 'x', reportedBy: 'client' });
+    expect(rows.map((r) => r.action).sort()).toEqual(SECURITY_EVENT_ACTIONS.map((a) => `CLIENT_REPORTED_${a}`).sort());
+    for (const row of rows) expect(row.details).toMatchObject({ note: 'x', reportedBy: 'client', reportedAction: row.action.slice(16) });
   });
 
   it('refuses an unknown action and an empty forensic action', async () => {
@@ -58,7 +58,7 @@ describe('security event and forensic logs', () => {
       .select(['action', 'targetId'])
       .where('id', '=', ok.json().id)
       .executeTakeFirstOrThrow();
-    expect(row).toEqual({ action: 'FORENSIC_VIEWED_PRIVILEGED_MEMO', targetId: '42' });
+    expect(row).toEqual({ action: 'CLIENT_REPORTED_VIEWED_PRIVILEGED_MEMO', targetId: '42' });
   });
 
   it('needs a session', async () => {

@@ -68,9 +68,11 @@ function hasNarrowing(f: AuditFilters): boolean {
 }
 
 function toEntry(r: AuditLogRow): AuditLogEntry {
+  const createdAt = new Date(r.createdAt).toISOString();
   return {
     id: r.id,
-    timestamp: new Date(r.createdAt).toISOString(),
+    createdAt,
+    timestamp: createdAt,
     actor:
       r.actorId === null && r.actorName === null && r.actorEmail === null
         ? null
@@ -78,8 +80,9 @@ function toEntry(r: AuditLogRow): AuditLogEntry {
     action: r.action,
     targetTable: r.targetTable,
     targetId: r.targetId,
-    // An archived entry's details are in cold storage until retrieved.
-    details: r.archived ? null : r.details,
+    // An archived entry's details are in cold storage until retrieved. The address the request came from is
+    // repeated inside details, over any ipAddress a client's own report put there.
+    details: r.archived ? null : { ...r.details, ipAddress: r.ipAddress },
     ipAddress: r.ipAddress,
     archived: r.archived,
   };

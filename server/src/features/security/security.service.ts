@@ -1,4 +1,4 @@
-import { MSG } from '@strongroom/contracts';
+import { clientReportAction, MSG } from '@strongroom/contracts';
 import { requireMemberRole } from '../../shared/access.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
@@ -22,9 +22,12 @@ async function reserveReport(db: Executor, userId: number): Promise<void> {
 }
 
 /**
- * Security events and forensic notes reported by the client go to the audit log, marked as reported by the client
- * so that nobody mistakes them for events the server witnessed. Only members (admins and users) past the MFA setup
- * wall may report; each report is bounded by the contract (details 16 KB, 8 levels) and by REPORT_LIMIT.
+ * Security events and forensic notes reported by the client go to the audit log as claims, never as events the
+ * server witnessed: whatever name the browser sends, the entry's action is CLIENT_REPORTED_<NAME> (category Client
+ * Reports), so a report named INTEGRITY_CHECK_PASSED or VAULT_MATTER is not found under the server's own action
+ * and cannot pass for it. The name as sent is kept in details.reportedAction, beside reportedBy 'client', which
+ * the report's own details cannot overwrite. Only members (admins and users) past the MFA setup wall may report;
+ * each report is bounded by the contract (details 16 KB, 8 levels) and by REPORT_LIMIT.
  */
 export async function logClientEvent(
   ctx: AppContext,
@@ -35,7 +38,8 @@ export async function logClientEvent(
 ) {
   requireMemberRole(auth.user);
   await reserveReport(ctx.db, auth.user.id);
-  const action =
+  // A forensic note's name is free text: upper-cased, anything but letters, digits and underscores made '_'.
+  const name =
     kind === 'forensic_log'
       ? input.action
           .trim()
@@ -46,11 +50,12 @@ export async function logClientEvent(
   const entry = await ctx.db.transaction().execute((trx) =>
     auditFor(auth.user, meta)(
       trx,
-      kind === 'forensic_log' ? `FORENSIC_${action}` : action,
+      clientReportAction(name),
       { table: kind, id: input.targetId ?? null },
       {
         ...(input.details ?? {}),
         reportedBy: 'client',
+        reportedAction: input.action,
         ...(meta.userAgent ? { userAgent: meta.userAgent } : {}),
       },
     ),
