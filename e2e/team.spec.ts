@@ -77,7 +77,7 @@ async function openDrawer(name: string): Promise<Locator> {
 
 async function invite(email: string, role: 'User' | 'Guest'): Promise<string> {
   await tab().getByRole('button', { name: 'Invite User' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Invite User' });
+  const dialog = page.getByRole('dialog', { name: 'Invite New Team Member' });
   await dialog.getByLabel('Email').fill(email);
   if (role === 'Guest') {
     await dialog.getByRole('combobox', { name: 'Role' }).click();
@@ -140,7 +140,7 @@ test('invite a colleague and a guest (with the MFA prompt); an address already i
 
   // The same address again: refused before any code is asked for, in the invite dialog.
   await tab().getByRole('button', { name: 'Invite User' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Invite User' });
+  const dialog = page.getByRole('dialog', { name: 'Invite New Team Member' });
   await dialog.getByLabel('Email').fill(COLE.email);
   await dialog.getByRole('button', { name: 'Send Invitation' }).click();
   await expect(dialog.getByRole('alert')).toContainText('An invitation to this address is already pending.');

@@ -13,6 +13,7 @@ export * from './uploads.js';
 export * from './read-only.js';
 export * from './undo.js';
 export * from './team.js';
+export * from './team-permissions.js';
 export * from './vault.js';
 export * from './audit-logs.js';
 export * from './archival.js';

@@ -19,24 +19,27 @@ export function undoChange(undoId: string): Promise<UndoResponse> {
 }
 
 /**
- * Shows the success toast of a change; when the answer offered an undo, with an Undo action. The action works
+ * Shows the success toast of a change (a title, or a title with a line beneath); when the answer offered an undo, with an Undo action. The action works
  * once: it toasts 'Undo operation successful.' and calls onUndone (to refresh what shows the object), or toasts
  * 'Undo failed' with the server's reason ('The action has expired or is no longer available.' when the entry
  * expired, was used or the object changed since).
  */
 export function toastWithUndo(
-  message: string,
+  text: string | { title: string; description?: string },
   offer: UndoOffer,
   onUndone: (result: UndoResponse) => unknown,
   send: typeof undoChange = undoChange,
 ): void {
   const { undoId } = offer;
+  const { title: message, description } = typeof text === 'string' ? { title: text, description: undefined } : text;
   if (!undoId) {
-    toast.success(message);
+    if (description) toast.success(message, { description });
+    else toast.success(message);
     return;
   }
   let used = false;
   toast.success(message, {
+    description,
     duration: UNDO_TOAST_MS,
     action: {
       label: UNDO_MSG.action,

@@ -1,5 +1,5 @@
 import type { InvitationActionRequest, InvitationActionResponse, InviteUserRequest, PendingInvitation, Role } from '@strongroom/contracts';
-import { DEFAULT_PERMISSIONS, MAIL, MSG, TEAM_MSG } from '@strongroom/contracts';
+import { DEFAULT_PERMISSIONS, MAIL, MSG, TEAM_MSG, canInviteMembers, invitableRoles } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
@@ -27,22 +27,13 @@ const INVITATION_DAYS = 7;
 
 type Inviter = Pick<AuthContext['user'], 'role' | 'permissions'>;
 
-/**
- * The roles a person may invite: an admin any role; a user who manages users a user or a guest; a user who may
- * only invite, guests.
- */
-export function invitableRoles(user: Inviter): Role[] {
-  if (user.role === 'admin') return ['admin', 'user', 'guest'];
-  if (user.role === 'guest') return [];
-  if (user.permissions.canManageUsers) return ['user', 'guest'];
-  if (user.permissions.canInviteUsers) return ['guest'];
-  return [];
-}
+/** The roles a person may invite: the contract's rule, the same one the web's Invite User buttons follow. */
+export { invitableRoles };
 
 /** Refuses an invitation of `role` by someone who may not send it. */
 function requireMayInvite(user: Inviter, role: Role): void {
+  if (!canInviteMembers(user)) throw forbidden();
   const roles = invitableRoles(user);
-  if (roles.length === 0) throw forbidden();
   if (role === 'admin' && user.role !== 'admin') throw forbidden(MSG.inviteAdminOnly);
   if (!roles.includes(role)) throw forbidden(TEAM_MSG.inviteGuestsOnly);
 }

@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Menu, UserPlus } from 'lucide-react';
-import type { SessionUser } from '@strongroom/contracts';
+import { canInviteMembers, invitableRoles, type SessionUser } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
 import { InviteUserDialog } from '@/features/team/components/invite-user-dialog';
 import { AvatarMenu } from './avatar-menu';
-import { canInviteUsers } from './permissions';
 import { BrandMark } from './brand';
 import { NotificationsButton } from './notifications-button';
 import { SearchBox } from './search-box';
@@ -31,13 +30,14 @@ export function TopBar({ user, onOpenNavigation, onLogout }: TopBarProps) {
         </Link>
         <SearchBox className="max-w-md flex-1" />
         <div className="ml-auto flex items-center gap-1">
-          {canInviteUsers(user) ? (
+          {/* Shown to everyone the server lets invite: the rule is shared with its check. */}
+          {canInviteMembers(user) ? (
             <>
               <Button variant="outline" size="sm" onClick={() => setInviteOpen(true)} className="mr-1" aria-label="Invite User">
                 <UserPlus aria-hidden="true" />
                 <span className="hidden md:inline">Invite User</span>
               </Button>
-              <InviteUserDialog open={inviteOpen} onOpenChange={setInviteOpen} isAdmin={user.role === 'admin'} />
+              <InviteUserDialog open={inviteOpen} onOpenChange={setInviteOpen} roles={invitableRoles(user)} />
             </>
           ) : null}
           <ThemeToggle />

@@ -108,4 +108,18 @@ describe('Create New Matter', () => {
     expect(number).toHaveFocus();
     expect(onOpenChange).not.toHaveBeenCalled();
   });
+
+  it('says Failed to create matter once when the server gave no reason, and adds the reason when it gave one', async () => {
+    createAnswer = () => new Response('', { status: 500 });
+    const { user, dialog } = await open();
+    await fillRequired(user, dialog);
+    await user.click(within(dialog).getByRole('button', { name: 'Create Matter' }));
+    const toast = await screen.findByText('Failed to create matter');
+    expect(toast.textContent).toBe('Failed to create matter');
+    expect(screen.queryByText(/Failed to create matter: Failed to create matter/)).not.toBeInTheDocument();
+
+    createAnswer = () => Response.json({ error: 'The client name is too long.' }, { status: 400 });
+    await user.click(within(dialog).getByRole('button', { name: 'Create Matter' }));
+    expect(await screen.findByText('Failed to create matter: The client name is too long.')).toBeInTheDocument();
+  });
 });

@@ -15,6 +15,15 @@ import { createBody, createMatterForm, EMPTY_MATTER_FORM, type MatterFormValues 
 // The create request's rules and texts; the form keeps what was typed (the body is built by createBody).
 const resolver = zodResolver(createMatterForm, undefined, { raw: true }) as Resolver<MatterFormValues>;
 
+/**
+ * 'Failed to create matter: {reason}' with the server's reason. An answer that gave none already reads 'Failed to
+ * create matter' (the call's own fallback text), which is said once, not twice.
+ */
+function createFailureText(err: unknown): string {
+  const reason = errorMessage(err, '');
+  return reason && reason !== MATTER_MSG.createFailed ? `${MATTER_MSG.createFailed}: ${reason}` : MATTER_MSG.createFailed;
+}
+
 type CreateMatterDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; onCreated?: (matter: MatterDto) => void };
 
 export function CreateMatterDialog({ open, onOpenChange, onCreated }: CreateMatterDialogProps) {
@@ -54,7 +63,7 @@ export function CreateMatterDialog({ open, onOpenChange, onCreated }: CreateMatt
           form.setError('matterNumber', { message: MATTER_MSG.matterNumberExists }, { shouldFocus: true });
           return;
         }
-        toast.error(`${MATTER_MSG.createFailed}: ${errorMessage(err)}`);
+        toast.error(createFailureText(err));
       },
     });
   });

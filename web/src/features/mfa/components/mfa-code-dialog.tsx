@@ -5,7 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogActions } from '@/components/ui/dialog-actions';
-import { errorMessage, isMfaRequiredError } from '@/lib/api-error';
+import { errorMessage, isApiError, isMfaRequiredError } from '@/lib/api-error';
 import { isCompleteCode } from '@/lib/code-input';
 import { useSendMfaEmail } from '../api/send-mfa-email';
 import { VerificationCodeField } from '@/components/verification-code-field';
@@ -45,6 +45,17 @@ export function MfaCodeDialog({ open, requestKey, onCancel, ...form }: MfaCodeDi
   );
 }
 
+/**
+ * Why a code was not accepted. A refused code comes back as another MFA demand: say it is wrong instead of asking
+ * again. The server's own refusal (a 4xx with its text) is shown as it is. Anything else (no answer, a server
+ * fault, an unexpected failure) says nothing about the code: 'Authentication error. Please try again.'
+ */
+function codeFailureText(err: unknown): string {
+  if (isMfaRequiredError(err)) return MSG.invalidCode;
+  if (isApiError(err) && err.status >= 400 && err.status < 500) return errorMessage(err, MSG.dialogVerificationFailed);
+  return MSG.dialogAuthError;
+}
+
 type MfaCodeFormProps = Omit<MfaCodeDialogProps, 'open' | 'requestKey'> & { inputRef: RefObject<HTMLInputElement | null> };
 
 function MfaCodeForm({ title, description, onSubmitCode, onCancel, emailUserId, inputRef }: MfaCodeFormProps) {
@@ -62,8 +73,7 @@ function MfaCodeForm({ title, description, onSubmitCode, onCancel, emailUserId, 
     try {
       await onSubmitCode(code);
     } catch (err) {
-      // A refused code comes back as another MFA demand: say why instead of asking again.
-      setError(isMfaRequiredError(err) ? MSG.invalidCode : errorMessage(err, MSG.dialogVerificationFailed));
+      setError(codeFailureText(err));
       setCode('');
       setSubmitting(false);
       inputRef.current?.focus();

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MSG, TEAM_MSG } from '@strongroom/contracts';
+import { MSG, TEAM_MSG, type Role } from '@strongroom/contracts';
 import { resetMfaRequestsForTest } from '@/lib/mfa-bridge';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
@@ -35,21 +35,28 @@ beforeEach(() => {
 });
 afterEach(() => resetMfaRequestsForTest());
 
-function open(isAdmin: boolean) {
+const ADMIN_ROLES: Role[] = ['admin', 'user', 'guest'];
+
+function open(roles: Role[] = ADMIN_ROLES) {
   const onOpenChange = vi.fn();
   const r = renderWithClient(
     <>
-      <InviteUserDialog open onOpenChange={onOpenChange} isAdmin={isAdmin} />
+      <InviteUserDialog open onOpenChange={onOpenChange} roles={roles} />
       <MfaHost />
       <Toaster />
     </>,
   );
-  return { ...r, dialog: screen.getByRole('dialog', { name: 'Invite User' }), onOpenChange };
+  return { ...r, dialog: screen.getByRole('dialog', { name: 'Invite New Team Member' }), onOpenChange };
 }
 
-describe('Invite User', () => {
+describe('Invite New Team Member', () => {
+  it('is titled Invite New Team Member', () => {
+    open();
+    expect(screen.getByRole('heading', { name: 'Invite New Team Member' })).toBeInTheDocument();
+  });
+
   it('starts with the User role; administrators may also choose Admin, others only User and Guest', async () => {
-    const admin = open(true);
+    const admin = open();
     const role = within(admin.dialog).getByRole('combobox', { name: 'Role' });
     expect(role).toHaveTextContent('User');
     expect(role).toHaveAccessibleDescription('Standard access: upload and download files.');
@@ -60,13 +67,21 @@ describe('Invite User', () => {
     expect(role).toHaveAccessibleDescription('Limited, read-only access to the matters shared with them.');
     admin.unmount();
 
-    const member = open(false);
-    await member.user.click(within(member.dialog).getByRole('combobox', { name: 'Role' }));
+    const manager = open(['user', 'guest']);
+    await manager.user.click(within(manager.dialog).getByRole('combobox', { name: 'Role' }));
     expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['User', 'Guest']);
+    manager.unmount();
+
+    // Someone who may only invite guests starts on Guest and has nothing else to pick.
+    const inviter = open(['guest']);
+    const only = within(inviter.dialog).getByRole('combobox', { name: 'Role' });
+    expect(only).toHaveTextContent('Guest');
+    await inviter.user.click(only);
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['Guest']);
   });
 
   it('refuses a missing or malformed email on the field and sends nothing', async () => {
-    const { user, dialog } = open(true);
+    const { user, dialog } = open();
     await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
     const email = within(dialog).getByLabelText('Email');
     expect(await within(dialog).findByText(MSG.validEmail)).toBeInTheDocument();
@@ -78,7 +93,7 @@ describe('Invite User', () => {
   });
 
   it('asks for a fresh code when the server demands one, then sends the same invitation with it', async () => {
-    const { user, dialog, onOpenChange } = open(true);
+    const { user, dialog, onOpenChange } = open();
     await user.type(within(dialog).getByLabelText('Email'), 'cole@acme.test');
     await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
 
@@ -101,7 +116,7 @@ describe('Invite User', () => {
   });
 
   it('says a code is needed, without alarm, when the user closes the code dialog', async () => {
-    const { user, dialog, onOpenChange } = open(true);
+    const { user, dialog, onOpenChange } = open();
     await user.type(within(dialog).getByLabelText('Email'), 'cole@acme.test');
     await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
     const mfa = await screen.findByRole('dialog', { name: 'Verification required' });
@@ -112,7 +127,7 @@ describe('Invite User', () => {
     expect(invites()).toHaveLength(1);
   });
   it('says what a guest will see before a guest is invited', async () => {
-    const { user, dialog } = open(true);
+    const { user, dialog } = open();
     expect(within(dialog).queryByText(TEAM_MSG.guestNoGrants)).toBeNull();
     await user.click(within(dialog).getByRole('combobox', { name: 'Role' }));
     await user.click(await screen.findByRole('option', { name: 'Guest' }));
@@ -124,7 +139,7 @@ describe('Invite User', () => {
       Response.json({ error: TEAM_MSG.alreadyInvited, code: 'CONFLICT_ERROR', details: { reason: 'ALREADY_INVITED' } }, { status: 409 });
     // At the first try (the server checks it before asking for a code) ...
     calls = stubFetch(() => alreadyInvited());
-    const first = open(true);
+    const first = open();
     await first.user.type(within(first.dialog).getByLabelText('Email'), 'cole@acme.test');
     await first.user.click(within(first.dialog).getByRole('button', { name: 'Send Invitation' }));
     expect(await within(first.dialog).findByRole('alert')).toHaveTextContent(TEAM_MSG.alreadyInvited);
@@ -133,7 +148,7 @@ describe('Invite User', () => {
 
     // ... and when it comes with the code (someone invited the address meanwhile): the prompt closes.
     calls = stubFetch(({ body }) => ((body as { mfaToken?: string }).mfaToken === VALID_CODE ? alreadyInvited() : mfaRequired()));
-    const { user, dialog } = open(true);
+    const { user, dialog } = open();
     await user.type(within(dialog).getByLabelText('Email'), 'cole@acme.test');
     await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
     const mfa = await screen.findByRole('dialog', { name: 'Verification required' });

@@ -15,34 +15,38 @@ import { useInviteUser } from '../api/invite-user';
 const inviteForm = inviteUserRequest.omit({ mfaToken: true });
 type InviteForm = { email: string; role: Role };
 
-const ROLE_OPTIONS: { value: Role; label: string; description: string; adminOnly?: boolean }[] = [
+const ROLE_OPTIONS: { value: Role; label: string; description: string }[] = [
   { value: 'user', label: 'User', description: 'Standard access: upload and download files.' },
   { value: 'guest', label: 'Guest', description: 'Limited, read-only access to the matters shared with them.' },
-  { value: 'admin', label: 'Admin', description: 'Full access, including user management.', adminOnly: true },
+  { value: 'admin', label: 'Admin', description: 'Full access, including user management.' },
 ];
 
 type InviteUserDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** Only administrators may invite administrators. */
-  isAdmin: boolean;
+  /**
+   * The roles the viewer may invite (invitableRoles: an admin any; a user managing users, users and guests; a
+   * user who may only invite, guests).
+   */
+  roles: readonly Role[];
 };
 
 /** Invite a person to the organization by email with a role (POST /_api/settings/users/invite). */
-export function InviteUserDialog({ open, onOpenChange, isAdmin }: InviteUserDialogProps) {
+export function InviteUserDialog({ open, onOpenChange, roles: allowed }: InviteUserDialogProps) {
   const invite = useInviteUser();
   const [formError, setFormError] = useState<string | null>(null);
+  const roles = ROLE_OPTIONS.filter((r) => allowed.includes(r.value));
+  const defaultRole: Role = allowed.includes('user') ? 'user' : (allowed[0] ?? 'guest');
   const form = useForm<InviteForm>({
     resolver: zodResolver(inviteForm),
-    defaultValues: { email: '', role: 'user' },
+    defaultValues: { email: '', role: defaultRole },
   });
   const { errors } = form.formState;
   const role = useWatch({ control: form.control, name: 'role' });
-  const roles = ROLE_OPTIONS.filter((r) => isAdmin || !r.adminOnly);
 
   const close = (next: boolean) => {
     if (!next) {
-      form.reset();
+      form.reset({ email: '', role: defaultRole });
       setFormError(null);
       invite.reset();
     }
@@ -68,7 +72,7 @@ export function InviteUserDialog({ open, onOpenChange, isAdmin }: InviteUserDial
       <DialogContent className="max-w-md">
         <form onSubmit={onSubmit} noValidate className="grid gap-5">
           <DialogHeader>
-            <DialogTitle>Invite User</DialogTitle>
+            <DialogTitle>Invite New Team Member</DialogTitle>
             <DialogDescription>They will get an email with a link to create their account and join your organization.</DialogDescription>
           </DialogHeader>
           {formError ? <Alert tone={invite.error && isMfaCancelledError(invite.error) ? 'warning' : 'danger'}>{formError}</Alert> : null}

@@ -297,6 +297,7 @@ describe('Manage drawer', () => {
     await user.click(within(drawer).getByRole('button', { name: 'Save Changes' }));
 
     expect(await screen.findByText(TEAM_MSG.updated('Cara User'))).toBeInTheDocument();
+    expect(screen.getByText('User updated successfully')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Cara User' })).toBeNull());
     const [sent] = callsTo('/_api/settings/users/manage');
     expect(sent).toMatchObject({

@@ -1,7 +1,16 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Settings2, UserMinus, UserPlus, Users } from 'lucide-react';
-import { permissionsSummary, ROLE_LABELS, TEAM_LIMITS, TEAM_MSG, type ManagedUser, type SessionUser } from '@strongroom/contracts';
+import {
+  canInviteMembers,
+  invitableRoles,
+  permissionsSummary,
+  ROLE_LABELS,
+  TEAM_LIMITS,
+  TEAM_MSG,
+  type ManagedUser,
+  type SessionUser,
+} from '@strongroom/contracts';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -34,7 +43,9 @@ export function TeamPermissionsTab({ viewer }: { viewer: SessionUser }) {
   const [deactivating, setDeactivating] = useState<ManagedUser | null>(null);
   const [inviteOpen, setInviteOpen] = useState(false);
   const canManage = team.data?.canManage ?? false;
-  const canInvite = team.data?.canInvite ?? (viewer.role === 'admin' || viewer.permissions.canInviteUsers);
+  // Until the list answers, the shared rule decides (the server's check follows the same one).
+  const canInvite = team.data?.canInvite ?? canInviteMembers(viewer);
+  const roles = team.data?.invitableRoles ?? invitableRoles(viewer);
   const isSelf = (u: ManagedUser) => u.email.toLowerCase() === viewer.email.toLowerCase();
 
   return (
@@ -153,7 +164,7 @@ export function TeamPermissionsTab({ viewer }: { viewer: SessionUser }) {
         onClose={() => setDeactivating(null)}
         onUndone={() => queryClient.invalidateQueries({ queryKey: teamQueryKey })}
       />
-      {canInvite ? <InviteUserDialog open={inviteOpen} onOpenChange={setInviteOpen} isAdmin={viewer.role === 'admin'} /> : null}
+      {canInvite ? <InviteUserDialog open={inviteOpen} onOpenChange={setInviteOpen} roles={roles} /> : null}
     </div>
   );
 }

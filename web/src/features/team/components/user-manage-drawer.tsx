@@ -156,7 +156,8 @@ export function UserManageDrawer({ userId, viewer, canManage, onClose }: UserMan
     const name = base.fullName;
     manage.mutate(manageBody(base, changes, viewer.displayName, roleReason), {
       onSuccess: (res) => {
-        toastWithUndo(TEAM_MSG.updated(name), res, () =>
+        // Who was updated, with the confirmation beneath it.
+        toastWithUndo({ title: TEAM_MSG.updated(name), description: TEAM_MSG.userUpdated }, res, () =>
           Promise.all([
             queryClient.invalidateQueries({ queryKey: teamQueryKey }),
             queryClient.invalidateQueries({ queryKey: sessionQueryKey }),

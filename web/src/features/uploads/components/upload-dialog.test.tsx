@@ -32,6 +32,16 @@ function open() {
 }
 
 describe('Upload Files', () => {
+  it('says a file is required when Upload is pressed with none chosen, and stops saying it once one is added', async () => {
+    const { user, dialog, add, putOf } = open();
+    expect(within(dialog).queryByText(UPLOAD_MSG.atLeastOneFile)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('At least one file is required.');
+    expect(putOf('brief.pdf')).toBeUndefined();
+    await add(file('brief.pdf', 1000));
+    expect(within(dialog).queryByText(UPLOAD_MSG.atLeastOneFile)).not.toBeInTheDocument();
+  });
+
   it('queues the chosen files, refuses a wrong one with its reason, uploads the rest with progress and reports the batch', async () => {
     const { user, dialog, row, add, putOf } = open();
     await add(file('brief.pdf', 1000), file('setup.exe', 10, 'application/octet-stream'));

@@ -38,6 +38,8 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
   const queryClient = useQueryClient();
   const [dragging, setDragging] = useState(false);
   const [confirmClose, setConfirmClose] = useState(false);
+  // Upload pressed with no file chosen: say a file is needed (cleared by the first file added).
+  const [noFile, setNoFile] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const queue = useUploadQueue({
     organizationId,
@@ -66,6 +68,7 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
       return;
     }
     queue.clear();
+    setNoFile(false);
     onOpenChange(false);
   };
 
@@ -122,6 +125,11 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
               }}
             />
           </div>
+          {noFile && rows.length === 0 ? (
+            <p role="alert" id="upload-no-file" className="text-sm font-medium text-danger">
+              {UPLOAD_MSG.atLeastOneFile}
+            </p>
+          ) : null}
           {rows.length > 0 ? (
             <ul aria-label="Files to upload" className="grid max-h-72 gap-2 overflow-y-auto">
               {rows.map((r) => {
@@ -198,7 +206,11 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
               <Button variant="outline" onClick={() => close()}>
                 {done === rows.length && rows.length > 0 ? 'Done' : 'Close'}
               </Button>
-              <Button disabled={idle.length === 0} onClick={queue.startIdle}>
+              <Button
+                disabled={rows.length > 0 && idle.length === 0}
+                aria-describedby={noFile && rows.length === 0 ? 'upload-no-file' : undefined}
+                onClick={() => (rows.length === 0 ? setNoFile(true) : queue.startIdle())}
+              >
                 <Upload aria-hidden="true" />
                 {idle.length > 1 ? `Upload ${idle.length} Files` : 'Upload'}
               </Button>
