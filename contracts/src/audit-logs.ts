@@ -26,6 +26,7 @@ export const AUDIT_LOG_MSG = {
   view: 'View',
   hide: 'Hide',
   archived: 'Archived',
+  reportedByBrowser: 'Reported by a browser',
   retrieve: 'Retrieve',
   previous: 'Previous',
   next: 'Next',

@@ -13,6 +13,7 @@ import {
 } from '@strongroom/contracts';
 import { sessionQueryKey } from '@/features/auth/api/get-session';
 import { resetMfaRequestsForTest } from '@/lib/mfa-bridge';
+import { clearSystemMfaTokens } from '@/lib/system-mfa';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
 import { MfaHost } from '@/test/mfa-host';
@@ -22,11 +23,14 @@ import { AuditLogsPage } from './audit-logs-page';
 configure({ asyncUtilTimeout: 5_000 });
 
 const VALID_CODE = '246810';
+const SYSTEM_TOKEN = 's'.repeat(64);
 
 function entry(i: number, patch: Partial<AuditLogEntry> = {}): AuditLogEntry {
+  const at = new Date(Date.UTC(2026, 10, 20, 9, 0, i)).toISOString();
   return {
     id: String(i),
-    timestamp: new Date(Date.UTC(2026, 10, 20, 9, 0, i)).toISOString(),
+    createdAt: at,
+    timestamp: at,
     actor: { id: 7, name: `Person ${i}`, email: `p${i}@acme.test` },
     action: 'CREATE_MATTER',
     targetTable: 'matters',
@@ -56,7 +60,7 @@ beforeEach(() => {
   retrieval = 'none';
   completeOnCheck = false;
   logs = [entry(1), entry(2, { actor: null, action: 'AUDIT_LOG_ARCHIVED', targetTable: null, targetId: null })];
-  calls = stubFetch(({ path, url }) => {
+  calls = stubFetch(({ path, url, body }) => {
     if (path === '/_api/audit-logs/list') {
       const page = Number(url.searchParams.get('page'));
       return Response.json({
@@ -64,6 +68,32 @@ beforeEach(() => {
         pagination: { page, limit: 50, totalCount: logs.length, totalPages, totalCountCapped: false },
         totalCount: logs.length,
       });
+    }
+    if (path === '/_api/system/archival-stats') {
+      const init = vi.mocked(fetch).mock.calls.at(-1)![1];
+      if ((init?.headers as Record<string, string> | undefined)?.['x-mfa-token'] !== SYSTEM_TOKEN) {
+        return Response.json(
+          {
+            error: 'MFA_REQUIRED',
+            code: 'MFA_REQUIRED',
+            mfaRequired: true,
+            message: MSG.mfaRequired,
+            details: { operation: 'VIEW_ARCHIVAL_STATS' },
+          },
+          { status: 401 },
+        );
+      }
+      return Response.json({
+        totalAuditLogs: 4321,
+        archivableLogsCount: 0,
+        lastArchivalDate: null,
+        retentionStatus: 'Compliant',
+        archivedLogsCount: 0,
+      });
+    }
+    if (path === '/_api/auth/verifySystemMfa') {
+      if ((body as { mfaToken?: string }).mfaToken !== VALID_CODE) return Response.json({ error: MSG.invalidCode }, { status: 400 });
+      return Response.json({ success: true, systemMfaToken: SYSTEM_TOKEN, expiresAt: new Date(Date.now() + 1_800_000).toISOString() });
     }
     if (path === '/_api/audit-logs/retrieve-archived') {
       if (retrieval === 'broken') return Response.json({ error: 'Storage unavailable' }, { status: 503 });
@@ -120,6 +150,7 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks();
   resetMfaRequestsForTest();
+  clearSystemMfaTokens();
 });
 
 function member(role: SessionUser['role'] = 'user'): SessionUser {
@@ -326,6 +357,47 @@ describe('the Audit Logs page', { timeout: 20_000 }, () => {
     vi.mocked(fetch).mockImplementationOnce(async () => Response.json({ error: 'boom' }, { status: 500 }));
     await user.click(screen.getByRole('button', { name: AUDIT_LOG_MSG.exportCsv }));
     expect(await screen.findByText(AUDIT_LOG_MSG.exportFailed)).toBeInTheDocument();
+  });
+
+  it('opens on the entries for an administrator, with no dialog; Show statistics asks for the code, then shows them', async () => {
+    const { user } = renderPage(member('admin'));
+    await within(table()).findByText('Person 1');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/_api/system/archival-stats')).toEqual([]);
+    // The rest of the page works without the statistics.
+    await user.click(within(table()).getAllByRole('button', { name: /^View details/ })[0]!);
+    expect(within(table()).getByText(/"matterName": "Matter 1"/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: ARCHIVAL_MSG.showStats }));
+    const prompt = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
+    await user.type(within(prompt).getByLabelText('Verification Code'), VALID_CODE);
+    await user.click(within(prompt).getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('4,321')).toBeInTheDocument();
+    expect(screen.getByText(ARCHIVAL_MSG.compliant)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: ARCHIVAL_MSG.showStats })).not.toBeInTheDocument();
+  });
+
+  it('shows no archival panel to a user who is not an administrator', async () => {
+    renderPage();
+    await within(table()).findByText('Person 1');
+    expect(screen.queryByRole('button', { name: ARCHIVAL_MSG.showStats })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: ARCHIVAL_MSG.panelTitle })).not.toBeInTheDocument();
+  });
+
+  it('labels what a browser reported, in the row and in its details, with the action in words', async () => {
+    logs = [entry(1), entry(4, { action: 'CLIENT_REPORTED_MFA_VERIFICATION_FAILED', details: { reason: 'wrong code' } })];
+    const { user } = renderPage();
+    await within(table()).findByText('Person 4');
+    const [own, reported] = within(table()).getAllByTestId('audit-row');
+    expect(own).not.toHaveTextContent(AUDIT_LOG_MSG.reportedByBrowser);
+    expect(own).toHaveTextContent('CREATE_MATTER');
+    expect(reported).toHaveTextContent(AUDIT_LOG_MSG.reportedByBrowser);
+    expect(within(reported!).getByText('MFA verification failed')).toBeInTheDocument();
+    expect(reported).not.toHaveTextContent('CLIENT_REPORTED_MFA_VERIFICATION_FAILED');
+    await user.click(within(reported!).getByRole('button', { name: /^View details of MFA verification failed/ }));
+    const details = document.getElementById('audit-details-4')!;
+    expect(details).toHaveTextContent(AUDIT_LOG_MSG.reportedByBrowser);
+    expect(details).toHaveTextContent('CLIENT_REPORTED_MFA_VERIFICATION_FAILED');
+    expect(details).toHaveTextContent('"reason": "wrong code"');
   });
 
   describe('an archived entry', () => {

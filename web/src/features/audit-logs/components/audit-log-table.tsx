@@ -4,6 +4,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { SortableTableHead, Table, TableBody, TableCell, TableHeader, TableRow } from '@/components/ui/table';
+import { actionLabel, isClientReported } from '../lib/action-label';
 import { formatTimestamp, type AuditPageSortField, type AuditSort } from '../lib/audit-filters';
 
 type AuditLogTableProps = {
@@ -75,6 +76,8 @@ export function AuditLogTable({ logs, loading, sort, onSort, cachedDetails = {},
               const pending = pendingIds.has(log.id);
               const expanded = open.has(log.id) && details !== undefined;
               const detailsId = `audit-details-${log.id}`;
+              const reported = isClientReported(log.action);
+              const label = actionLabel(log.action);
               return (
                 <Fragment key={log.id}>
                   <TableRow data-testid="audit-row" data-log-id={log.id}>
@@ -89,9 +92,18 @@ export function AuditLogTable({ logs, loading, sort, onSort, cachedDetails = {},
                     </TableCell>
                     <TableCell>
                       <div className="flex flex-wrap items-center gap-1">
-                        <Badge tone={actionTone(log.action)} className="font-mono">
-                          {log.action}
-                        </Badge>
+                        {reported ? (
+                          <>
+                            <Badge tone={actionTone(log.action)} title={log.action}>
+                              {label}
+                            </Badge>
+                            <ReportedBadge />
+                          </>
+                        ) : (
+                          <Badge tone={actionTone(log.action)} className="font-mono">
+                            {log.action}
+                          </Badge>
+                        )}
                         {log.archived ? <Badge tone="outline">{AUDIT_LOG_MSG.archived}</Badge> : null}
                       </div>
                     </TableCell>
@@ -112,7 +124,7 @@ export function AuditLogTable({ logs, loading, sort, onSort, cachedDetails = {},
                           size="sm"
                           aria-expanded={expanded}
                           aria-controls={expanded ? detailsId : undefined}
-                          aria-label={`${expanded ? AUDIT_LOG_MSG.hide : AUDIT_LOG_MSG.view} details of ${log.action} at ${formatTimestamp(log.timestamp)}`}
+                          aria-label={`${expanded ? AUDIT_LOG_MSG.hide : AUDIT_LOG_MSG.view} details of ${label} at ${formatTimestamp(log.timestamp)}`}
                           onClick={() => toggle(log.id)}
                         >
                           {expanded ? AUDIT_LOG_MSG.hide : AUDIT_LOG_MSG.view}
@@ -122,7 +134,7 @@ export function AuditLogTable({ logs, loading, sort, onSort, cachedDetails = {},
                           variant="outline"
                           size="sm"
                           disabled={pending || !onRetrieve}
-                          aria-label={`${pending ? ARCHIVAL_MSG.retrievingButton : AUDIT_LOG_MSG.retrieve} details of ${log.action} at ${formatTimestamp(log.timestamp)}`}
+                          aria-label={`${pending ? ARCHIVAL_MSG.retrievingButton : AUDIT_LOG_MSG.retrieve} details of ${label} at ${formatTimestamp(log.timestamp)}`}
                           onClick={() => onRetrieve?.(log)}
                         >
                           {pending ? ARCHIVAL_MSG.retrievingButton : AUDIT_LOG_MSG.retrieve}
@@ -134,6 +146,12 @@ export function AuditLogTable({ logs, loading, sort, onSort, cachedDetails = {},
                     <TableRow className="hover:bg-transparent">
                       <TableCell colSpan={COLUMNS.length} id={detailsId}>
                         {log.archived ? <p className="mb-2 text-sm text-muted-foreground">{ARCHIVAL_MSG.cachedNotice}</p> : null}
+                        {reported ? (
+                          <p className="mb-2 flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+                            <ReportedBadge />
+                            <span className="font-mono text-xs break-all">{log.action}</span>
+                          </p>
+                        ) : null}
                         <pre className="max-h-80 overflow-auto rounded-md bg-muted p-3 font-mono text-xs whitespace-pre-wrap text-foreground">
                           {JSON.stringify(details, null, 2)}
                         </pre>
@@ -145,5 +163,14 @@ export function AuditLogTable({ logs, loading, sort, onSort, cachedDetails = {},
             })}
       </TableBody>
     </Table>
+  );
+}
+
+/** Marks an entry whose content a browser reported: what it says was claimed by a client, not seen by the server. */
+function ReportedBadge() {
+  return (
+    <Badge tone="warning" className="whitespace-nowrap">
+      {AUDIT_LOG_MSG.reportedByBrowser}
+    </Badge>
   );
 }
