@@ -19,6 +19,7 @@ import { defineJobs } from './jobs.js';
 import { migrateToLatest, openDatabase, ping, type DatabaseHandle } from './platform/db/database.js';
 import { createMailer, type Mailer } from './platform/mail/mailer.js';
 import { buildSecurityHeaders, registerSecurityHeaders } from './platform/http/security-headers.js';
+import { redactUrl } from './platform/http/redact-url.js';
 import { createBlobStore, writeOnceCheck } from './platform/storage/index.js';
 import type { BlobStore } from './platform/storage/blob-store.js';
 import { LocalBlobStore } from './platform/storage/local-store.js';
@@ -76,12 +77,7 @@ const API_COMPRESSION: Exclude<RouteShorthandOptions['compress'], false | undefi
   customTypes: /^application\/json(?:;|$)/,
 };
 
-/** Query parameters never written to the log: one-time tokens arrive in links. */
-function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|sig|setupToken)=)[^&]*/gi, '$1[redacted]');
-}
-
-/** Pino options: JSON lines without cookies, MFA tokens or one-time tokens in URLs. */
+/** Pino options: JSON lines without cookies, MFA tokens, or tokens and codes in URLs (redactUrl). */
 export function logOptions(level: string) {
   return {
     level,

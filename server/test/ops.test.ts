@@ -97,7 +97,7 @@ describe('operations', () => {
       payload: { userId: 1, token: '987654' },
     });
     const all = lines.join('\n');
-    expect(all).toContain('/password-reset?token=[redacted]');
+    expect(all).toContain('/password-reset?token=[REDACTED]');
     expect(all).not.toContain('SECRET-RESET-TOKEN');
     expect(all).not.toContain('SECRET-COOKIE');
     expect(all).not.toContain('SECRET-PENDING');

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MSG, type ErrorReason } from '@strongroom/contracts';
+import { redactUrl } from '../platform/http/redact-url.js';
 import { AppError } from './errors.js';
 
 /**
@@ -48,7 +49,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     // PostgreSQL's own race outcomes are not the client's fault and not a server failure: a retry succeeds.
     const sqlState = (err as { code?: unknown }).code;
     if (sqlState === '40001' || sqlState === '40P01' || sqlState === '55P03') {
-      request.log.warn({ sqlState, url: request.url }, 'transaction lost a race; the client is asked to retry');
+      request.log.warn({ sqlState, url: redactUrl(request.url) }, 'transaction lost a race; the client is asked to retry');
       const reason: ErrorReason = sqlState === '55P03' ? 'LOCKED' : 'RACE';
       return reply
         .status(409)
