@@ -55,6 +55,11 @@ export const AUDIT_LOG_MSG = {
   // Integrity check (toasts)
   integrityPassed: (n: number) => `Integrity check passed: ${n} entries verified.`,
   integrityFailed: (n: number) => `Integrity check failed: ${n} invalid entries.`,
+  // What anchors the chain outside the database (the integrity check's anchor.message)
+  anchorNone: 'no signed head yet: nothing outside the database vouches for the newest entries.',
+  anchorSigned: (seq: number, signedAt: string, lastSeq: number) =>
+    `Entries up to ${seq} are anchored by a head signed at ${signedAt} and held in the write-once store` +
+    (lastSeq > seq ? `; entries ${seq + 1} to ${lastSeq} are not signed yet.` : '.'),
 } as const;
 
 export const AUDIT_LOG_LIMITS = {
@@ -314,22 +319,22 @@ export const auditLogActorSchema = z.object({ id: z.number().int().nullable(), n
 /** One entry as the list answers it. `details` is null while an archived entry's details are in cold storage. */
 export const auditLogEntrySchema = z.object({
   id: z.string(),
+  /** When the entry was written (ISO date-time). */
+  createdAt: z.string(),
+  /** The same value as createdAt, under its earlier name. */
   timestamp: z.string(),
   /** null: the entry was written by Strongroom itself (shown as System). */
   actor: auditLogActorSchema.nullable(),
   action: z.string(),
   targetTable: z.string().nullable(),
   targetId: z.string().nullable(),
-  /** When the entry was written (ISO date-time). */
-  createdAt: z.string(),
-  /** The same value as createdAt, under its earlier name. */
+  /** The recorded details plus `ipAddress` (the same value as the top-level field); null while archived. */
   details: z.record(z.string(), z.unknown()).nullable(),
   ipAddress: z.string().nullable(),
   archived: z.boolean(),
 });
 export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;
 export const auditLogListResponse = z.object({
-  /** The recorded details plus `ipAddress` (the same value as the top-level field); null while archived. */
   logs: z.array(auditLogEntrySchema),
   pagination: z.object({
     page: z.number().int(),
@@ -361,7 +366,14 @@ export const integrityCheckResponse = z.object({
   checkedEntries: z.number().int(),
   /** The first broken entry first. */
   invalidEntries: z.array(integrityInvalidEntrySchema),
-  /** The last signed chain head compared with the chain (null before the first one was signed). */
-  signedHead: z.object({ seq: z.number().int(), hash: z.string(), signedAt: z.string() }).nullable(),
+  /**
+   * The newest signed chain head the write-once store holds, compared with the chain (null before the first one
+   * was signed): its position, hash, time, signing key and object key.
+   */
+  signedHead: z
+    .object({ seq: z.number().int(), hash: z.string(), signedAt: z.string(), keyId: z.string(), objectKey: z.string() })
+    .nullable(),
+  /** Whether and when the chain was anchored outside the database, in words (status 'none': no signed head yet). */
+  anchor: z.object({ status: z.enum(['signed', 'none']), message: z.string() }),
 });
 export type IntegrityCheckResponse = z.infer<typeof integrityCheckResponse>;

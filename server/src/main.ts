@@ -3,6 +3,7 @@ import { loadConfigOrExit, ownerOnlyFiles, secureDataDirOrExit, stopOnSignals } 
 import { DataDirInUseError } from './platform/db/database.js';
 import { prepareSetupToken } from './features/setup/setup.service.js';
 import { registerSigningKeyAtStart } from './platform/signing-keys.js';
+import { startAuditHeadSigning } from './features/audit/index.js';
 
 async function main(): Promise<void> {
   ownerOnlyFiles();
@@ -33,6 +34,12 @@ async function main(): Promise<void> {
   app.log.info(
     { database: ctx.dbKind, objectStore: config.s3 ? 's3' : 'local', mail: ctx.mailer.kind, appUrl: config.appUrl },
     'Strongroom is ready',
+  );
+
+  // Chains that grew while the server was stopped are signed now, and the periodic signing is queued.
+  startAuditHeadSigning(ctx).then(
+    (run) => app.log.info({ signed: run.signed.length, failed: run.failed.length }, 'audit chain heads signed at start'),
+    (err: unknown) => app.log.error({ err }, 'signing audit chain heads at start failed'),
   );
 
   stopOnSignals(app.log, 'shutting down: finishing requests in flight', () => {

@@ -1,5 +1,5 @@
 import type { Executor } from '../platform/db/database.js';
-import { canonicalJson, sha256Hex } from './tokens.js';
+import { entryHash, GENESIS_HASH, type ChainedFields } from './audit-hash.js';
 
 type AuditActor = { id: number; name: string; email: string } | null;
 
@@ -15,43 +15,7 @@ type AuditEntry = {
 
 /** Events that belong to no organization (a failed sign-in for an unknown address) share one chain. */
 export const SYSTEM_CHAIN = 'system';
-export const GENESIS_HASH = '0'.repeat(64);
-
-export type ChainedFields = {
-  chainKey: string;
-  seq: string;
-  organizationId: string | null;
-  actorId: number | null;
-  actorName: string | null;
-  actorEmail: string | null;
-  action: string;
-  targetTable: string | null;
-  targetId: string | null;
-  details: Record<string, unknown>;
-  ipAddress: string | null;
-  createdAt: Date;
-};
-
-/** The hash of one entry: sha256 over the previous hash and a canonical form of every recorded field. */
-export function entryHash(prevHash: string, f: ChainedFields): string {
-  return sha256Hex(
-    prevHash +
-      canonicalJson([
-        f.chainKey,
-        String(f.seq),
-        f.organizationId,
-        f.actorId,
-        f.actorName,
-        f.actorEmail,
-        f.action,
-        f.targetTable,
-        f.targetId,
-        f.details,
-        f.ipAddress,
-        f.createdAt.toISOString(),
-      ]),
-  );
-}
+export { entryHash, GENESIS_HASH } from './audit-hash.js';
 
 /**
  * Appends an audit entry inside the caller's transaction, so the change and its record commit together.

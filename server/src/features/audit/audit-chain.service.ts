@@ -4,20 +4,24 @@
  * Each entry's hash covers the previous entry's hash and every recorded field, so a changed, removed or reordered
  * entry breaks the chain at that point. What the chain alone cannot show is the loss of its newest entries, or a
  * table rewritten from scratch with hashes computed anew. So the chain head is signed with the installation's
- * Ed25519 key every day and after each archival, stored in the object store under a write-once lock of
- * SIGNED_HEAD_RETENTION_YEARS, and recorded in audit_signed_heads: the check compares the chain with the newest
- * signed head, whose position must still hold the signed hash.
+ * Ed25519 key and stored in the object store under a write-once lock of SIGNED_HEAD_RETENTION_YEARS
+ * (audit-heads.ts): within AUDIT_HEAD_INTERVAL_SECONDS of any growth, at start, before each integrity check and
+ * after each archival. audit_signed_heads records each one, but only as a pointer: the check reads the newest
+ * head from the store, whose position in the chain must still hold the signed hash.
  */
-import { createPublicKey, verify } from 'node:crypto';
-import { canonicalJson, certificateSigner } from '../../platform/signing.js';
-import { entryHash, GENESIS_HASH } from '../../shared/audit.js';
+import { AUDIT_LOG_MSG } from '@strongroom/contracts';
+import { certificateSigner, canonicalJson } from '../../platform/signing.js';
+import { entryHash, GENESIS_HASH } from '../../shared/audit-hash.js';
 import type { AppContext } from '../../shared/context.js';
+import type { Executor } from '../../platform/db/database.js';
+import { headObjectKey, headPayload, newestStoredHead, type StoredHead } from './audit-heads.js';
 import {
   chainBatch,
   chainEntryAt,
   chainHead,
   insertSignedHead,
   latestSignedHead,
+  lockHeadSigning,
   organizationsToSign,
   type AuditLogRow,
 } from './audit.repository.js';
@@ -30,12 +34,16 @@ const VERIFY_BATCH = 5000;
 const MAX_LISTED = 100;
 
 type InvalidEntry = { id: string | null; seq: number; reason: string };
+export type SignedHeadSummary = { seq: number; hash: string; signedAt: string; keyId: string; objectKey: string };
 export type ChainCheck = {
   isValid: boolean;
   checkedEntries: number;
   invalidEntries: InvalidEntry[];
-  signedHead: { seq: number; hash: string; signedAt: string } | null;
+  signedHead: SignedHeadSummary | null;
+  anchor: { status: 'signed' | 'none'; message: string };
 };
+/** Why a head was signed (recorded with it). */
+export type SigningReason = 'interval' | 'start' | 'check' | 'archival' | 'manual';
 
 /**
  * Supplies the details of archived entries, whose details left the database for cold storage. Answers the
@@ -53,9 +61,16 @@ export function registerArchivedDetailsSource(source: ArchivedDetailsSource): vo
   archivedDetails = source;
 }
 
-/** What is signed: the chain, its position and hash, and when. */
-function headPayload(organizationId: string, seq: number, hash: string, signedAt: Date) {
-  return { kind: 'audit-chain-head', version: 1, organizationId, chainKey: organizationId, seq, hash, signedAt: signedAt.toISOString() };
+/** The details of the archived entries of a batch of rows (from their archive), or null when there are none. */
+export async function archivedDetailsOf(
+  ctx: AppContext,
+  organizationId: string,
+  batch: AuditLogRow[],
+): Promise<Map<number, Record<string, unknown>> | null> {
+  const archivedSeqs = batch.filter((r) => r.archived).map((r) => Number(r.seq));
+  return archivedSeqs.length && archivedDetails
+    ? archivedDetails(ctx, organizationId, Math.min(...archivedSeqs), Math.max(...archivedSeqs))
+    : null;
 }
 
 function hashOf(prev: string, r: AuditLogRow, details: Record<string, unknown>): string {
@@ -75,8 +90,28 @@ function hashOf(prev: string, r: AuditLogRow, details: Record<string, unknown>):
   });
 }
 
-/** Walks the organization's whole chain in sequence order, in batches, and lists what does not hold. */
-export async function verifyOrganizationChain(ctx: AppContext, organizationId: string): Promise<ChainCheck> {
+function summaryOf(h: StoredHead): SignedHeadSummary {
+  return { seq: h.seq, hash: h.hash, signedAt: h.signedAt, keyId: h.keyId, objectKey: h.objectKey };
+}
+
+/**
+ * Walks the organization's whole chain in sequence order, in batches, and lists what does not hold; then compares
+ * it with the newest signed head in the write-once store. With `signFirst` (the integrity check) the head as it
+ * stands is signed before the walk, when the chain extends the newest signed head intact.
+ */
+export async function verifyOrganizationChain(
+  ctx: AppContext,
+  organizationId: string,
+  opts: { signFirst?: boolean } = {},
+): Promise<ChainCheck> {
+  if (opts.signFirst) {
+    try {
+      await signChainHead(ctx, organizationId, 'check');
+    } catch (err) {
+      // A chain that cannot be signed is what the check below reports; a store outage leaves the older anchor.
+      ctx.log.warn({ err, organizationId }, 'the audit chain head was not signed before the integrity check');
+    }
+  }
   const invalid: InvalidEntry[] = [];
   let invalidCount = 0;
   const flag = (e: InvalidEntry) => {
@@ -93,11 +128,7 @@ export async function verifyOrganizationChain(ctx: AppContext, organizationId: s
     const batch = await next;
     if (batch.length === 0) break;
     next = chainBatch(ctx.db, organizationId, Number(batch[batch.length - 1]!.seq), VERIFY_BATCH);
-    const archivedSeqs = batch.filter((r) => r.archived).map((r) => Number(r.seq));
-    const archived =
-      archivedSeqs.length && archivedDetails
-        ? await archivedDetails(ctx, organizationId, Math.min(...archivedSeqs), Math.max(...archivedSeqs))
-        : null;
+    const archived = await archivedDetailsOf(ctx, organizationId, batch);
     for (const r of batch) {
       const seq = Number(r.seq);
       if (seq > expected) {
@@ -137,31 +168,56 @@ export async function verifyOrganizationChain(ctx: AppContext, organizationId: s
     });
   }
 
-  const signed = await latestSignedHead(ctx.db, organizationId);
-  let signedHead: ChainCheck['signedHead'] = null;
-  if (signed) {
-    const seq = Number(signed.seq);
-    signedHead = { seq, hash: signed.hash, signedAt: new Date(signed.signedAt).toISOString() };
-    const payload = headPayload(organizationId, seq, signed.hash, new Date(signed.signedAt));
-    const signer = await certificateSigner(ctx.config);
-    const signatureOk = verify(
-      null,
-      Buffer.from(canonicalJson(payload), 'utf8'),
-      createPublicKey(signer.publicKeyPem),
-      Buffer.from(signed.signature, 'base64'),
-    );
-    if (!signatureOk || signed.keyId !== signer.keyId) {
-      flag({ id: null, seq, reason: 'the signed chain head record was altered (its signature does not hold)' });
-    } else if (seq > lastSeq) {
-      flag({ id: null, seq, reason: `entries ${lastSeq + 1} to ${seq} were removed after the chain head was signed` });
+  // The store is the authority on how far the chain was signed; the database's newest row is only where to look.
+  const row = await latestSignedHead(ctx.db, organizationId);
+  const found = await newestStoredHead(ctx, organizationId, row?.objectKey);
+  if (row && found.hint) {
+    const seq = Number(row.seq);
+    if (!found.hint.ok) {
+      flag({
+        id: null,
+        seq,
+        reason: `the database's record of the signed head at entry ${seq} has no valid stored object: ${found.hint.reason}`,
+      });
     } else {
-      const at = await chainEntryAt(ctx.db, organizationId, seq);
-      if (!at || at.hash !== signed.hash)
-        flag({ id: at?.id ?? null, seq, reason: 'the chain differs from its signed head: entries were rewritten' });
+      const h = found.hint.head;
+      if (
+        h.seq !== seq ||
+        h.hash !== row.hash ||
+        h.signature !== row.signature ||
+        h.keyId !== row.keyId ||
+        h.signedAt !== new Date(row.signedAt).toISOString()
+      ) {
+        flag({ id: null, seq, reason: `the database's record of the signed head at entry ${seq} differs from its stored object` });
+      }
+    }
+  }
+  for (const r of found.rejected) flag({ id: null, seq: r.seq, reason: `a stored chain head does not hold: ${r.reason}` });
+
+  const stored = found.head;
+  if (stored) {
+    if (stored.seq > lastSeq) {
+      flag({
+        id: null,
+        seq: stored.seq,
+        reason: `entries ${lastSeq + 1} to ${stored.seq} were removed after the chain head was signed`,
+      });
+    } else {
+      const at = await chainEntryAt(ctx.db, organizationId, stored.seq);
+      if (!at || at.hash !== stored.hash)
+        flag({ id: at?.id ?? null, seq: stored.seq, reason: 'the chain differs from its signed head: entries were rewritten' });
     }
   }
   invalid.sort((a, b) => a.seq - b.seq);
-  return { isValid: invalidCount === 0, checkedEntries: checked, invalidEntries: invalid, signedHead };
+  return {
+    isValid: invalidCount === 0,
+    checkedEntries: checked,
+    invalidEntries: invalid,
+    signedHead: stored ? summaryOf(stored) : null,
+    anchor: stored
+      ? { status: 'signed', message: AUDIT_LOG_MSG.anchorSigned(stored.seq, stored.signedAt, lastSeq) }
+      : { status: 'none', message: AUDIT_LOG_MSG.anchorNone },
+  };
 }
 
 function addYears(d: Date, years: number): Date {
@@ -170,61 +226,147 @@ function addYears(d: Date, years: number): Date {
   return r;
 }
 
+/** The chain does not extend its newest signed head intact: signing it would vouch for a rewritten history. */
+export class ChainNotSignableError extends Error {
+  constructor(organizationId: string, reason: string) {
+    super(`The audit chain of ${organizationId} was not signed: ${reason}`);
+    this.name = 'ChainNotSignableError';
+  }
+}
+
+/**
+ * Why the chain from the signed head `base` (or from its start) to `head` is not an intact extension of it, or
+ * null when it is: the entry at the signed position still has the signed hash, and every later entry links to
+ * the one before and hashes to what it says (an archived entry: by its link).
+ */
+async function extensionProblem(
+  db: Executor,
+  organizationId: string,
+  base: StoredHead | null,
+  head: { seq: number; hash: string },
+): Promise<string | null> {
+  if (base && base.seq > head.seq) return `the chain ends at entry ${head.seq}, before its signed head at entry ${base.seq}`;
+  let prev = GENESIS_HASH;
+  let afterSeq = 0;
+  if (base) {
+    const at = await chainEntryAt(db, organizationId, base.seq);
+    if (!at || at.hash !== base.hash) return `entry ${base.seq} no longer has the hash its signed head vouches for`;
+    prev = base.hash;
+    afterSeq = base.seq;
+  }
+  for (;;) {
+    const batch = await chainBatch(db, organizationId, afterSeq, VERIFY_BATCH);
+    for (const r of batch) {
+      const seq = Number(r.seq);
+      if (seq !== afterSeq + 1) return `entry ${afterSeq + 1} is missing`;
+      if (r.prevHash !== prev) return `entry ${seq} does not link to the entry before it`;
+      if (!r.archived && hashOf(prev, r, r.details) !== r.hash) return `entry ${seq} was altered`;
+      prev = r.hash;
+      afterSeq = seq;
+    }
+    if (batch.length < VERIFY_BATCH) break;
+  }
+  if (afterSeq !== head.seq || prev !== head.hash) return `the chain head (entry ${head.seq}) is not its newest entry`;
+  return null;
+}
+
 /**
  * Signs the organization's chain head as it stands, stores the signed document under a write-once lock
- * (vault/audit-heads/<organization>/<seq>-<time>.json, where the store keeps write-once objects) and records it. A head signed already is not signed again.
- * Answers the signed position, or null when the organization has no entry yet. Archival calls this after each
- * batch it archives; the daily job calls it for every organization whose chain moved.
+ * (audit-heads.ts names it) and records it. A position signed already is not signed again, by this process or
+ * any other: the signing of one organization is serialized by an advisory lock, and the record's (chain, seq)
+ * is unique. Only a chain that extends the newest stored head intact is signed (else ChainNotSignableError).
+ * Answers the signed position, or null when the organization has no entry yet.
  */
 export async function signChainHead(
   ctx: AppContext,
   organizationId: string,
-  reason: 'daily' | 'archival' | 'manual',
+  reason: SigningReason,
   now = new Date(),
 ): Promise<{ seq: number; hash: string; objectKey: string } | null> {
   const head = await chainHead(ctx.db, organizationId);
   if (!head) return null;
   const last = await latestSignedHead(ctx.db, organizationId);
-  if (last && Number(last.seq) === head.seq) return { seq: head.seq, hash: last.hash, objectKey: last.objectKey };
+  if (last && Number(last.seq) === head.seq && last.hash === head.hash)
+    return { seq: head.seq, hash: last.hash, objectKey: last.objectKey };
+  // Read before the transaction: nothing the store search does may wait for the database connection it holds.
+  const { head: stored } = await newestStoredHead(ctx, organizationId, last?.objectKey);
   const signer = await certificateSigner(ctx.config);
-  // Whole seconds: the stored time reads back exactly as signed.
-  const signedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
-  const payload = headPayload(organizationId, head.seq, head.hash, signedAt);
-  const signature = signer.signJson(payload);
-  const doc = { payload, algorithm: 'Ed25519', keyId: signer.keyId, publicKey: signer.publicKeyPem, signature };
-  const stamp = signedAt.toISOString().replace(/[-:]/g, '').replace('.000', '');
-  const objectKey = `vault/audit-heads/${organizationId}/${head.seq}-${stamp}.json`;
-  const body = Buffer.from(`${canonicalJson(doc)}\n`, 'utf8');
-  await ctx.store.putLocked({
-    key: objectKey,
-    body,
-    contentType: 'application/json',
-    lock: { mode: 'COMPLIANCE', retainUntil: addYears(signedAt, SIGNED_HEAD_RETENTION_YEARS), legalHold: false },
+  return ctx.db.transaction().execute(async (trx) => {
+    await lockHeadSigning(trx, organizationId);
+    const current = await chainHead(trx, organizationId);
+    if (!current) return null;
+    const latest = await latestSignedHead(trx, organizationId);
+    // Another process signed this position while this one waited for the lock.
+    if (latest && Number(latest.seq) === current.seq && latest.hash === current.hash)
+      return { seq: current.seq, hash: latest.hash, objectKey: latest.objectKey };
+    if (stored && stored.seq === current.seq && stored.hash === current.hash) {
+      // Stored, but its record was lost (a crash after the store write): the record is written again.
+      await insertSignedHead(trx, {
+        organizationId,
+        chainKey: organizationId,
+        seq: String(stored.seq),
+        hash: stored.hash,
+        signedAt: new Date(stored.signedAt),
+        reason,
+        objectKey: stored.objectKey,
+        keyId: stored.keyId,
+        signature: stored.signature,
+      });
+      return { seq: stored.seq, hash: stored.hash, objectKey: stored.objectKey };
+    }
+    const problem = await extensionProblem(trx, organizationId, stored, current);
+    if (problem) throw new ChainNotSignableError(organizationId, problem);
+    // Whole seconds: the stored time reads back exactly as signed.
+    const signedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
+    const payload = headPayload(organizationId, current.seq, current.hash, signedAt);
+    const signature = signer.signJson(payload);
+    const doc = { payload, algorithm: 'Ed25519', keyId: signer.keyId, publicKey: signer.publicKeyPem, signature };
+    const objectKey = headObjectKey(organizationId, current.seq, signedAt);
+    await ctx.store.putLocked({
+      key: objectKey,
+      body: Buffer.from(`${canonicalJson(doc)}\n`, 'utf8'),
+      contentType: 'application/json',
+      lock: { mode: 'COMPLIANCE', retainUntil: addYears(signedAt, SIGNED_HEAD_RETENTION_YEARS), legalHold: false },
+    });
+    await insertSignedHead(trx, {
+      organizationId,
+      chainKey: organizationId,
+      seq: String(current.seq),
+      hash: current.hash,
+      signedAt,
+      reason,
+      objectKey,
+      keyId: signer.keyId,
+      signature,
+    });
+    return { seq: current.seq, hash: current.hash, objectKey };
   });
-  await insertSignedHead(ctx.db, {
-    organizationId,
-    chainKey: organizationId,
-    seq: String(head.seq),
-    hash: head.hash,
-    signedAt,
-    reason,
-    objectKey,
-    keyId: signer.keyId,
-    signature,
-  });
-  return { seq: head.seq, hash: head.hash, objectKey };
 }
 
-/** The daily signing: every organization whose chain moved since its last signed head. */
-export async function signAllChainHeads(ctx: AppContext): Promise<number> {
-  let signed = 0;
-  for (const organizationId of await organizationsToSign(ctx.db)) {
+/** What a signing run did: the organizations signed, and those whose chain could not be signed (and why). */
+export type SigningRun = {
+  signed: Array<{ organizationId: string; seq: number }>;
+  failed: Array<{ organizationId: string; error: string }>;
+};
+
+/** Organizations whose chain moved since its last signed head (all of them, or the one asked for). */
+export async function organizationsToSignNow(ctx: AppContext, organizationId?: string): Promise<string[]> {
+  const moved = await organizationsToSign(ctx.db);
+  return organizationId === undefined ? moved : moved.filter((id) => id === organizationId);
+}
+
+/** Signs every organization whose chain moved since its last signed head (or only `organizationId`). */
+export async function signAllChainHeads(ctx: AppContext, reason: SigningReason = 'interval', organizationId?: string): Promise<SigningRun> {
+  const run: SigningRun = { signed: [], failed: [] };
+  for (const id of await organizationsToSignNow(ctx, organizationId)) {
     try {
-      if (await signChainHead(ctx, organizationId, 'daily')) signed += 1;
+      const r = await signChainHead(ctx, id, reason);
+      if (r) run.signed.push({ organizationId: id, seq: r.seq });
     } catch (err) {
-      // One organization's failure (a store outage) does not hold up the others; the next run signs it.
-      ctx.log.error({ err, organizationId }, 'signing an audit chain head failed');
+      // One organization's failure (a store outage, a chain that does not extend its head) holds up no other.
+      ctx.log.error({ err, organizationId: id }, 'signing an audit chain head failed');
+      run.failed.push({ organizationId: id, error: (err as Error).message });
     }
   }
-  return signed;
+  return run;
 }

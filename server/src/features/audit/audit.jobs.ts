@@ -1,21 +1,51 @@
 import type { AppContext } from '../../shared/context.js';
-import { signAllChainHeads } from './audit-chain.service.js';
+import { signAllChainHeads, type SigningRun } from './audit-chain.service.js';
 
 const AUDIT_HEAD_SIGNING_JOB = 'audit-head-signing';
 
-/** Every day the head of each organization's audit chain that moved is signed and stored under a write-once lock. */
+/** How often an idle runner looks for the signing job: a small part of the interval, so the two stay within it. */
+function pollingSeconds(ctx: AppContext): number {
+  return Math.max(1, Math.min(5, Math.floor(ctx.config.auditHeadIntervalSeconds / 6)));
+}
+
+/**
+ * Queues the next signing run, to start one interval (less the polling delay) from now. Once per slot of that
+ * length, however many processes ask: the chain of runs stays one chain.
+ */
+async function scheduleNextSigning(ctx: AppContext): Promise<void> {
+  const seconds = Math.max(1, ctx.config.auditHeadIntervalSeconds - pollingSeconds(ctx));
+  await ctx.jobs.enqueueOncePerSlot(ctx.db, AUDIT_HEAD_SIGNING_JOB, {}, seconds);
+}
+
+/**
+ * Each organization's audit chain head is signed into the write-once store at most AUDIT_HEAD_INTERVAL_SECONDS
+ * after the chain grew: each run signs every organization whose chain moved, then queues the next run one
+ * interval later. A cron run every minute restarts the sequence should it ever stop (a run that failed for good).
+ */
 export function defineAuditJobs(ctx: AppContext): void {
   ctx.jobs.define<Record<string, never>>({
     name: AUDIT_HEAD_SIGNING_JOB,
     handler: async () => {
-      const signed = await signAllChainHeads(ctx);
-      ctx.log.info({ signed }, 'audit chain heads signed');
+      const run = await signAllChainHeads(ctx, 'interval');
+      if (run.signed.length || run.failed.length)
+        ctx.log.info({ signed: run.signed.length, failed: run.failed.length }, 'audit chain heads signed');
+      await scheduleNextSigning(ctx);
     },
-    // Daily at 02:23 UTC.
-    cron: '23 2 * * *',
-    pollingIntervalSeconds: 60,
+    cron: '* * * * *',
+    pollingIntervalSeconds: pollingSeconds(ctx),
     expireInSeconds: 3600,
     retryLimit: 3,
-    retryDelaySeconds: 600,
+    retryDelaySeconds: 10,
   });
+}
+
+/**
+ * At start: signs every organization whose chain moved since its last signed head (the server may have been
+ * stopped with unsigned entries), and queues the periodic signing (run by this process when JOB_RUNNER=embedded,
+ * else by a worker).
+ */
+export async function startAuditHeadSigning(ctx: AppContext): Promise<SigningRun> {
+  const run = await signAllChainHeads(ctx, 'start');
+  await scheduleNextSigning(ctx);
+  return run;
 }

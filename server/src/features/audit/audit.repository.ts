@@ -177,6 +177,11 @@ export function latestSignedHead(db: Executor, organizationId: string): Promise<
     .executeTakeFirst();
 }
 
+/** Serializes the signing of one organization's chain head across every process (held to the transaction's end). */
+export async function lockHeadSigning(trx: Executor, organizationId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${'audit-head:' + organizationId}))`.execute(trx);
+}
+
 /** Organizations whose chain has moved since its last signed head (or that have none): the daily signing's work. */
 export async function organizationsToSign(db: Executor): Promise<string[]> {
   const rows = await db

@@ -13,7 +13,8 @@ import type { AuthContext } from '../sessions/index.js';
 export async function runIntegrityCheck(ctx: AppContext, auth: AuthContext, meta: RequestMeta): Promise<IntegrityCheckResponse> {
   if (auth.user.role !== 'admin') throw forbidden(AUDIT_LOG_MSG.adminsOnly);
   const organizationId = auth.user.organizationId;
-  const check = await verifyOrganizationChain(ctx, organizationId);
+  // The head as it stands is signed first, so the answer says how far the chain is anchored right now.
+  const check = await verifyOrganizationChain(ctx, organizationId, { signFirst: true });
   await ctx.db.transaction().execute((trx) =>
     auditFor(auth.user, meta)(
       trx,
@@ -24,6 +25,7 @@ export async function runIntegrityCheck(ctx: AppContext, auth: AuthContext, meta
         invalidCount: check.invalidEntries.length,
         firstInvalid: check.invalidEntries.slice(0, 10),
         signedHead: check.signedHead,
+        anchor: check.anchor.status,
       },
     ),
   );

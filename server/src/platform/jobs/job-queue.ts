@@ -195,6 +195,18 @@ export class JobQueue {
   }
 
   /**
+   * Enqueues a job that starts `seconds` from now, unless this `seconds`-long slot of time has its job already
+   * (whoever enqueued it, in any process): answers whether this call enqueued it. A job that enqueues its own
+   * successor this way runs about every `seconds`, once however many processes keep it going.
+   */
+  async enqueueOncePerSlot<T extends object>(db: Executor, name: string, data: T, seconds: number): Promise<boolean> {
+    if (this.state !== 'started') throw new Error('The job queue is not running');
+    if (!this.definitions.has(name)) throw new Error(`Unknown job ${name}`);
+    const id = await this.boss.sendThrottled(name, data, { db: transactionDatabase(db), startAfter: seconds }, seconds);
+    return id !== null;
+  }
+
+  /**
    * Runs every job that is due now, in this process, and returns when none is left (tests; a CLI). Jobs that
    * fail are retried later per their queue's backoff, not again in this call.
    */

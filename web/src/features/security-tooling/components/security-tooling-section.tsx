@@ -84,8 +84,8 @@ function IntegrityPart() {
     meta: { handlesError: true },
     onSuccess: (r) => {
       setResult(r);
-      if (r.isValid) toast.success(AUDIT_LOG_MSG.integrityPassed(r.checkedEntries));
-      else toast.error(AUDIT_LOG_MSG.integrityFailed(r.invalidEntries.length));
+      if (r.isValid) toast.success(AUDIT_LOG_MSG.integrityPassed(r.checkedEntries), { description: r.anchor.message });
+      else toast.error(AUDIT_LOG_MSG.integrityFailed(r.invalidEntries.length), { description: r.anchor.message });
     },
     onError: failed,
   });
@@ -105,6 +105,7 @@ function IntegrityPart() {
               ? ` Last signed head: entry ${result.signedHead.seq}, ${new Date(result.signedHead.signedAt).toLocaleString()}.`
               : ''}
           </p>
+          <p data-testid="integrity-anchor">{result.anchor.message}</p>
           {result.invalidEntries.length > 0 ? (
             <ul className="list-disc pl-5 text-danger">
               {result.invalidEntries.slice(0, 10).map((e) => (
