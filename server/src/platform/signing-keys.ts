@@ -346,6 +346,6 @@ export async function rotateFileSigningKey(ctx: SigningKeysContext): Promise<{ r
   const pem = newPrivateKeyPem();
   const next = signerOfPem(pem);
   await replaceFileKey(signingKeyFile(ctx.config), pem);
-  await registerSigningKey(ctx, next);
-  return { retiredKeyId: old.keyId, keyId: next.keyId, fingerprint: next.keyId };
+  const registered = await registerSigningKey(ctx, next);
+  return { retiredKeyId: registered.retiredKeyIds[0] ?? old.keyId, keyId: next.keyId, fingerprint: next.keyId };
 }
