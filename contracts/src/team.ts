@@ -71,6 +71,8 @@ export const TEAM_MSG = {
   permissionsUpdated: 'Permissions updated.',
   roleChanged: 'User role changed successfully.',
   deactivated: 'User deactivated.',
+  /** The deactivation grace toast: the seconds left to take it back from the toast. */
+  graceCountdown: (seconds: number) => `Undo available for ${seconds} more second${seconds === 1 ? '' : 's'}.`,
   reactivated: 'User reactivated.',
   mfaReset: (name: string) => `Successfully reset MFA for ${name}`,
   invitationResent: (email: string) => `Invitation sent again to ${email}.`,

@@ -19,8 +19,8 @@ export function undoChange(undoId: string): Promise<UndoResponse> {
 }
 
 /**
- * Shows the success toast of a change (a title, or a title with a line beneath); when the answer offered an undo, with an Undo action. The action works
- * once: it toasts 'Undo operation successful.' and calls onUndone (to refresh what shows the object), or toasts
+ * Shows the success toast of a change (a title, or a title with a line beneath); when the answer offered an undo,
+ * with an Undo action. The action works once: it toasts 'Undo operation successful.' and calls onUndone (to refresh what shows the object), or toasts
  * 'Undo failed' with the server's reason ('The action has expired or is no longer available.' when the entry
  * expired, was used or the object changed since).
  */
@@ -37,26 +37,34 @@ export function toastWithUndo(
     else toast.success(message);
     return;
   }
+  toast.success(message, { description, duration: UNDO_TOAST_MS, action: undoAction(undoId, onUndone, send) });
+}
+
+/**
+ * The Undo action of a success toast, for a toast shown some other way (a countdown): works once, then toasts
+ * 'Undo operation successful.' and calls onUndone, or toasts 'Undo failed' with the server's reason.
+ */
+export function undoAction(
+  undoId: string,
+  onUndone: (result: UndoResponse) => unknown,
+  send: typeof undoChange = undoChange,
+): { label: string; onClick: () => void } {
   let used = false;
-  toast.success(message, {
-    description,
-    duration: UNDO_TOAST_MS,
-    action: {
-      label: UNDO_MSG.action,
-      onClick: () => {
-        if (used) return;
-        used = true;
-        void send(undoId).then(
-          async (result) => {
-            toast.success(result.message || UNDO_MSG.success);
-            await onUndone(result);
-          },
-          (err: unknown) => {
-            if (isMfaCancelledError(err)) return;
-            toast.error(UNDO_MSG.failedTitle, { description: errorMessage(err, UNDO_MSG.unavailable) });
-          },
-        );
-      },
+  return {
+    label: UNDO_MSG.action,
+    onClick: () => {
+      if (used) return;
+      used = true;
+      void send(undoId).then(
+        async (result) => {
+          toast.success(result.message || UNDO_MSG.success);
+          await onUndone(result);
+        },
+        (err: unknown) => {
+          if (isMfaCancelledError(err)) return;
+          toast.error(UNDO_MSG.failedTitle, { description: errorMessage(err, UNDO_MSG.unavailable) });
+        },
+      );
     },
-  });
+  };
 }

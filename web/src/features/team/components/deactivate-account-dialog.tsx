@@ -7,8 +7,8 @@ import { Alert } from '@/components/ui/alert';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogActions } from '@/components/ui/dialog-actions';
 import { isApiError, isMfaCancelledError } from '@/lib/api-error';
-import { toastWithUndo } from '@/lib/undo';
 import { useDeactivateUser } from '../api/deactivate-user';
+import { toastDeactivation } from './deactivation-grace-toast';
 import { ReasonField } from './reason-field';
 
 // The reason is optional here; when given it must say enough for the audit log.
@@ -33,7 +33,7 @@ function deactivateErrorText(error: unknown): { title?: string; text: string } {
 
 /**
  * The stand-alone Deactivate User Account dialog of the team list: deactivates at once (no drawer to save),
- * ending every session of the user; the success toast offers Undo.
+ * ending every session of the user; the success toast counts down its 30-second grace with Undo.
  */
 export function DeactivateAccountDialog({ user, onClose, onUndone }: DeactivateAccountDialogProps) {
   return (
@@ -55,7 +55,7 @@ function DeactivateForm({ user, onClose, onUndone }: DeactivateAccountDialogProp
       { userId: user.id, version: user.version, ...(v.reason ? { reason: v.reason } : {}) },
       {
         onSuccess: (res) => {
-          toastWithUndo(TEAM_MSG.deactivated, res, onUndone);
+          toastDeactivation({ title: TEAM_MSG.deactivated }, res, onUndone);
           onClose();
         },
         onError: (err) => {

@@ -39,6 +39,7 @@ import {
   type DrawerValues,
 } from '../lib/drawer-form';
 import { sessionQueryKey, teamQueryKey } from '../lib/team-query-keys';
+import { toastDeactivation } from './deactivation-grace-toast';
 import { EditConflictDialog, type EditConflict } from './edit-conflict-dialog';
 import { GuestAccessSection } from './guest-access-section';
 import { ResetMfaDialog } from './reset-mfa-dialog';
@@ -156,13 +157,15 @@ export function UserManageDrawer({ userId, viewer, canManage, onClose }: UserMan
     const name = base.fullName;
     manage.mutate(manageBody(base, changes, viewer.displayName, roleReason), {
       onSuccess: (res) => {
-        // Who was updated, with the confirmation beneath it.
-        toastWithUndo({ title: TEAM_MSG.updated(name), description: TEAM_MSG.userUpdated }, res, () =>
+        const refreshAfterUndo = () =>
           Promise.all([
             queryClient.invalidateQueries({ queryKey: teamQueryKey }),
             queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
-          ]),
-        );
+          ]);
+        // Who was updated, with the confirmation beneath it; a deactivation counts down its grace for Undo.
+        const text = { title: TEAM_MSG.updated(name), description: TEAM_MSG.userUpdated };
+        if (changes.isActive === false) toastDeactivation(text, res, refreshAfterUndo);
+        else toastWithUndo(text, res, refreshAfterUndo);
         closeNow();
       },
       onError: async (err) => {
