@@ -21,3 +21,11 @@ export type PublishedSigningKey = z.infer<typeof publishedSigningKeySchema>;
 /** GET /.well-known/strongroom-signing-keys (no sign-in): every key the installation has signed with, oldest first. */
 export const signingKeysResponse = z.object({ keys: z.array(publishedSigningKeySchema) });
 export type SigningKeysResponse = z.infer<typeof signingKeysResponse>;
+
+/** The texts of the signing key panel (Settings → Retention & Vault). */
+export const SIGNING_KEYS_MSG = {
+  fingerprintCopied: 'Fingerprint copied.',
+  noKeyYet: 'No signing key has been published yet: it is published when the server starts.',
+  printInLetters:
+    'Print this fingerprint in your engagement letters and hand it to your auditors: with it, anyone can check a certificate offline with npm run verify-certificate -- <certificate> --fingerprint <fingerprint>.',
+} as const;

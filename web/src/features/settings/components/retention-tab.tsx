@@ -15,11 +15,15 @@ import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useRetentionSettings } from '../api/get-retention';
 import { useUpdateRetention } from '../api/update-retention';
+import { SigningKeyCard } from './signing-key-card';
 
 const retentionForm = updateRetentionRequest.omit({ mfaToken: true });
 type RetentionForm = { defaultRetentionYears: number };
 
-/** The Retention & Vault tab: the default retention policy (administrators change it) and the read-only vault configuration. */
+/**
+ * The Retention & Vault tab: the default retention policy (administrators change it), the read-only vault
+ * configuration and the fingerprint of the key certificates are signed with.
+ */
 export function RetentionTab() {
   const settings = useRetentionSettings();
   if (settings.isPending) {
@@ -50,6 +54,7 @@ export function RetentionTab() {
     <div className="grid gap-6">
       <RetentionPolicyCard settings={settings.data} />
       <VaultConfigurationCard settings={settings.data} />
+      <SigningKeyCard />
     </div>
   );
 }
