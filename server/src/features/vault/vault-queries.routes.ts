@@ -6,6 +6,7 @@ import {
   vaultDetailResponse,
   vaultListQuery,
   vaultListResponse,
+  vaultReportQuery,
 } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import { requestMeta } from '../../shared/request-meta.js';
@@ -32,17 +33,18 @@ export function vaultQueriesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { tags, querystring: vaultAuditQuery, response: { 200: vaultAuditResponse } }, config },
       async (request) => vaultAudit(ctx, authOf(request), request.query),
     );
-    // A print-ready HTML page, downloaded as a file (no script in it; every value escaped).
+    // The report downloaded as a file: a print-ready HTML page (no script in it; every value escaped), or with
+    // format=pdf the same report as PDF.
     app.get(
       '/_api/vault/report',
-      { schema: { tags, querystring: vaultDetailQuery, produces: ['text/html'] }, config },
+      { schema: { tags, querystring: vaultReportQuery, produces: ['text/html', 'application/pdf'] }, config },
       async (request, reply) => {
-        const { fileName, html } = await vaultReport(ctx, authOf(request), request.query.matterId, requestMeta(request));
+        const { fileName, contentType, body } = await vaultReport(ctx, authOf(request), request.query, requestMeta(request));
         return reply
-          .type('text/html; charset=utf-8')
+          .type(contentType)
           .header('content-disposition', `attachment; filename="${fileName}"`)
           .header('x-content-type-options', 'nosniff')
-          .send(html);
+          .send(body);
       },
     );
   };

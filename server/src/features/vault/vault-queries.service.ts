@@ -10,6 +10,7 @@ import type {
   VaultDetailResponse,
   VaultListQuery,
   VaultListResponse,
+  VaultReportQuery,
   VaultedMatterDto,
 } from '@strongroom/contracts';
 import { VAULT_MSG } from '@strongroom/contracts';
@@ -35,6 +36,7 @@ import {
   type VaultListFilters,
 } from './vault-queries.repository.js';
 import { renderVaultReport, reportFileName } from './vault-report.js';
+import { renderVaultReportPdf } from './vault-report-pdf.js';
 
 type Viewer = AuthContext['user'];
 
@@ -132,20 +134,20 @@ export async function vaultAudit(ctx: AppContext, auth: AuthContext, q: VaultAud
 }
 
 /**
- * The chain-of-custody report of a vaulted matter: a print-ready HTML page with everything a reviewer needs
- * (the matter, its retention and hold, the transfer, every file with its lock, the last verification of each,
- * the audit trail, and the signed certificate with the command that checks it). Audited as
- * VAULT_REPORT_EXPORTED.
+ * The chain-of-custody report of a vaulted matter, as print-ready HTML or as PDF, with everything a reviewer
+ * needs (the matter, its retention and hold, the transfer, every file with its lock and SHA-256 as certified, the
+ * last verification of each, the audit trail in sentences, the signature block, and how to verify it). Audited as
+ * VAULT_REPORT_EXPORTED with its format.
  */
 export async function vaultReport(
   ctx: AppContext,
   auth: AuthContext,
-  matterId: string,
+  query: VaultReportQuery,
   meta: RequestMeta,
-): Promise<{ fileName: string; html: string }> {
+): Promise<{ fileName: string; contentType: string; body: string | Buffer }> {
   const { user } = auth;
   requireVaultViewer(user);
-  const matter = await vaultedMatter(ctx, user, matterId);
+  const matter = await vaultedMatter(ctx, user, query.matterId);
   const org = user.organizationId;
   const [organization, transfer, objects, verifications, audit, certificates] = await Promise.all([
     organizationName(ctx.db, org),
@@ -156,17 +158,19 @@ export async function vaultReport(
     matterCertificates(ctx.db, org, matter.id),
   ]);
   const generatedAt = new Date();
-  const html = renderVaultReport({
+  const input = {
     generatedAt,
     generatedBy: { name: user.fullName, email: user.email },
     organization: { id: org, name: organization?.name ?? '' },
+    appUrl: ctx.config.appUrl,
     matter,
     transfer: transfer ?? null,
     objects,
     verifications,
     audit,
     certificates,
-  });
+  };
+  const body = query.format === 'pdf' ? await renderVaultReportPdf(input) : renderVaultReport(input);
   await ctx.db
     .transaction()
     .execute((trx) =>
@@ -174,8 +178,12 @@ export async function vaultReport(
         trx,
         'VAULT_REPORT_EXPORTED',
         { table: 'matters', id: matter.id },
-        { matterId: matter.id, matterName: matter.matterName, files: objects.length, auditEntries: audit.length },
+        { matterId: matter.id, matterName: matter.matterName, format: query.format, files: objects.length, auditEntries: audit.length },
       ),
     );
-  return { fileName: reportFileName(matter), html };
+  return {
+    fileName: reportFileName(matter, query.format),
+    contentType: query.format === 'pdf' ? 'application/pdf' : 'text/html; charset=utf-8',
+    body,
+  };
 }

@@ -466,7 +466,9 @@ describe('GET /_api/vault/report', () => {
     expect(html).toContain('sha256 &lt;x&gt; instead of &lt;y&gt;');
     expect(html).toContain('Acme LLP');
     expect(html).toContain('The vault certificate is written when the transfer completes.');
-    expect(html).toContain('CREATE_MATTER');
+    expect(html).toContain(
+      'Ada Admin opened the matter “Smith &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Jones&quot;” as MAT-2026-901.',
+    );
     const audit = await auditActions(t, admin.organizationId);
     expect(audit.at(-1)).toMatchObject({
       action: 'VAULT_REPORT_EXPORTED',

@@ -461,6 +461,11 @@ describe('the vault transfer on an S3 store without Object Lock (s3rver)', () =>
     });
     const stored = await t.ctx.db.selectFrom('vaultCertificates').selectAll().where('matterId', '=', m.id).executeTakeFirstOrThrow();
     expect((await readAll(t, stored.objectKey)).toString('utf8')).toBe(res.body);
+    // The chain-of-custody report says so too, above everything else.
+    const report = (await admin.client.get(`/_api/vault/report?matterId=${m.id}`)).body;
+    expect(report).toContain(`<p class="notice warning" role="note"><strong>Warning.</strong> ${VAULT_MSG.storeUnprotected}</p>`);
+    expect(report).toContain('Not locked: the store confirmed no lock');
+    expect(report).not.toContain('Compliance lock until');
   });
 
   it('checks the store again when the transfer runs: refused there, the run fails before copying anything and is retried', async () => {
