@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { MSG, SETTINGS_MSG, type OrganizationSettingsResponse, type RetentionSettingsResponse } from '@strongroom/contracts';
+import { MSG, SETTINGS_MSG, VAULT_MSG, type OrganizationSettingsResponse, type RetentionSettingsResponse } from '@strongroom/contracts';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
 import { MfaHost } from '@/test/mfa-host';
@@ -144,7 +144,9 @@ describe('the Retention & Vault tab', () => {
     retention.vaultConfiguration.writeOnce = { enforced: false, store: 's3', mode: null, detail: 'The bucket has no Object Lock.' };
     renderWithMfa(<RetentionTab />);
     expect(await screen.findByTestId('write-once-status')).toHaveTextContent('Not enforced');
-    expect(screen.getByText('S3 object store: The bucket has no Object Lock.')).toBeInTheDocument();
+    // Why vaulting is refused, and the one way an administrator can allow it.
+    expect(screen.getByText(`S3 object store: The bucket has no Object Lock. ${VAULT_MSG.unlockedStoreNote}`)).toBeInTheDocument();
+    expect(VAULT_MSG.unlockedStoreNote).toContain('VAULT_ALLOW_UNLOCKED_STORE=true');
   });
 
   it('refuses less than 1 year and a fraction', async () => {

@@ -2,7 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Archive, Lock } from 'lucide-react';
-import { SETTINGS_LIMITS, SETTINGS_MSG, updateRetentionRequest, type RetentionSettingsResponse } from '@strongroom/contracts';
+import { SETTINGS_LIMITS, SETTINGS_MSG, VAULT_MSG, updateRetentionRequest, type RetentionSettingsResponse } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -163,7 +163,8 @@ function VaultConfigurationCard({ settings }: { settings: RetentionSettingsRespo
                 {writeOnce.enforced ? 'Enforced' : 'Not enforced'}
               </Badge>
             }
-            explanation={`${writeOnce.store === 's3' ? 'S3 object store' : 'Local object store'}: ${writeOnce.detail}`}
+            // Not enforced: why vaulting is refused, and the one way an administrator can allow it.
+            explanation={`${writeOnce.store === 's3' ? 'S3 object store' : 'Local object store'}: ${writeOnce.detail}${writeOnce.enforced ? '' : ` ${VAULT_MSG.unlockedStoreNote}`}`}
           />
         </dl>
       </CardContent>

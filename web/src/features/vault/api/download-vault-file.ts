@@ -2,11 +2,13 @@ import { VAULT_MSG } from '@strongroom/contracts';
 import { errorFromAnswer } from '@/lib/api-client';
 import { ApiError } from '@/lib/api-error';
 
-export type VaultDownloadKind = 'report' | 'certificate';
+export type VaultDownloadKind = 'report' | 'report-pdf' | 'certificate';
 
-const CALL: Record<VaultDownloadKind, { path: string; fallback: string; extension: string }> = {
+const CALL: Record<VaultDownloadKind, { path: string; query?: string; fallback: string; extension: string }> = {
   // The chain-of-custody report: print-ready HTML with the signed certificate inside.
   report: { path: '/_api/vault/report', fallback: VAULT_MSG.reportFailed, extension: 'html' },
+  // The same report as a PDF, made by the server.
+  'report-pdf': { path: '/_api/vault/report', query: 'format=pdf', fallback: VAULT_MSG.reportFailed, extension: 'pdf' },
   // The signed certificate as stored, byte for byte, so `npm run verify-certificate` can check it anywhere.
   certificate: { path: '/_api/vault/certificate', fallback: VAULT_MSG.certificateFailed, extension: 'json' },
 };
@@ -18,7 +20,7 @@ function fileNameOf(response: Response, kind: VaultDownloadKind, label: string):
   if (star) return decodeURIComponent(star[1]!);
   const plain = /filename="?([^";]+)"?/i.exec(header);
   if (plain) return plain[1]!;
-  return `strongroom_vault_${kind}_${label.replace(/[^A-Za-z0-9._-]+/g, '_')}.${CALL[kind].extension}`;
+  return `strongroom_vault_${kind === 'certificate' ? 'certificate' : 'report'}_${label.replace(/[^A-Za-z0-9._-]+/g, '_')}.${CALL[kind].extension}`;
 }
 
 async function readError(response: Response, fallback: string): Promise<ApiError> {
@@ -40,7 +42,8 @@ export async function downloadVaultFile(kind: VaultDownloadKind, matterId: strin
   const call = CALL[kind];
   let response: Response;
   try {
-    response = await fetch(`${call.path}?matterId=${encodeURIComponent(matterId)}`, { credentials: 'include' });
+    const query = `matterId=${encodeURIComponent(matterId)}${call.query ? `&${call.query}` : ''}`;
+    response = await fetch(`${call.path}?${query}`, { credentials: 'include' });
   } catch {
     throw new ApiError({ status: 0, code: 'NETWORK_ERROR', message: call.fallback });
   }

@@ -12,6 +12,7 @@ configure({ asyncUtilTimeout: 5_000 });
 
 const MATTER = { id: '6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4e5f60', matterName: 'Estate of A. Vale', matterNumber: 'MAT-2026-007' };
 const CERTIFICATE = '{"payload":{"kind":"vault-certificate"},"signature":"c2ln"}';
+const PDF = '%PDF-1.3\n%\u00ff\n';
 
 let calls: FetchCall[];
 let saved: { name: string; blob: Blob }[];
@@ -25,7 +26,14 @@ beforeEach(() => {
         'content-disposition': 'attachment; filename="strongroom_vault_certificate_MAT-2026-007.json"',
       },
     });
-  calls = stubFetch(({ path }) => {
+  calls = stubFetch(({ path, url }) => {
+    if (path === '/_api/vault/report' && url.searchParams.get('format') === 'pdf')
+      return new Response(PDF, {
+        headers: {
+          'content-type': 'application/pdf',
+          'content-disposition': 'attachment; filename="strongroom_vault_report_MAT-2026-007.pdf"',
+        },
+      });
     if (path === '/_api/vault/report')
       return new Response('<!doctype html><title>Report</title>', { headers: { 'content-type': 'text/html' } });
     if (path === '/_api/vault/certificate') return certificateAnswer();
@@ -68,6 +76,16 @@ describe('Export Report', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('tooltip')).toHaveTextContent(VAULT_MSG.certificateNotReady);
   });
 
+  it('offers the report as HTML and PDF and the signed certificate', async () => {
+    const { user } = render({ ...MATTER, transferState: 'completed' });
+    await user.click(screen.getByRole('button', { name: 'Export Report' }));
+    expect((await screen.findAllByRole('menuitem')).map((i) => i.textContent)).toEqual([
+      'Chain-of-custody report (HTML)',
+      'Chain-of-custody report (PDF)',
+      'Signed certificate (JSON)',
+    ]);
+  });
+
   it('saves the report and the certificate byte for byte, under the names the server gives or its own', async () => {
     const { user } = render({ ...MATTER, transferState: 'completed' });
     await user.click(screen.getByRole('button', { name: 'Export Report' }));
@@ -76,15 +94,21 @@ describe('Export Report', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Export Report' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Signed certificate (JSON)' }));
     expect(await screen.findByText('Downloaded strongroom_vault_certificate_MAT-2026-007.json')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Export Report' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Chain-of-custody report (PDF)' }));
+    expect(await screen.findByText('Downloaded strongroom_vault_report_MAT-2026-007.pdf')).toBeInTheDocument();
 
     expect(saved.map((s) => s.name)).toEqual([
       'strongroom_vault_report_MAT-2026-007.html',
       'strongroom_vault_certificate_MAT-2026-007.json',
+      'strongroom_vault_report_MAT-2026-007.pdf',
     ]);
     expect(await saved[1]!.blob.text()).toBe(CERTIFICATE);
+    expect(saved[2]!.blob.type).toBe('application/pdf');
     expect(calls.map((c) => `${c.path}?${c.url.searchParams}`)).toEqual([
       `/_api/vault/report?matterId=${MATTER.id}`,
       `/_api/vault/certificate?matterId=${MATTER.id}`,
+      `/_api/vault/report?matterId=${MATTER.id}&format=pdf`,
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ChevronDown, Download, FileCode2, FileText } from 'lucide-react';
+import { ChevronDown, Download, FileCode2, FileText, FileType2 } from 'lucide-react';
 import { VAULT_MSG, type VaultedMatterDto } from '@strongroom/contracts';
 import { Button, type ButtonProps } from '@/components/ui/button';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
@@ -17,8 +17,8 @@ type ExportReportButtonProps = {
 };
 
 /**
- * Export Report: the chain-of-custody report (print-ready HTML) and the signed certificate (JSON) of a vaulted
- * matter. Both exist once every file is in the vault; before that, and with no matter chosen, the button is
+ * Export Report: the chain-of-custody report (print-ready HTML, or PDF) and the signed certificate (JSON) of a
+ * vaulted matter. Both exist once every file is in the vault; before that, and with no matter chosen, the button is
  * disabled and says why.
  */
 export function ExportReportButton({ matter, size = 'md' }: ExportReportButtonProps) {
@@ -44,7 +44,7 @@ export function ExportReportButton({ matter, size = 'md' }: ExportReportButtonPr
       const name = await downloadVaultFile(kind, matter.id, matter.matterNumber ?? matter.id);
       toast.success(`Downloaded ${name}`);
     } catch (err) {
-      toast.error(errorMessage(err, kind === 'report' ? VAULT_MSG.reportFailed : VAULT_MSG.certificateFailed));
+      toast.error(errorMessage(err, kind === 'certificate' ? VAULT_MSG.certificateFailed : VAULT_MSG.reportFailed));
     } finally {
       setBusy(null);
     }
@@ -63,6 +63,10 @@ export function ExportReportButton({ matter, size = 'md' }: ExportReportButtonPr
         <DropdownMenuItem onSelect={() => void download('report')}>
           <FileText aria-hidden="true" />
           Chain-of-custody report (HTML)
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => void download('report-pdf')}>
+          <FileType2 aria-hidden="true" />
+          Chain-of-custody report (PDF)
         </DropdownMenuItem>
         <DropdownMenuItem onSelect={() => void download('certificate')}>
           <FileCode2 aria-hidden="true" />

@@ -141,6 +141,19 @@ describe('Vault Matter', { timeout: 20_000 }, () => {
     expect(await screen.findAllByText(VAULT_MSG.vaultHeld)).toHaveLength(2);
   });
 
+  it('says why a store without write-once storage is refused, before any code is asked for', async () => {
+    const refusal = VAULT_MSG.unlockedStoreRefused('Object Lock is not enabled on bucket archive');
+    server.start = () => Response.json({ error: refusal, code: 'CONFLICT_ERROR' }, { status: 409 });
+    const { user, dialog } = open();
+    await user.click(within(dialog).getByRole('button', { name: 'Vault Matter' }));
+    const back = await screen.findByRole('dialog', { name: 'Vault Matter' });
+    expect(within(back).getByRole('alert')).toHaveTextContent(
+      'The object store does not enforce write-once storage (Object Lock is not enabled on bucket archive): vaulting is refused. An administrator can allow it for evaluation only with VAULT_ALLOW_UNLOCKED_STORE=true.',
+    );
+    expect(screen.queryByRole('dialog', { name: 'Verification required' })).not.toBeInTheDocument();
+    expect(starts()).toHaveLength(1);
+  });
+
   it('returns to confirm quietly when the code dialog is closed', async () => {
     const { user, dialog, onOpenChange } = open();
     await user.click(within(dialog).getByRole('button', { name: 'Vault Matter' }));
