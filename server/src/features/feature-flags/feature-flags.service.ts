@@ -10,7 +10,7 @@ import type { Executor } from '../../platform/db/database.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { forbidden, notFound } from '../../shared/errors.js';
-import { withFreshMfa } from '../mfa/index.js';
+import { freshCodeRequired, withFreshMfa } from '../mfa/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { findFlag, insertFlags, listFlags, lockOrganizationForFlags, upsertFlag } from './feature-flags.repository.js';
 
@@ -54,11 +54,16 @@ export async function getFeatureFlags(ctx: AppContext, auth: AuthContext): Promi
   return { featureFlags: await flagsOf(ctx.db, auth.user.organizationId) };
 }
 
+/** The flags that make actions ask for a fresh code (enhanced_user_management guards nothing). */
+const isMfaFlag = (name: FeatureFlagName) => name.startsWith('MFA_');
+
 /**
- * POST /_api/settings/feature-flags (admins). Turning a safeguard off is itself the most sensitive change of the
- * tab, so every update needs system-level MFA (operation MANAGE_FEATURE_FLAGS: a fresh code, or a live system
- * token of the organization class), whatever the flags say. A body naming another organization is refused before
- * any code is asked for. Audited as UPDATE_FEATURE_FLAGS with every flag's value before and after.
+ * POST /_api/settings/feature-flags (admins). Every update needs system-level MFA (operation MANAGE_FEATURE_FLAGS:
+ * a fresh code, or a live system token of the organization class), whatever the flags say. Turning an MFA flag
+ * off removes a safeguard, so that takes a fresh code of the user's method: a system token of any class answers
+ * MFA_REQUIRED (decided under the organization's lock, against the flags as they are then). A body naming another
+ * organization is refused before any code is asked for. Audited as UPDATE_FEATURE_FLAGS with every flag's value
+ * before and after, and how MFA was given.
  */
 export async function updateFeatureFlags(
   ctx: AppContext,
@@ -69,14 +74,21 @@ export async function updateFeatureFlags(
   requireAdmin(auth);
   const orgId = auth.user.organizationId;
   if (input.organizationId !== undefined && input.organizationId !== orgId) throw forbidden(SETTINGS_MSG.organizationMismatch);
-  const featureFlags = await withFreshMfa(ctx, auth, 'MANAGE_FEATURE_FLAGS', input.mfaToken, meta.ip, async (trx) => {
+  const featureFlags = await withFreshMfa(ctx, auth, 'MANAGE_FEATURE_FLAGS', input.mfaToken, meta.ip, async (trx, mfa) => {
     if (!(await lockOrganizationForFlags(trx, orgId))) throw notFound();
     const before = Object.fromEntries((await flagsOf(trx, orgId)).map((f) => [f.flagName, f.enabled]));
+    const turnsSafeguardOff = input.flagsToUpdate.some((f) => isMfaFlag(f.flagName) && before[f.flagName] && !f.enabled);
+    if (turnsSafeguardOff && mfa.via !== 'code') throw freshCodeRequired(auth, 'MANAGE_FEATURE_FLAGS');
     for (const f of input.flagsToUpdate) await upsertFlag(trx, orgId, f.flagName, f.enabled);
     const now = await flagsOf(trx, orgId);
     const after = Object.fromEntries(now.map((f) => [f.flagName, f.enabled]));
     const changed = input.flagsToUpdate.filter((f) => before[f.flagName] !== f.enabled).map((f) => f.flagName);
-    await auditFor(auth.user, meta)(trx, 'UPDATE_FEATURE_FLAGS', { table: 'feature_flags', id: orgId }, { before, after, changed });
+    await auditFor(auth.user, meta)(
+      trx,
+      'UPDATE_FEATURE_FLAGS',
+      { table: 'feature_flags', id: orgId },
+      { before, after, changed, mfa: mfa.via },
+    );
     return now;
   });
   return { success: true, message: SETTINGS_MSG.flagsUpdated, featureFlags };

@@ -5,6 +5,7 @@ export {
   consumeEmailCode,
   consumeTotp,
   createEmailCode,
+  freshCodeRequired,
   releaseCodeAttempt,
   reserveCodeAttempt,
   tellLockout,

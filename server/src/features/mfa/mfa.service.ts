@@ -105,8 +105,9 @@ function availableMethods(user: UserRow): [method: 'totp' | 'email'] {
 
 /**
  * Risk classes of step-up: a system MFA token serves only operations of the class it was issued for, so a
- * token obtained to look at statistics cannot invite an administrator or delete a matter. An operation not
- * listed here is a class of its own.
+ * token obtained to look at statistics cannot invite an administrator or delete a matter. A person's own second
+ * factor (MFA_SETTINGS: the mfa-manage switches) is a class of its own, 'own-mfa': a token bought to change one's
+ * own method manages nobody else. An operation not listed here is a class of its own.
  */
 const RISK_CLASSES: Record<string, string> = {
   VIEW_ARCHIVAL_STATS: 'insight',
@@ -116,7 +117,7 @@ const RISK_CLASSES: Record<string, string> = {
   VAULT_MATTER: 'matters',
   MFA_VAULT_OPERATIONS: 'matters',
   MFA_USER_MANAGEMENT: 'people',
-  MFA_SETTINGS: 'people',
+  MFA_SETTINGS: 'own-mfa',
   MANAGE_FEATURE_FLAGS: 'organization',
   MFA_ORGANIZATION_SETTINGS: 'organization',
   MFA_RETENTION_POLICIES: 'organization',
@@ -137,6 +138,22 @@ export async function issueSystemToken(trx: Executor, auth: AuthContext, operati
 async function systemTokenValid(trx: Executor, auth: AuthContext, token: string, operation: string): Promise<boolean> {
   const issuedFor = await findLiveSystemTokenOperation(trx, hashToken(token), auth.user.id, auth.session.id);
   return issuedFor !== undefined && riskClassOf(issuedFor) === riskClassOf(operation);
+}
+
+/** A system MFA token as issued: 32 random bytes in base64url (never a 6-digit code or a recovery code). */
+export const looksLikeSystemToken = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
+
+/** Whether the token is a live system MFA token of this session for the user's own MFA settings ('own-mfa'). */
+export function ownMfaTokenValid(trx: Executor, auth: AuthContext, token: string): Promise<boolean> {
+  return systemTokenValid(trx, auth, token, 'MFA_SETTINGS');
+}
+
+/**
+ * The MFA_REQUIRED answer for a change that only a fresh code may make: the client asks for a code and sends the
+ * request again with it; a system MFA token of any class does not serve.
+ */
+export function freshCodeRequired(auth: AuthContext, operation: string): AppError {
+  return mfaRequired(operation, availableMethods(auth.user), availableMethods(auth.user)[0]);
 }
 
 export class InvalidMfaCode extends AppError {

@@ -137,6 +137,58 @@ describe('the Security tab', () => {
     await waitFor(() => expect(row).toHaveAttribute('data-state', 'original'), { timeout: 3_000 });
   });
 
+  it('turning an MFA flag off asks for a fresh code in the MFA dialog and never sends a kept system token', async () => {
+    flags.find((f) => f.flagName === 'MFA_USER_MANAGEMENT')!.enabled = true;
+    storeSystemMfaToken('MANAGE_FEATURE_FLAGS', 'kept-system-token');
+    const save = saveAnswer;
+    saveAnswer = (call) =>
+      (call.body as { mfaToken?: string }).mfaToken === '123456'
+        ? save(call)
+        : Response.json(
+            {
+              error: 'MFA_REQUIRED',
+              code: 'MFA_REQUIRED',
+              mfaRequired: true,
+              details: { operation: 'MANAGE_FEATURE_FLAGS', mfaMethod: 'totp' },
+            },
+            { status: 401 },
+          );
+    const { user } = renderPanel();
+    await screen.findAllByRole('switch');
+    await user.click(flagSwitch('User management'));
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Verification Code'), '123456');
+    await user.click(within(dialog).getByRole('button', { name: 'Verify' }));
+
+    await waitFor(() => expect(screen.getByTestId('flag-MFA_USER_MANAGEMENT')).toHaveAttribute('data-state', 'saved'));
+    expect(flagSwitch('User management')).not.toBeChecked();
+    const posts = calls.filter((c) => c.path === '/_api/settings/feature-flags' && c.method === 'POST').map((c) => c.body);
+    expect(posts).toEqual([
+      { flagsToUpdate: [{ flagName: 'MFA_USER_MANAGEMENT', enabled: false }], organizationId: 'first-firm' },
+      { flagsToUpdate: [{ flagName: 'MFA_USER_MANAGEMENT', enabled: false }], organizationId: 'first-firm', mfaToken: '123456' },
+    ]);
+    expect(calls.some((c) => c.path === '/_api/auth/verifySystemMfa')).toBe(false);
+  });
+
+  it('keeps a safeguard-off change quietly when the MFA dialog is closed', async () => {
+    flags.find((f) => f.flagName === 'MFA_VAULT_OPERATIONS')!.enabled = true;
+    saveAnswer = () =>
+      Response.json(
+        { error: 'MFA_REQUIRED', code: 'MFA_REQUIRED', mfaRequired: true, details: { operation: 'MANAGE_FEATURE_FLAGS' } },
+        { status: 401 },
+      );
+    const { user } = renderPanel();
+    await screen.findAllByRole('switch');
+    await user.click(flagSwitch('Vault operations'));
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.getByTestId('flag-MFA_VAULT_OPERATIONS')).toHaveAttribute('data-state', 'changed'));
+    expect(screen.queryByText('Failed to save changes. Please try again.')).toBeNull();
+  });
+
   it('goes back to changed, keeps the change and says so when the save fails', async () => {
     storeSystemMfaToken('MANAGE_FEATURE_FLAGS', 'kept-system-token');
     saveAnswer = () => Response.json({ error: SETTINGS_MSG.organizationMismatch, code: 'PERMISSION_ERROR' }, { status: 403 });
