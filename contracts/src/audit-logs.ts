@@ -38,6 +38,7 @@ export const AUDIT_LOG_MSG = {
   exportFailed: 'Failed to export CSV. Please try again.',
   guestsNotAllowed: 'Guests cannot read the audit log.',
   adminsOnly: 'Only administrators can run the integrity check.',
+  chainExportAdminsOnly: 'Only administrators can export the audit chain.',
   // Validation of the list and export queries
   pagePositive: 'Page must be a positive integer.',
   limitRange: 'Limit must be an integer between 1 and 100.',
@@ -168,6 +169,7 @@ export const AUDIT_ACTION_CATEGORIES = {
     'AUDIT_LOG_ARCHIVED',
     'RETENTION_CLEANUP',
     'EXPORT_AUDIT_LOGS',
+    'AUDIT_CHAIN_EXPORTED',
     'COMPLIANCE_CHECK_COMPLETED',
     'VULNERABILITY_SCAN_COMPLETED',
     'SECURITY_ASSESSMENT_COMPLETED',
@@ -314,6 +316,21 @@ export const auditLogExportQuery = z
   })
   .refine(datesInOrder, { error: AUDIT_LOG_MSG.dateOrder, path: ['startDate'] });
 export type AuditLogExportQuery = z.infer<typeof auditLogExportQuery>;
+
+/**
+ * GET /_api/audit-logs/chain-export (administrators): the organization's audit chain for checking offline, as
+ * signed JSON lines (application/x-ndjson). startDate and endDate (ISO, both optional and inclusive) choose the
+ * entries by the time they were written; every entry between the first and the last of those is exported.
+ * Needs system MFA as the CSV export does (EXPORT_AUDIT_LOGS): the X-MFA-Token header or mfaToken.
+ */
+export const auditChainExportQuery = z
+  .strictObject({
+    startDate: isoDate(AUDIT_LOG_MSG.invalidStartDate),
+    endDate: isoDate(AUDIT_LOG_MSG.invalidEndDate),
+    mfaToken: z.preprocess(blankToUndefined, text().max(200).optional()),
+  })
+  .refine(datesInOrder, { error: AUDIT_LOG_MSG.dateOrder, path: ['startDate'] });
+export type AuditChainExportQuery = z.infer<typeof auditChainExportQuery>;
 
 export const auditLogActorSchema = z.object({ id: z.number().int().nullable(), name: z.string().nullable(), email: z.string().nullable() });
 /** One entry as the list answers it. `details` is null while an archived entry's details are in cold storage. */

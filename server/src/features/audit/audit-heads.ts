@@ -187,3 +187,62 @@ export async function newestStoredHead(ctx: AppContext, organizationId: string, 
   }
   return { head: base, hint, rejected };
 }
+
+/** The key position just after every head of `seq` and before any head of seq + 1. */
+function afterHeadsOf(organizationId: string, seq: number): string {
+  // Heads of a position are `<seq>-<stamp>.json`; '.' sorts after '-' and before any digit.
+  return `${headPrefix(organizationId)}${String(seq).padStart(SEQ_DIGITS, '0')}.`;
+}
+
+/** The first stored head of this exact position that holds, or null. */
+async function storedHeadAt(ctx: AppContext, organizationId: string, seq: number): Promise<StoredHead | null> {
+  const keys = await ctx.store.listKeys(`${headPrefix(organizationId)}${String(seq).padStart(SEQ_DIGITS, '0')}-`, { limit: 20 });
+  for (const key of keys) {
+    const read = await readStoredHead(ctx, organizationId, key);
+    if (read.ok) return read.head;
+  }
+  return null;
+}
+
+/**
+ * The stored heads that vouch for the entries firstSeq..lastSeq: `start`, a head at firstSeq - 1 (it proves the
+ * hash the range starts from), and `newest`, the newest head within the range (it proves every entry up to its
+ * own). The database's record of the newest one is where the search starts; the store is listed after it.
+ */
+export async function headsCoveringRange(
+  ctx: AppContext,
+  organizationId: string,
+  firstSeq: number,
+  lastSeq: number,
+  hintKey: string | undefined,
+): Promise<{ start: StoredHead | null; newest: StoredHead | null }> {
+  const start = firstSeq > 1 ? await storedHeadAt(ctx, organizationId, firstSeq - 1) : null;
+  const prefix = headPrefix(organizationId);
+  let base: StoredHead | null = null;
+  if (hintKey !== undefined) {
+    const read = await readStoredHead(ctx, organizationId, hintKey);
+    if (read.ok && read.head.seq >= firstSeq && read.head.seq <= lastSeq) base = read.head;
+  }
+  const candidates: Array<{ key: string; seq: number }> = [];
+  let after = base ? base.objectKey : afterHeadsOf(organizationId, firstSeq - 1);
+  for (;;) {
+    const page = await ctx.store.listKeys(prefix, { startAfter: after });
+    if (page.length === 0) break;
+    let past = false;
+    for (const key of page) {
+      const name = parseName(key, prefix);
+      if (!name) continue;
+      if (name.seq > lastSeq) past = true;
+      else if (name.seq >= firstSeq) candidates.push({ key, seq: name.seq });
+    }
+    if (past) break;
+    after = page[page.length - 1]!;
+  }
+  candidates.sort((a, b) => b.seq - a.seq || (a.key < b.key ? 1 : -1));
+  for (const c of candidates.slice(0, MAX_HEAD_READS)) {
+    if (base && c.seq < base.seq) break;
+    const read = await readStoredHead(ctx, organizationId, c.key);
+    if (read.ok) return { start, newest: read.head };
+  }
+  return { start, newest: base };
+}

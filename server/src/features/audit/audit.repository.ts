@@ -177,6 +177,59 @@ export function latestSignedHead(db: Executor, organizationId: string): Promise<
     .executeTakeFirst();
 }
 
+/**
+ * The positions of the organization's chain whose entries were written within [start, end] (either open), up to
+ * `upToSeq`: the first and the last, or null when none was. The export takes every entry between the two.
+ */
+export async function chainRangeByDate(
+  db: Executor,
+  organizationId: string,
+  range: { start?: Date; end?: Date },
+  upToSeq: number,
+): Promise<{ firstSeq: number; lastSeq: number } | null> {
+  let first = db
+    .selectFrom('auditLogs')
+    .select((eb) => eb.fn.min('seq').as('seq'))
+    .where('chainKey', '=', organizationId)
+    .where('seq', '<=', String(upToSeq));
+  let last = db
+    .selectFrom('auditLogs')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('chainKey', '=', organizationId)
+    .where('seq', '<=', String(upToSeq));
+  if (range.start) {
+    first = first.where('createdAt', '>=', range.start);
+    last = last.where('createdAt', '>=', range.start);
+  }
+  if (range.end) {
+    first = first.where('createdAt', '<=', range.end);
+    last = last.where('createdAt', '<=', range.end);
+  }
+  const [a, b] = await Promise.all([first.executeTakeFirst(), last.executeTakeFirst()]);
+  if (a?.seq == null || b?.seq == null) return null;
+  return { firstSeq: Number(a.seq), lastSeq: Number(b.seq) };
+}
+
+/** The organization's signed-head records with positions in [fromSeq, toSeq], newest first, at most `limit`. */
+export function signedHeadsBetween(
+  db: Executor,
+  organizationId: string,
+  fromSeq: number,
+  toSeq: number,
+  limit: number,
+): Promise<SignedHeadRow[]> {
+  return db
+    .selectFrom('auditSignedHeads')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('chainKey', '=', organizationId)
+    .where('seq', '>=', String(fromSeq))
+    .where('seq', '<=', String(toSeq))
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** Serializes the signing of one organization's chain head across every process (held to the transaction's end). */
 export async function lockHeadSigning(trx: Executor, organizationId: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${'audit-head:' + organizationId}))`.execute(trx);
