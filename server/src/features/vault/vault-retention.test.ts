@@ -8,10 +8,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { signedCertificateSchema } from '@strongroom/contracts';
+import { signedCertificateSchema, VAULT_MSG, type VaultCertificatePayload } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { auditActions, createMatter, newOrganization, sha256, uploadFile, type Member } from '../../../test/factories.js';
-import { verifyCertificate } from '../../platform/signing.js';
+import { signCertificate, verifyCertificate } from '../../platform/signing.js';
 import { auditFor } from '../../shared/audit.js';
 import { DESTRUCTION_CERTIFICATE_YEARS, enqueueRetentionEnd, runRetentionEnd, VAULT_RETENTION_JOB } from './vault-retention.jobs.js';
 
@@ -170,6 +170,73 @@ describe('retention end', () => {
     // Run again: nothing more happens.
     expect(await runRetentionEnd(t.ctx)).toEqual({ mattersFinished: 0, filesDeleted: 0, mattersWaiting: 0 });
     await expectDestroyed(ended);
+  });
+
+  it("states each file's lock as the vault certificate did, and the store's protection; nothing the store never confirmed", async () => {
+    const certified = await expiredMatter('Certified Then Ended', { held: false });
+    const uncertified = await expiredMatter('Never Certified', { held: false });
+    // The vault certificate of the first: each lock as the store answered it, the store protecting them.
+    const files: VaultCertificatePayload['files'] = [];
+    for (const f of certified.files) {
+      const info = (await t.ctx.store.vaultInfo(f.key))!;
+      files.push({
+        path: f.path,
+        size: f.bytes.length,
+        sha256: sha256(f.bytes),
+        objectKey: f.key,
+        versionId: info.versionId,
+        retainUntil: info.lock!.retainUntil.toISOString(),
+        lockMode: info.lock!.mode,
+        legalHold: info.lock!.legalHold,
+      });
+    }
+    const issuedAt = new Date();
+    const vaultCertificate = await signCertificate(t.ctx.config, {
+      kind: 'vault-certificate',
+      version: 1,
+      issuedAt: issuedAt.toISOString(),
+      organization: { id: admin.organizationId, name: 'Acme LLP' },
+      matter: {
+        id: certified.id,
+        matterName: 'Certified Then Ended',
+        matterNumber: null,
+        clientName: null,
+        vaultedAt: null,
+        retentionExpiresAt: null,
+      },
+      files,
+      totals: { files: files.length, bytes: files.reduce((n, f) => n + f.size, 0) },
+      auditChainHead: null,
+      storeProtection: { writeOnce: true, statement: VAULT_MSG.storeProtected },
+    });
+    await t.ctx.db
+      .insertInto('vaultCertificates')
+      .values({
+        organizationId: admin.organizationId,
+        matterId: certified.id,
+        kind: 'vault',
+        objectKey: `vault/${admin.organizationId}/${certified.id}/certificates/vault-test.json`,
+        sha256: 'a'.repeat(64),
+        issuedAt,
+        body: JSON.stringify(vaultCertificate),
+      })
+      .execute();
+    await locksRunOut();
+    await runRetentionEnd(t.ctx);
+    await expectDestroyed(certified);
+    await expectDestroyed(uncertified);
+
+    const [destruction] = await certificates(certified.id);
+    const payload = signedCertificateSchema.parse(destruction!.body).payload;
+    expect(payload.files.map((f) => [f.objectKey, f.lockMode, f.retainUntil, f.versionId, f.legalHold])).toEqual(
+      files.map((f) => [f.objectKey, 'COMPLIANCE', f.retainUntil, f.versionId, false]),
+    );
+    expect(payload.storeProtection).toEqual({ writeOnce: true, statement: VAULT_MSG.storeProtected });
+    // Without a vault certificate nothing confirmed a lock: the certificate of destruction claims none.
+    const [bare] = await certificates(uncertified.id);
+    const barePayload = signedCertificateSchema.parse(bare!.body).payload;
+    expect(barePayload.files.every((f) => f.lockMode === null && f.retainUntil === null && f.legalHold === false)).toBe(true);
+    expect(barePayload.storeProtection).toEqual({ writeOnce: false, statement: VAULT_MSG.storeUnprotected });
   });
 
   it('leaves a matter whose hold was just removed until the store has released its objects, then finishes it', async () => {
