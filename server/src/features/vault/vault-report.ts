@@ -56,7 +56,7 @@ const when = (d: Date | string | null | undefined, none = 'Not recorded') => (d 
 const orNone = (v: string | null | undefined, none = 'None recorded') => (v === null || v === undefined || v === '' ? none : v);
 
 /** A size for people, with the exact byte count: '1.50 MiB (1,572,864 bytes)'. */
-export function sizeInWords(n: number | string): string {
+function sizeInWords(n: number | string): string {
   const v = Number(n);
   const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
   let i = 0;
@@ -81,7 +81,7 @@ const num = (v: unknown): number | null =>
   typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : null;
 
 /** The lock a certificate states for a file, in words. */
-export function lockInWords(f: Pick<VaultCertificatePayload['files'][number], 'lockMode' | 'retainUntil' | 'legalHold'>): string {
+function lockInWords(f: Pick<VaultCertificatePayload['files'][number], 'lockMode' | 'retainUntil' | 'legalHold'>): string {
   if (!f.lockMode) return 'Not locked: the store confirmed no lock';
   const mode = f.lockMode === 'COMPLIANCE' ? 'Compliance' : 'Governance';
   return `${mode} lock until ${when(f.retainUntil, 'no date')}; legal hold ${f.legalHold ? 'on' : 'off'}`;
@@ -206,7 +206,7 @@ export function auditSentence(a: VaultAuditRow): Sentence {
 
 // ---------------------------------------------------------------- the model both renderers lay out
 
-export type ReportFile = {
+type ReportFile = {
   number: number;
   path: string;
   size: string;
@@ -217,7 +217,7 @@ export type ReportFile = {
   versionId: string | null;
 };
 
-export type SignatureBlock = {
+type SignatureBlock = {
   title: string;
   issued: string;
   keyId: string;
