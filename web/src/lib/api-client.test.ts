@@ -57,6 +57,37 @@ describe('apiRequest', () => {
     vi.useRealTimers();
   });
 
+  it("hands over a matter's dates as dates, in a matter and in a list of matters, and leaves the rest as sent", async () => {
+    const sent = {
+      id: 'm1',
+      createdAt: '2026-01-02T10:00:00.000Z',
+      updatedAt: '2026-01-03T11:30:00.000Z',
+      vaultedAt: null,
+      retentionExpiresAt: '2033-01-02T10:00:00.000Z',
+    };
+    const node = { id: 'n1', createdAt: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-02T10:00:00.000Z' };
+    answers.push(() => json(200, { matter: sent, nodes: [node] }));
+    const detail = await apiRequest<{ matter: typeof sent; nodes: (typeof node)[] }>('/_api/matters/detail');
+    expect(detail.matter.createdAt).toBeInstanceOf(Date);
+    expect(detail.matter.createdAt.toISOString()).toBe('2026-01-02T10:00:00.000Z');
+    expect(detail.matter.updatedAt.getTime()).toBe(Date.parse('2026-01-03T11:30:00.000Z'));
+    expect(detail.matter.retentionExpiresAt?.getUTCFullYear()).toBe(2033);
+    expect(detail.matter.vaultedAt).toBeNull();
+    expect(detail.matter.id).toBe('m1');
+    // Only the matter's own dates: the tree beside it is as the server sent it.
+    expect(detail.nodes).toEqual([node]);
+
+    answers.push(() => json(200, { matters: [sent, { ...sent, id: 'm2', createdAt: 'not a date' }], totalCount: 2 }));
+    const list = await apiRequest<{ matters: (typeof sent)[]; totalCount: number }>('/_api/matters/list');
+    expect(list.matters[0]!.createdAt).toEqual(new Date('2026-01-02T10:00:00.000Z'));
+    // A value that is not an ISO date-time is left alone rather than turned into an invalid date.
+    expect(list.matters[1]!.createdAt as unknown).toBe('not a date');
+    expect(list.totalCount).toBe(2);
+
+    answers.push(() => json(200, { createdAt: '2026-01-02T10:00:00.000Z' }));
+    await expect(apiRequest<{ createdAt: string }>('/_api/x')).resolves.toEqual({ createdAt: '2026-01-02T10:00:00.000Z' });
+  });
+
   it('sends JSON and returns the parsed answer', async () => {
     answers.push(() => json(200, { ok: 1 }));
     await expect(apiRequest('/_api/x', { body: { a: 1 } })).resolves.toEqual({ ok: 1 });

@@ -1,5 +1,6 @@
 import { MSG } from '@strongroom/contracts';
 import { ApiError, isMfaRequiredError, readMfaDemand } from './api-error';
+import { withMatterDates, type WithMatterDates } from './dates';
 import { requestMfaCode } from './mfa-bridge';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -149,11 +150,16 @@ function withMfaToken(options: ApiRequestOptions, code: string): ApiRequestOptio
 }
 
 /**
- * Calls the API. A non-OK answer throws an ApiError carrying the body's `error` text. When the server demands
+ * Calls the API. The dates of the matters in an answer arrive as dates (lib/dates). A non-OK answer throws an
+ * ApiError carrying the body's `error` text. When the server demands
  * MFA (401 MFA_REQUIRED or mfaRequired: true) the MFA dialog opens and the same request is sent again with
  * the code; the promise settles with that answer, or rejects with MFA_CANCELLED if the user closes the dialog.
  */
-export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
+export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<WithMatterDates<T>> {
+  return withMatterDates(await exchange<T>(path, options));
+}
+
+async function exchange<T>(path: string, options: ApiRequestOptions): Promise<T> {
   try {
     return await send<T>(path, options);
   } catch (error) {

@@ -9,9 +9,9 @@ import {
   type Permissions,
   type SessionUser,
   type VaultAuditEntry,
-  type VaultedMatterDto,
 } from '@strongroom/contracts';
 import { TooltipProvider } from '@/components/ui/tooltip';
+import type { VaultedMatter } from '@/lib/dates';
 import { sessionQueryKey } from '@/features/auth/api/get-session';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
@@ -27,15 +27,15 @@ function Where() {
 }
 const where = () => new URLSearchParams(screen.getByTestId('location').textContent ?? '');
 
-function inYears(years: number, days: number): string {
+function inYears(years: number, days: number): Date {
   const d = new Date();
   d.setFullYear(d.getFullYear() + years);
   d.setDate(d.getDate() + days);
   d.setHours(d.getHours() - 1);
-  return d.toISOString();
+  return d;
 }
 
-function vaulted(n: number, overrides: Partial<VaultedMatterDto> = {}): VaultedMatterDto {
+function vaulted(n: number, overrides: Partial<VaultedMatter> = {}): VaultedMatter {
   return {
     ...makeMatter({
       id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
@@ -45,7 +45,7 @@ function vaulted(n: number, overrides: Partial<VaultedMatterDto> = {}): VaultedM
       status: 'Vaulted',
       isVaulted: true,
       legalHold: true,
-      vaultedAt: '2026-02-01T09:30:00.000Z',
+      vaultedAt: new Date('2026-02-01T09:30:00.000Z'),
       retentionExpiresAt: inYears(2, 15),
     }),
     transferState: 'completed',
@@ -64,7 +64,7 @@ const ROWS = [
     lastVerification: { checkedAt: '2026-03-01T00:00:00.000Z', result: 'passed', objectsChecked: 2, failures: 0 },
   }),
   vaulted(3, {
-    retentionExpiresAt: '2025-01-01T00:00:00.000Z',
+    retentionExpiresAt: new Date('2025-01-01T00:00:00.000Z'),
     transferState: 'transferring',
     lastVerification: { checkedAt: '2026-03-01T00:00:00.000Z', result: 'failed', objectsChecked: 2, failures: 1 },
   }),

@@ -1,7 +1,8 @@
 import { MemoryRouter } from 'react-router';
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_PERMISSIONS, type MatterDto, type NodeTreeDto, type Permissions, type SessionUser } from '@strongroom/contracts';
+import { DEFAULT_PERMISSIONS, type NodeTreeDto, type Permissions, type SessionUser } from '@strongroom/contracts';
+import type { Matter } from '@/lib/dates';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { renderWithClient } from '@/test/dom';
 import { makeMatter } from '@/test/matter';
@@ -15,8 +16,8 @@ const matter = makeMatter({
   matterName: 'Smith v Jones',
   clientName: 'Smith Ltd',
   description: null,
-  createdAt: '2026-01-02T10:00:00.000Z',
-  updatedAt: '2026-01-02T10:00:00.000Z',
+  createdAt: new Date('2026-01-02T10:00:00.000Z'),
+  updatedAt: new Date('2026-01-02T10:00:00.000Z'),
   version: 1,
 });
 const folder: NodeTreeDto = {
@@ -35,8 +36,8 @@ const folder: NodeTreeDto = {
   uploadStatus: null,
   uploadProgress: null,
   createdBy: null,
-  createdAt: matter.createdAt,
-  updatedAt: matter.updatedAt,
+  createdAt: '2026-01-02T10:00:00.000Z',
+  updatedAt: '2026-01-02T10:00:00.000Z',
   children: [],
 };
 
@@ -57,7 +58,7 @@ function userWith(role: SessionUser['role'], permissions: Partial<Permissions> =
   };
 }
 
-let detail: { matter: MatterDto; nodes: NodeTreeDto[] };
+let detail: { matter: Matter; nodes: NodeTreeDto[] };
 beforeEach(() => {
   detail = { matter, nodes: [folder] };
   vi.stubGlobal(
@@ -96,7 +97,7 @@ describe('a matter the person may see but not change', () => {
   });
 
   it('is read-only for everyone once the retention has expired', async () => {
-    detail = { matter: { ...matter, retentionExpiresAt: '2020-01-01T00:00:00.000Z' }, nodes: [folder] };
+    detail = { matter: { ...matter, retentionExpiresAt: new Date('2020-01-01T00:00:00.000Z') }, nodes: [folder] };
     const { edit } = await open(userWith('admin'));
     expect(screen.getByText('Retention expired', { exact: false })).toBeInTheDocument();
     expect(edit).toBeDisabled();

@@ -1,7 +1,8 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MSG, VAULT_MSG, type MatterDto } from '@strongroom/contracts';
+import { MSG, VAULT_MSG } from '@strongroom/contracts';
+import type { Matter } from '@/lib/dates';
 import { resetMfaRequestsForTest } from '@/lib/mfa-bridge';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
@@ -47,7 +48,7 @@ beforeEach(() => {
 });
 afterEach(() => resetMfaRequestsForTest());
 
-function open(matter: MatterDto, isAdmin = true) {
+function open(matter: Matter, isAdmin = true) {
   const onOpenChange = vi.fn();
   const r = renderWithClient(
     <>

@@ -3,7 +3,8 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { CheckCircle2, ShieldAlert, ShieldOff } from 'lucide-react';
-import { MSG, VAULT_LIMITS, VAULT_MSG, type MatterDto } from '@strongroom/contracts';
+import { MSG, VAULT_LIMITS, VAULT_MSG } from '@strongroom/contracts';
+import type { Matter } from '@/lib/dates';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -50,7 +51,7 @@ const TEXT: Record<Action, { title: string; description: string; confirm: string
 };
 
 type LegalHoldDialogProps = {
-  matter: MatterDto;
+  matter: Matter;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** Only administrators may apply or remove a hold; anyone else sees why not. */
@@ -67,7 +68,7 @@ export function LegalHoldDialog({ matter, open, onOpenChange, isAdmin }: LegalHo
   );
 }
 
-function LegalHoldSteps({ matter, isAdmin, onClose }: { matter: MatterDto; isAdmin: boolean; onClose: () => void }) {
+function LegalHoldSteps({ matter, isAdmin, onClose }: { matter: Matter; isAdmin: boolean; onClose: () => void }) {
   // The action is fixed when the dialog opens, so the done page does not flip when the matter refreshes.
   const [action] = useState<Action>(matter.legalHold ? 'remove' : 'apply');
   const [step, setStep] = useState<Step>(isAdmin ? 'form' : 'denied');

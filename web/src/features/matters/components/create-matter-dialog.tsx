@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MATTER_MSG, type MatterDto } from '@strongroom/contracts';
+import { MATTER_MSG } from '@strongroom/contracts';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogActions } from '@/components/ui/dialog-actions';
 import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
+import type { Matter } from '@/lib/dates';
 import { conflictField } from '@/lib/conflicts';
 import { toast } from '@/lib/toast';
 import { useCreateMatter } from '../api/create-matter';
@@ -24,7 +25,7 @@ function createFailureText(err: unknown): string {
   return reason && reason !== MATTER_MSG.createFailed ? `${MATTER_MSG.createFailed}: ${reason}` : MATTER_MSG.createFailed;
 }
 
-type CreateMatterDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; onCreated?: (matter: MatterDto) => void };
+type CreateMatterDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; onCreated?: (matter: Matter) => void };
 
 export function CreateMatterDialog({ open, onOpenChange, onCreated }: CreateMatterDialogProps) {
   const create = useCreateMatter();

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { Toaster } from 'sonner';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { MATTER_MSG, type MatterDto } from '@strongroom/contracts';
+import { MATTER_MSG } from '@strongroom/contracts';
+import type { Matter } from '@/lib/dates';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
 import { makeMatter } from '@/test/matter';
@@ -10,7 +11,7 @@ import { EditMatterDialog } from './edit-matter-dialog';
 const matter = makeMatter();
 
 /** The server as the dialog meets it: the matter is stored here and changed by update calls at the right version. */
-let stored: MatterDto;
+let stored: Matter;
 let calls: FetchCall[];
 const updates = () => calls.filter((c) => c.path === '/_api/matters/update').map((c) => c.body as Record<string, unknown>);
 
@@ -30,7 +31,7 @@ beforeEach(() => {
           { status: 409 },
         );
       }
-      stored = { ...stored, ...change, version: stored.version + 1 } as MatterDto;
+      stored = { ...stored, ...change, version: stored.version + 1 } as Matter;
       return Response.json({ matter: stored });
     }
     return Response.json([]); // suggestions

@@ -2,12 +2,13 @@ import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { MATTER_MSG, type MatterConflictDetails, type MatterDto } from '@strongroom/contracts';
+import { MATTER_MSG, type MatterConflictDetails } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogActions } from '@/components/ui/dialog-actions';
 import { errorMessage, isApiError, isMfaCancelledError } from '@/lib/api-error';
 import { conflictField, conflictKind, RESOURCE_MODIFIED } from '@/lib/conflicts';
+import type { Matter } from '@/lib/dates';
 import { matterDetailQueryKey, mattersQueryKey } from '@/lib/query-keys';
 import { toast } from '@/lib/toast';
 import { toastWithUndo } from '@/lib/undo';
@@ -16,7 +17,7 @@ import { useUpdateMatter } from '../api/update-matter';
 import { MatterFields } from './matter-fields';
 import { conflictNotice, editMatterForm, matterFormValues, mergeConflict, updateBody, type MatterFormValues } from './matter-form';
 
-type EditMatterDialogProps = { matter: MatterDto; open: boolean; onOpenChange: (open: boolean) => void };
+type EditMatterDialogProps = { matter: Matter; open: boolean; onOpenChange: (open: boolean) => void };
 
 /**
  * Edit Matter: sends the version last read. A stale one refetches, puts the other change into the fields the

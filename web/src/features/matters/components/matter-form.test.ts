@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MATTER_MSG, type MatterDto } from '@strongroom/contracts';
+import { MATTER_MSG } from '@strongroom/contracts';
+import type { Matter } from '@/lib/dates';
 import { makeMatter } from '@/test/matter';
 import {
   conflictNotice,
@@ -105,7 +106,7 @@ describe('the Edit Matter form', () => {
 });
 
 describe('merging a change saved meanwhile', () => {
-  const theirs: MatterDto = { ...matter, clientName: 'Acme Holdings Ltd', description: 'Lease of the east pier', version: 4 };
+  const theirs: Matter = { ...matter, clientName: 'Acme Holdings Ltd', description: 'Lease of the east pier', version: 4 };
 
   it('puts their change into the fields the user left alone and keeps what the user typed', () => {
     const mine = { ...matterFormValues(matter), matterName: 'Lease dispute (East Pier)', description: 'My description' };

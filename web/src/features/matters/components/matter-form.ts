@@ -5,9 +5,9 @@ import {
   MATTER_MSG,
   updateMatterRequest,
   type CreateMatterRequest,
-  type MatterDto,
   type UpdateMatterRequest,
 } from '@strongroom/contracts';
+import type { Matter } from '@/lib/dates';
 
 /**
  * The Create New Matter and Edit Matter forms: their values, their rules (the request schemas of the matter
@@ -91,7 +91,7 @@ export function editMatterForm(hasNumber: boolean) {
   });
 }
 
-export function matterFormValues(m: MatterDto): MatterFormValues {
+export function matterFormValues(m: Pick<Matter, MatterField>): MatterFormValues {
   return {
     matterName: m.matterName,
     matterNumber: m.matterNumber ?? '',
@@ -106,7 +106,7 @@ export function matterFormValues(m: MatterDto): MatterFormValues {
  * an emptied client, lawyer or description is sent as null / '' so the server clears it. A field that was
  * already empty and stays empty is absent.
  */
-export function updateBody(matter: MatterDto, v: MatterFormValues): UpdateMatterRequest {
+export function updateBody(matter: Matter, v: MatterFormValues): UpdateMatterRequest {
   const body: UpdateMatterRequest = { matterId: matter.id, expectedVersion: matter.version, matterName: v.matterName.trim() };
   const number = v.matterNumber.trim();
   if (number && number !== matter.matterNumber) body.matterNumber = number;
@@ -134,7 +134,7 @@ export type ConflictMerge = {
  * `mine` what the form holds. Saving the result again keeps the other change wherever the user did not edit,
  * so it is never silently undone.
  */
-export function mergeConflict(base: MatterDto, theirs: MatterDto, mine: MatterFormValues): ConflictMerge {
+export function mergeConflict(base: Pick<Matter, MatterField>, theirs: Pick<Matter, MatterField>, mine: MatterFormValues): ConflictMerge {
   const before = matterFormValues(base);
   const now = matterFormValues(theirs);
   const changed = MATTER_FIELDS.filter((k) => before[k] !== now[k]);

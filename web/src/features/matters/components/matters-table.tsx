@@ -1,6 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import { Lock } from 'lucide-react';
-import { MATTER_MSG, type MatterDto, type MatterSortField } from '@strongroom/contracts';
+import { MATTER_MSG, type MatterSortField } from '@strongroom/contracts';
+import type { Matter } from '@/lib/dates';
 import { Badge } from '@/components/ui/badge';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -10,12 +11,12 @@ import { descriptionPreview, formatMatterDate } from '../lib/matter-format';
 import { FolderSearch } from 'lucide-react';
 
 type MattersTableProps = {
-  matters: MatterDto[];
+  matters: Matter[];
   loading: boolean;
   sortBy: MatterSortField;
   sortDirection: 'asc' | 'desc';
   onSort: (field: MatterSortField) => void;
-  onOpen: (matter: MatterDto) => void;
+  onOpen: (matter: Matter) => void;
 };
 
 const COLUMNS: { label: string; sort?: MatterSortField; className?: string }[] = [
@@ -33,7 +34,7 @@ function Muted({ children }: { children: string }) {
 }
 
 export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, onOpen }: MattersTableProps) {
-  const onKey = (e: KeyboardEvent, m: MatterDto) => {
+  const onKey = (e: KeyboardEvent, m: Matter) => {
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       onOpen(m);

@@ -8,9 +8,9 @@ export function descriptionPreview(description: string | null | undefined, max: 
 }
 
 /** '26 Nov 2026', or 'N/A' when missing or not a date. */
-export function formatMatterDate(iso: string | null | undefined): string {
-  if (!iso) return 'N/A';
-  const d = new Date(iso);
+export function formatMatterDate(value: Date | string | null | undefined): string {
+  if (!value) return 'N/A';
+  const d = new Date(value);
   if (Number.isNaN(d.getTime())) return 'N/A';
   return d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }

@@ -20,7 +20,7 @@ export function LegalHoldBadge({ held }: { held: boolean }) {
 }
 
 /** The retention end: its date or 'Permanent', then the years and days left or an 'Expired' badge. */
-export function RetentionCell({ expiresAt, now }: { expiresAt: string | null; now?: Date }) {
+export function RetentionCell({ expiresAt, now }: { expiresAt: Date | string | null; now?: Date }) {
   const left = retentionLeft(expiresAt, now);
   if (left.kind === 'permanent') return <span>Permanent</span>;
   return (

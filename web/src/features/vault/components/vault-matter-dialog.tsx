@@ -1,6 +1,7 @@
 import { useEffect, useEffectEvent, useId, useState } from 'react';
 import { Archive, CheckCircle2, Circle, Loader2, Lock, ShieldCheck } from 'lucide-react';
-import { VAULT_LIMITS, VAULT_MSG, type MatterDto } from '@strongroom/contracts';
+import { VAULT_LIMITS, VAULT_MSG } from '@strongroom/contracts';
+import type { Matter } from '@/lib/dates';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -20,7 +21,7 @@ const PROCESSING_STEPS = ['Matter marked as vaulted', 'Legal hold applied', 'Tra
 
 const years = (n: number) => `${n} year${n === 1 ? '' : 's'}`;
 
-type VaultMatterDialogProps = { matter: MatterDto; open: boolean; onOpenChange: (open: boolean) => void };
+type VaultMatterDialogProps = { matter: Matter; open: boolean; onOpenChange: (open: boolean) => void };
 
 /** Vault Matter: choose the retention, then the matter is vaulted (with a fresh second-factor code). */
 export function VaultMatterDialog({ matter, open, onOpenChange }: VaultMatterDialogProps) {
@@ -32,7 +33,7 @@ export function VaultMatterDialog({ matter, open, onOpenChange }: VaultMatterDia
   );
 }
 
-function VaultSteps({ matter, onClose }: { matter: MatterDto; onClose: () => void }) {
+function VaultSteps({ matter, onClose }: { matter: Matter; onClose: () => void }) {
   const start = useStartVault();
   const orgDefault = useDefaultRetention(true);
   const [chosen, setChosen] = useState<number | null>(null);

@@ -1,5 +1,6 @@
 import { Eye } from 'lucide-react';
-import type { VaultedMatterDto, VaultSortField } from '@strongroom/contracts';
+import type { VaultSortField } from '@strongroom/contracts';
+import type { VaultedMatter } from '@/lib/dates';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { SortableTableHead, Table, TableBody, TableCell, TableHeader, TableRow } from '@/components/ui/table';
@@ -7,13 +8,13 @@ import { VAULT_SKELETON_ROWS, formatDateTime } from '../lib/vault-format';
 import { LegalHoldBadge, RetentionCell, VerificationCell } from './vault-badges';
 
 type VaultTableProps = {
-  matters: VaultedMatterDto[];
+  matters: VaultedMatter[];
   /** Nothing to show yet: skeleton rows. */
   loading: boolean;
   sortBy: VaultSortField;
   sortDirection: 'asc' | 'desc';
   onSort: (field: VaultSortField) => void;
-  onView: (matter: VaultedMatterDto) => void;
+  onView: (matter: VaultedMatter) => void;
   selectedId: string | null;
 };
 

@@ -3,13 +3,13 @@ export const VAULT_STALE_MS = 60_000;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export function formatDate(value: string | null | undefined): string {
+export function formatDate(value: Date | string | null | undefined): string {
   if (!value) return 'N/A';
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? 'N/A' : d.toLocaleDateString(undefined, { dateStyle: 'medium' });
 }
 
-export function formatDateTime(value: string | null | undefined): string {
+export function formatDateTime(value: Date | string | null | undefined): string {
   if (!value) return 'N/A';
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? 'N/A' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -23,7 +23,7 @@ export type RetentionLeft = { kind: 'permanent' } | { kind: 'expired' } | { kind
  * within a day of a whole number of years reads as those years (a matter vaulted a minute ago for 10 years has
  * '10 years' left, not '9 years, 365 days').
  */
-export function retentionLeft(expiresAt: string | null, now: Date = new Date()): RetentionLeft {
+export function retentionLeft(expiresAt: Date | string | null, now: Date = new Date()): RetentionLeft {
   if (!expiresAt) return { kind: 'permanent' };
   const end = new Date(expiresAt);
   if (end.getTime() <= now.getTime()) return { kind: 'expired' };
