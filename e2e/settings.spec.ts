@@ -224,6 +224,47 @@ test('the Retention & Vault tab saves a new default with a code and shows the va
   await expect(page.getByLabel('Retention period (years)')).toHaveValue('10');
 });
 
+test('the Retention & Vault tab shows the signing key fingerprint the installation publishes, also 390 px wide', async () => {
+  await tab('Retention & Vault').click();
+  const published = (await (await page.request.get('/.well-known/strongroom-signing-keys')).json()) as {
+    keys: { fingerprint: string; notAfter: string | null }[];
+  };
+  const current = published.keys.find((k) => k.notAfter === null);
+  expect(current?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+  const signing = card('Signing Key');
+  const shown = signing.getByTestId('signing-key-fingerprint');
+  await expect(shown).toHaveAttribute('data-fingerprint', current!.fingerprint);
+  expect((await shown.textContent())!.replace(/\s/g, '')).toBe(current!.fingerprint);
+  await expect(
+    signing.getByText('Print this fingerprint in your engagement letters and hand it to your auditors', { exact: false }),
+  ).toBeVisible();
+  await expect(signing.getByRole('link', { name: /Published signing keys/ })).toHaveAttribute(
+    'href',
+    '/.well-known/strongroom-signing-keys',
+  );
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await signing.getByRole('button', { name: 'Copy' }).click();
+  await expect(toast('Fingerprint copied.')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(current!.fingerprint);
+  await signing.scrollIntoViewIfNeeded();
+  await shotThemes(page, 'settings-signing-key');
+
+  // A phone: the hex wraps inside the card, nothing runs off the side.
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await signing.scrollIntoViewIfNeeded();
+    for (const box of [await signing.boundingBox(), await shown.boundingBox()]) {
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    }
+    expect(await shown.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shotThemes(page, 'settings-signing-key-390');
+  } finally {
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }
+});
+
 test('a member who is not an administrator: Security disabled, organization and retention read-only', async ({ browser }) => {
   const member = { email: 'max@settings.test', name: 'Max Member', password: 'member passphrase here' };
   const headers = { Origin: server.url, 'x-api-version': 'v1.0.0' };

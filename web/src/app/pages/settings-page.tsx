@@ -47,7 +47,8 @@ export function SettingsPage() {
   const refreshSession = () => void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
 
   return (
-    <div className="grid gap-8">
+    // One column that never grows past the screen: the tab strip scrolls sideways on a phone instead of widening the page.
+    <div className="grid grid-cols-1 gap-8">
       <PageHeader title="Settings" description="Your account and your organization." />
       <Tabs value={tab} onValueChange={selectTab}>
         <div className="overflow-x-auto pb-1">

@@ -63,13 +63,12 @@ export function SigningKeyCard() {
         ) : !current ? (
           <p className="text-sm text-muted-foreground">{SIGNING_KEYS_MSG.noKeyYet}</p>
         ) : (
-          <div className="grid gap-1.5">
+          <div role="group" aria-labelledby={labelId} className="grid gap-1.5">
             <p id={labelId} className="text-sm font-medium">
               Fingerprint (SHA-256)
             </p>
             <div className="flex flex-wrap items-start gap-2 sm:flex-nowrap">
               <code
-                aria-labelledby={labelId}
                 data-testid="signing-key-fingerprint"
                 data-fingerprint={current.fingerprint}
                 className="min-w-0 flex-1 rounded-md border border-border bg-muted/50 px-3 py-2 font-mono text-sm leading-relaxed break-words select-all"
