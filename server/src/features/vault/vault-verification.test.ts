@@ -174,7 +174,8 @@ describe('continuous verification', () => {
     const tab = ok(await admin.client.get(`/_api/vault/audit?matterId=${matter.id}`));
     expect(tab.logs[0]).toMatchObject({ action: 'VAULT_VERIFICATION_FAILED', actorName: null });
     const report = await admin.client.get(`/_api/vault/report?matterId=${matter.id}`);
-    expect(report.body).toContain('FAILED');
+    expect(report.body).toContain('<p class="failed">3 files re-read from the vault; 1 file differed from the record.</p>');
+    expect(report.body).toContain(`re-read “${target.path}” from the vault and found it different from the record`);
 
     // Found wrong again: audited again, not mailed again.
     expect(await forcedRun()).toEqual({ completed: 1, failed: 0 });
