@@ -12,7 +12,7 @@ type MatterDateField = (typeof MATTER_DATE_FIELDS)[number];
 type DateOf<V> = V extends string ? Date : V;
 
 /** A matter (or a vaulted matter) with its date fields as dates. */
-export type Dated<M> = { [K in keyof M]: K extends MatterDateField ? DateOf<M[K]> : M[K] };
+type Dated<M> = { [K in keyof M]: K extends MatterDateField ? DateOf<M[K]> : M[K] };
 
 /** A matter as the web holds it: its dates are dates. */
 export type Matter = Dated<MatterDto>;

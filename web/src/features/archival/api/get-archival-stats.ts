@@ -5,7 +5,7 @@ import { ApiError, isMfaRequiredError } from '@/lib/api-error';
 import { forgetSystemMfaToken, getSystemMfaToken } from '@/lib/system-mfa';
 
 export const archivalQueryKey = ['archival'] as const;
-export const archivalStatsQueryKey = [...archivalQueryKey, 'stats'] as const;
+const archivalStatsQueryKey = [...archivalQueryKey, 'stats'] as const;
 
 /** What the stats query fails with while no code unlocks them: the panel shows 'Show statistics'. */
 function statsLocked(): ApiError {
