@@ -11,11 +11,14 @@ import { createBlobStore } from './platform/storage/index.js';
 import { newPrivateKeyPem, signerOfPem } from './platform/signing.js';
 import { rotateFileSigningKey } from './platform/signing-keys.js';
 import { AppError } from './shared/errors.js';
+import { parseRunJobArgs, runJob, RunJobUsageError } from './run-job.js';
 import { DataDirUnsafeError, ownerOnlyFiles, secureDataDir, usesDataDir } from './process.js';
 
 const USAGE = `Usage: npm run admin -- create-org --name "Acme LLP" --admin-email ada@acme.test --admin-name "Ada Admin" --admin-password "..."
        npm run admin -- verify-vault    (checks every vaulted file now, within VAULT_VERIFY_BYTES_PER_HOUR)
        npm run admin -- rotate-signing-key [--print-new-key]    (new signing key; the old one stays published)
+       npm run admin -- run-job <sign-audit-heads | archive-audit | retention-end | verify-vault> [--organization <id>] [--dry-run]
+                        (runs a scheduled job's work now and prints what it did; --dry-run changes nothing)
 
 Honours the same environment as the server (DATA_DIR, DATABASE_URL, ...). With the embedded database
 (no DATABASE_URL) the server must be stopped first: one process at a time may open DATA_DIR.`;
@@ -125,6 +128,31 @@ async function rotateSigningKey(argv: string[]): Promise<void> {
   }
 }
 
+/**
+ * Runs a scheduled job's work now, in this process (run-job.ts): prints one line of JSON; exit 1 when the run
+ * found a failure, 64 for a request the job cannot do.
+ */
+async function runJobNow(argv: string[]): Promise<void> {
+  const args = parseRunJobArgs(argv);
+  const config = loadConfig();
+  if (usesDataDir(config)) secureDataDir(config.dataDir);
+  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2)) as unknown as FastifyBaseLogger;
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });
+  try {
+    await migrateToLatest(handle.db);
+    const store = createBlobStore({ dataDir: config.dataDir, appUrl: config.appUrl, signingKey: config.storageSigningKey, s3: config.s3 });
+    // No job queue: the run happens here, not through a worker.
+    const ctx = { config, db: handle.db, dbKind: handle.kind, mailer, store, jobs: undefined as never, log };
+    const { result, failed } = await runJob(ctx, args);
+    console.log(JSON.stringify(result));
+    if (failed) process.exitCode = 1;
+  } finally {
+    await mailer.close();
+    await handle.close();
+  }
+}
+
 async function main(): Promise<void> {
   ownerOnlyFiles();
   const [command, ...rest] = process.argv.slice(2);
@@ -132,12 +160,17 @@ async function main(): Promise<void> {
     if (command === 'create-org') return await createOrg(rest);
     if (command === 'verify-vault') return await verifyVault(rest);
     if (command === 'rotate-signing-key') return await rotateSigningKey(rest);
+    if (command === 'run-job') return await runJobNow(rest);
     console.error(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE);
     process.exit(64);
   } catch (err) {
     if (err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof DataDirUnsafeError) {
       console.error(err.message);
       process.exit(err instanceof DataDirInUseError ? 75 : 78);
+    }
+    if (err instanceof RunJobUsageError) {
+      console.error(`${err.message}\n\n${USAGE}`);
+      process.exit(64);
     }
     if (err instanceof AppError) {
       console.error(err.message);

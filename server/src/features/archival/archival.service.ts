@@ -31,7 +31,7 @@ import {
   type CheckRetrievalsResponse,
   type RetrieveArchivedResponse,
 } from '@strongroom/contracts';
-import { auditFor, entryHash } from '../../shared/audit.js';
+import { auditFor, entryHash, type Audit } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { forbidden, notFound } from '../../shared/errors.js';
 import { registerArchivedDetailsSource, signChainHead } from '../audit/index.js';
@@ -181,9 +181,12 @@ async function testPauseAfterObjectWrite(ctx: AppContext, key: string): Promise<
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Who archives: an administrator from an address, or nobody (an operator's run of the job, `npm run admin -- run-job`). */
+type Archiver = { organizationId: string; audit: Audit; userId: number | null };
+
 /** Archives one run of entries; answers how many were archived (0 when another run archived them first). */
-async function archiveRun(ctx: AppContext, auth: AuthContext, meta: RequestMeta, rows: AuditRow[], now: Date): Promise<number> {
-  const orgId = auth.user.organizationId;
+async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: Date): Promise<number> {
+  const orgId = by.organizationId;
   const first = rows[0]!;
   const last = rows[rows.length - 1]!;
   const key = batchKey(orgId, String(first.seq), String(last.seq));
@@ -213,11 +216,11 @@ async function archiveRun(ctx: AppContext, auth: AuthContext, meta: RequestMeta,
       firstPrevHash: first.prevHash,
       lastHash: last.hash,
       retainUntil,
-      archivedBy: auth.user.id,
+      archivedBy: by.userId,
     });
     const marked = await markArchived(trx, orgId, String(first.seq), String(last.seq), batchId);
     if (marked !== rows.length) throw new Error('archival: the batch changed while it was recorded');
-    await auditFor(auth.user, meta)(
+    await by.audit(
       trx,
       'AUDIT_LOG_ARCHIVED',
       { table: 'audit_archive_batches', id: batchId },
@@ -258,14 +261,37 @@ export async function archiveAuditLogs(
     async (trx) => (await archivalCounts(trx, orgId, cutoff)).archivable,
   );
   if (input.dryRun) return { archivedCount: count, dryRun: true, batches: 0 };
+  return archiveOlderEntries(ctx, { organizationId: orgId, audit: auditFor(auth.user, meta), userId: auth.user.id }, now);
+}
 
+/**
+ * Archives every entry of the organization older than the archival age, batch by batch, then signs the chain
+ * head. An operator's run (`npm run admin -- run-job archive-audit`) is recorded with no actor; with dryRun it
+ * answers how many entries would be archived and changes nothing.
+ */
+export async function archiveOrganizationLogs(
+  ctx: AppContext,
+  organizationId: string,
+  input: { dryRun: boolean },
+  now = new Date(),
+): Promise<ArchiveAuditLogsResponse> {
+  if (input.dryRun) {
+    const { archivable } = await archivalCounts(ctx.db, organizationId, archivalCutoff(now));
+    return { archivedCount: archivable, dryRun: true, batches: 0 };
+  }
+  return archiveOlderEntries(ctx, { organizationId, audit: auditFor({ organizationId, actor: null }), userId: null }, now);
+}
+
+async function archiveOlderEntries(ctx: AppContext, by: Archiver, now: Date): Promise<ArchiveAuditLogsResponse> {
+  const orgId = by.organizationId;
+  const cutoff = archivalCutoff(now);
   let archived = 0;
   let batches = 0;
   let afterSeq = '0';
   for (;;) {
     const rows = await nextArchivable(ctx.db, orgId, cutoff, afterSeq, ARCHIVE_BATCH_SIZE);
     if (rows.length === 0) break;
-    const n = await archiveRun(ctx, auth, meta, rows, now);
+    const n = await archiveRun(ctx, by, rows, now);
     archived += n;
     if (n > 0) batches += 1;
     afterSeq = String(rows[rows.length - 1]!.seq);
@@ -274,7 +300,7 @@ export async function archiveAuditLogs(
     try {
       await signChainHead(ctx, orgId, 'archival');
     } catch (err) {
-      // The archival stands; the daily signing signs the head when this one could not be stored.
+      // The archival stands; the periodic signing signs the head when this one could not be stored.
       ctx.log.error({ err, organizationId: orgId }, 'signing the audit chain head after an archival failed');
     }
   }

@@ -23,6 +23,7 @@ import {
   latestSignedHead,
   lockHeadSigning,
   organizationsToSign,
+  organizationsWithChains,
   type AuditLogRow,
 } from './audit.repository.js';
 
@@ -353,6 +354,16 @@ export type SigningRun = {
 export async function organizationsToSignNow(ctx: AppContext, organizationId?: string): Promise<string[]> {
   const moved = await organizationsToSign(ctx.db);
   return organizationId === undefined ? moved : moved.filter((id) => id === organizationId);
+}
+
+/** The organization's chain head as the writer keeps it (null before its first entry). */
+export function chainHeadOf(ctx: AppContext, organizationId: string): Promise<{ seq: number; hash: string } | null> {
+  return chainHead(ctx.db, organizationId);
+}
+
+/** Every organization that has an audit chain. */
+export function organizationsWithAuditChains(ctx: AppContext): Promise<string[]> {
+  return organizationsWithChains(ctx.db);
 }
 
 /** Signs every organization whose chain moved since its last signed head (or only `organizationId`). */

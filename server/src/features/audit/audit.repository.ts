@@ -230,6 +230,23 @@ export function signedHeadsBetween(
     .execute();
 }
 
+/** Every organization that has an audit chain, in id order. */
+export async function organizationsWithChains(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectFrom('organizations as o')
+    .select('o.id')
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('auditChainHeads as h')
+          .select('h.chainKey')
+          .whereRef('h.chainKey', '=', sql`o.id::text`),
+      ),
+    )
+    .orderBy('o.id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** Serializes the signing of one organization's chain head across every process (held to the transaction's end). */
 export async function lockHeadSigning(trx: Executor, organizationId: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${'audit-head:' + organizationId}))`.execute(trx);

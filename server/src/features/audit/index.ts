@@ -2,7 +2,9 @@
 // integrity check; archival after each batch; the admin CLI), and the hook through which archival supplies
 // archived details.
 export {
+  chainHeadOf,
   organizationsToSignNow,
+  organizationsWithAuditChains,
   registerArchivedDetailsSource,
   signAllChainHeads,
   signChainHead,
