@@ -122,7 +122,7 @@ export function checkCertificateText(text: string, opts: { trustedPublicKeyPem?:
 // ------------------------------------------------------------------------------------------ trusted keys
 
 /** A published signing key, as GET /.well-known/strongroom-signing-keys lists it. */
-export type PublishedKey = {
+type PublishedKey = {
   keyId: string;
   algorithm: string;
   publicKeyPem: string;
@@ -141,13 +141,13 @@ export type TrustAnchor =
   | { kind: 'published-keys'; keys: PublishedKey[]; source: string };
 
 /** A fingerprint as people copy it (upper case, grouped with spaces or colons) in the hex form keys are named by. */
-export function normalizeFingerprint(text: string): string | null {
+function normalizeFingerprint(text: string): string | null {
   const hex = text.replace(/[\s:]/g, '').toLowerCase();
   return /^[0-9a-f]{64}$/.test(hex) ? hex : null;
 }
 
 /** Reads a published key list (the JSON document). Answers the keys, or the first reason the document is unusable. */
-export function parsePublishedKeys(value: unknown): { keys: PublishedKey[] } | { error: string } {
+function parsePublishedKeys(value: unknown): { keys: PublishedKey[] } | { error: string } {
   const list = (value as { keys?: unknown } | null)?.keys;
   if (typeof value !== 'object' || value === null || !Array.isArray(list)) return { error: 'the key list has no "keys" array' };
   const keys: PublishedKey[] = [];
@@ -235,7 +235,7 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * or a saved copy of the list (a file path). Redirects are refused, so a list is only ever read from the address
  * given. Throws an Error whose message says what went wrong.
  */
-export async function loadPublishedKeys(source: string): Promise<PublishedKey[]> {
+async function loadPublishedKeys(source: string): Promise<PublishedKey[]> {
   let text: string;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) {
     const url = new URL(source);

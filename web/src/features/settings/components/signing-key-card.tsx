@@ -10,7 +10,7 @@ import { toast } from '@/lib/toast';
 import { useSigningKeys } from '../api/get-signing-keys';
 
 /** A hex fingerprint in groups of four, so it can be read out and compared group by group. */
-export function groupFingerprint(hex: string): string[] {
+function groupFingerprint(hex: string): string[] {
   return hex.match(/.{1,4}/g) ?? [];
 }
 
