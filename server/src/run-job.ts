@@ -17,7 +17,7 @@ import { runRetentionEnd } from './features/vault/vault-retention.jobs.js';
 import { mattersDueForDestruction, dueForVerification } from './features/vault/vault-queries.repository.js';
 import { runVaultVerification } from './features/vault/vault-verification.jobs.js';
 
-export const RUN_JOB_NAMES = ['sign-audit-heads', 'archive-audit', 'retention-end', 'verify-vault'] as const;
+const RUN_JOB_NAMES = ['sign-audit-heads', 'archive-audit', 'retention-end', 'verify-vault'] as const;
 type JobName = (typeof RUN_JOB_NAMES)[number];
 
 /** A request the command refuses (exit 64 with the message). */

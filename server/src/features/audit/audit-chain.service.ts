@@ -35,7 +35,7 @@ const VERIFY_BATCH = 5000;
 const MAX_LISTED = 100;
 
 type InvalidEntry = { id: string | null; seq: number; reason: string };
-export type SignedHeadSummary = { seq: number; hash: string; signedAt: string; keyId: string; objectKey: string };
+type SignedHeadSummary = { seq: number; hash: string; signedAt: string; keyId: string; objectKey: string };
 export type ChainCheck = {
   isValid: boolean;
   checkedEntries: number;
@@ -228,7 +228,7 @@ function addYears(d: Date, years: number): Date {
 }
 
 /** The chain does not extend its newest signed head intact: signing it would vouch for a rewritten history. */
-export class ChainNotSignableError extends Error {
+class ChainNotSignableError extends Error {
   constructor(organizationId: string, reason: string) {
     super(`The audit chain of ${organizationId} was not signed: ${reason}`);
     this.name = 'ChainNotSignableError';

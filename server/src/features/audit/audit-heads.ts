@@ -42,7 +42,7 @@ const NAME = /^(\d{1,20})-(\d{8}T\d{6}Z)\.json$/;
 /** Stored heads read, newest first, before the search for a valid one gives up. */
 const MAX_HEAD_READS = 20;
 
-export function headPrefix(organizationId: string): string {
+function headPrefix(organizationId: string): string {
   return `vault/audit-heads/${organizationId}/`;
 }
 
@@ -93,10 +93,10 @@ async function readText(ctx: AppContext, key: string): Promise<string | null> {
   }
 }
 
-export type HeadRead = { ok: true; head: StoredHead } | { ok: false; reason: string };
+type HeadRead = { ok: true; head: StoredHead } | { ok: false; reason: string };
 
 /** Reads one stored head and checks it (see the file's comment); a reason in words when it does not hold. */
-export async function readStoredHead(ctx: AppContext, organizationId: string, key: string): Promise<HeadRead> {
+async function readStoredHead(ctx: AppContext, organizationId: string, key: string): Promise<HeadRead> {
   const name = parseName(key, headPrefix(organizationId));
   if (!name) return { ok: false, reason: `${key} is not named as a signed head of this organization` };
   const text = await readText(ctx, key);

@@ -167,7 +167,7 @@ export interface BlobStore {
 }
 
 /** The most keys one listKeys call answers (S3 answers at most 1000 a request). */
-export const LIST_KEYS_MAX = 1000;
+const LIST_KEYS_MAX = 1000;
 export type ListKeysOptions = { startAfter?: string; limit?: number };
 
 /** Checks listKeys' input and answers the number of keys to return. */
