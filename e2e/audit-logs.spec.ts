@@ -154,6 +154,9 @@ test('filter by category and by one action, search, sort by action, expand the d
   await expect(rows()).toHaveCount(50);
   await page.getByRole('searchbox', { name: 'Search logs...' }).fill('note-7');
   await expect(rows()).toHaveCount(1);
+  // The note was sent by the browser: marked as such, its action in words.
+  await expect(rows().first()).toContainText('Reported by a browser');
+  await expect(rows().first().locator('td:nth-child(3)')).toHaveAttribute('data-action', /^CLIENT_REPORTED_/);
   await rows()
     .first()
     .getByRole('button', { name: /^View details/ })
@@ -170,8 +173,11 @@ test('filter by category and by one action, search, sort by action, expand the d
   const actionHeader = table().getByRole('button', { name: 'Action' });
   await actionHeader.click();
   await expect(table().locator('th:nth-child(3)')).toHaveAttribute('aria-sort', 'descending');
+  // The stored action of each row (a browser's report shows its name in words, sorted by what is stored).
   const sorted = async (direction: 'asc' | 'desc') => {
-    const t = await rows().locator('td:nth-child(3)').allInnerTexts();
+    const t = await rows()
+      .locator('td:nth-child(3)')
+      .evaluateAll((cells) => cells.map((c) => c.getAttribute('data-action') ?? ''));
     const want = [...t].sort();
     if (direction === 'desc') want.reverse();
     return t.length === 50 && JSON.stringify(want) === JSON.stringify(t);

@@ -90,7 +90,7 @@ export function AuditLogTable({ logs, loading, sort, onSort, cachedDetails = {},
                         {log.actor?.email ? <span className="text-xs text-muted-foreground">{log.actor.email}</span> : null}
                       </div>
                     </TableCell>
-                    <TableCell>
+                    <TableCell data-action={log.action}>
                       <div className="flex flex-wrap items-center gap-1">
                         {reported ? (
                           <>
