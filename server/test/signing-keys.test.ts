@@ -103,6 +103,21 @@ describe('GET /.well-known/strongroom-signing-keys', () => {
     expect(keys.map((k) => k.keyId)).toEqual([genuine.keyId]);
     expect(keys[0]!.publicKeyPem).toBe(genuine.publicKeyPem);
   });
+  it('trusts at once a key another process recorded a moment ago, though the list is cached for a minute', async () => {
+    const cached = await publishedSigningKeys(t.ctx);
+    const pem = newPem();
+    const next = signerOfPem(pem);
+    const otherProcess = {
+      ...t.ctx,
+      db: t.ctx.db.withTables<Record<string, never>>() as unknown as typeof t.ctx.db,
+      config: { ...t.ctx.config, signingPrivateKey: pem },
+    };
+    expect((await registerSigningKey(otherProcess)).state).toBe('published');
+    expect(await publishedSigningKeys(t.ctx)).toEqual(cached);
+    expect((await trustedSigningKey(t.ctx, next.keyId))?.publicKeyPem).toBe(next.publicKeyPem);
+    expect((await publishedSigningKeys(t.ctx)).map((k) => k.keyId)).toContain(next.keyId);
+    expect(await trustedSigningKey(t.ctx, 'f'.repeat(64))).toBeNull();
+  });
 });
 
 describe('start-up registration and rotation', () => {

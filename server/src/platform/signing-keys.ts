@@ -164,7 +164,12 @@ export function publishedSigningKeys(ctx: SigningKeysContext): Promise<Published
 
 /** The store-confirmed key with this id and the period it may have signed in; null for a key the installation never recorded. */
 export async function trustedSigningKey(ctx: SigningKeysContext, keyId: string): Promise<TrustedSigningKey | null> {
-  const key = (await publishedSigningKeys(ctx)).find((k) => k.keyId === keyId);
+  let key = (await publishedSigningKeys(ctx)).find((k) => k.keyId === keyId);
+  if (!key && KEY_ID.test(keyId)) {
+    // A key another process recorded within the last minute: read the keyring again before saying no.
+    forgetConfirmedKeys(ctx);
+    key = (await publishedSigningKeys(ctx)).find((k) => k.keyId === keyId);
+  }
   if (!key) return null;
   return {
     publicKeyPem: key.publicKeyPem,
