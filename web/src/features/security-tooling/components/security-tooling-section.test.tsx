@@ -25,7 +25,18 @@ beforeEach(() => {
           isValid: chainValid,
           checkedEntries: 1234,
           invalidEntries: chainValid ? [] : [{ id: '17', seq: 17, reason: 'hash does not match the entry' }],
-          signedHead: null,
+          signedHead: chainValid
+            ? {
+                seq: 1234,
+                hash: 'a'.repeat(64),
+                signedAt: '2026-11-26T10:00:00.000Z',
+                keyId: 'b'.repeat(64),
+                objectKey: 'vault/audit-heads/o1/x.json',
+              }
+            : null,
+          anchor: chainValid
+            ? { status: 'signed', message: AUDIT_LOG_MSG.anchorSigned(1234, '2026-11-26T10:00:00.000Z', 1234) }
+            : { status: 'none', message: AUDIT_LOG_MSG.anchorNone },
         });
       case '/_api/security/compliance-check':
         return Response.json({
@@ -113,10 +124,13 @@ describe('the Security tooling section', { timeout: 20_000 }, () => {
     const { user } = render();
     await user.click(screen.getByRole('button', { name: 'Run integrity check' }));
     expect(await screen.findByText(AUDIT_LOG_MSG.integrityPassed(1234))).toBeInTheDocument();
+    // Whether and when the chain was anchored is said beside the verdict.
+    expect(screen.getByTestId('integrity-anchor')).toHaveTextContent(AUDIT_LOG_MSG.anchorSigned(1234, '2026-11-26T10:00:00.000Z', 1234));
     chainValid = false;
     await user.click(screen.getByRole('button', { name: 'Run integrity check' }));
     expect(await screen.findByText(AUDIT_LOG_MSG.integrityFailed(1))).toBeInTheDocument();
     expect(screen.getByTestId('integrity-result')).toHaveTextContent('Entry 17 (id 17): hash does not match the entry');
+    expect(screen.getByTestId('integrity-anchor')).toHaveTextContent(AUDIT_LOG_MSG.anchorNone);
   });
 
   it('runs the compliance check, lists each check and warns about the non-compliant one', async () => {
