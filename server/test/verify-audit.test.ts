@@ -9,11 +9,13 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUDIT_LOG_MSG, MSG } from '@strongroom/contracts';
 import { canonicalJson, keyIdOf } from '../src/platform/signing-verify.js';
 import { certificateSigner } from '../src/platform/signing.js';
 import { signChainHead } from '../src/features/audit/index.js';
+import { archiveOrganizationLogs } from '../src/features/archival/archival.service.js';
+import { auditFor } from '../src/shared/audit.js';
 import { createTestApp, type TestApp } from './helpers.js';
 import { addMember, auditActions, createMatter, newOrganizationWithTotp, systemMfaToken, type TotpMember } from './factories.js';
 
@@ -145,6 +147,42 @@ describe('npm run verify-audit', () => {
     const r = await verify(await write('mid.ndjson', text), '--public-key', keyFile);
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain(`Start: entry ${signed.seq + 1}'s prevHash is proven by the signed head at entry ${signed.seq}.`);
+  });
+
+  it('archived entries are exported with their details from the archive and verify', async () => {
+    const firm = await newOrganizationWithTotp(t, 'Archived Export LLP');
+    // Entries as old as entries written 200 days ago (their time is part of their hash).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date(Date.now() - 200 * 86_400_000));
+      const audit = auditFor({ organizationId: firm.organizationId, actor: null });
+      await t.ctx.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < 5; i++) await audit(trx, 'CREATE_MATTER', { table: 'matters', id: `old-${i}` }, { matterName: `Old ${i}` });
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+    // The archival an operator runs with `run-job archive-audit`: no actor, then the head is signed.
+    const archived = await archiveOrganizationLogs(t.ctx, firm.organizationId, { dryRun: false });
+    expect(archived).toMatchObject({ archivedCount: 5, dryRun: false, batches: 1 });
+    const recorded = await t.ctx.db
+      .selectFrom('auditLogs')
+      .select(['action', 'actorId'])
+      .where('chainKey', '=', firm.organizationId)
+      .orderBy('seq', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(recorded).toEqual({ action: 'AUDIT_LOG_ARCHIVED', actorId: null });
+
+    const exportToken = await systemMfaToken(firm, 'EXPORT_AUDIT_LOGS');
+    const res = await firm.client.get('/_api/audit-logs/chain-export', { 'x-mfa-token': exportToken });
+    expect(res.statusCode).toBe(200);
+    const entries = linesOf(res.body)
+      .map((l) => JSON.parse(l) as { type?: string; archived?: boolean; details?: unknown })
+      .filter((l) => l.type === 'entry' && l.archived);
+    expect(entries).toHaveLength(5);
+    expect(entries[0]!.details).toEqual({ matterName: 'Old 0' });
+    const r = await verify(await write('archived.ndjson', res.body), '--public-key', keyFile);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
   });
 
   it('an edited entry, a dropped line, two lines swapped and a forged head each exit 1 naming the entry', async () => {
