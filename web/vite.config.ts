@@ -111,6 +111,7 @@ export default defineConfig({
       '/_api': { target: backend, changeOrigin: false },
       '/healthz': { target: backend },
       '/readyz': { target: backend },
+      '/.well-known': { target: backend },
     },
   },
   preview: { port: 4173 },
