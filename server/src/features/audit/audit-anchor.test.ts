@@ -11,6 +11,7 @@ import type { IntegrityCheckResponse } from '@strongroom/contracts';
 import { entryHash, GENESIS_HASH } from '../../shared/audit-hash.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { createMatter, newOrganization, ok, type Member } from '../../../test/factories.js';
+import { startWorker } from '../../worker-runtime.js';
 import { signAllChainHeads, signChainHead, startAuditHeadSigning, verifyOrganizationChain } from './index.js';
 
 let t: TestApp;
@@ -164,6 +165,54 @@ describe('the write-once anchor of the audit chain', () => {
   });
 });
 
+/** Waits until the organization's newest stored head is at `seq`; fails past the deadline. */
+async function signedWithin(app: TestApp, org: string, seq: number, deadlineMs: number): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const keys = await app.ctx.store.listKeys(`vault/audit-heads/${org}/`);
+    if (keys.length && Number(/\/(\d{20})-/.exec(keys.at(-1)!)![1]) >= seq) return;
+    if (Date.now() - started > deadlineMs) throw new Error(`entry ${seq} was not signed within ${deadlineMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const chainHeadSeq = async (app: TestApp, org: string) =>
+  Number((await app.ctx.db.selectFrom('auditChainHeads').select('lastSeq').where('chainKey', '=', org).executeTakeFirstOrThrow()).lastSeq);
+
+// A worker shares the database over PostgreSQL only (PGlite has one owner process).
+if (process.env.TEST_DB_KIND === 'postgres')
+  describe('periodic signing by a worker process beside an app that runs no jobs', () => {
+    let app: TestApp;
+    beforeAll(async () => {
+      app = await createTestApp({ JOB_RUNNER: 'off', AUDIT_HEAD_INTERVAL_SECONDS: '3' });
+    });
+    afterAll(() => app.shutdown());
+
+    it('the app queues the signing at start; the worker signs a change within the interval', async () => {
+      const admin = await newOrganization(app, 'Worker Cadence LLP');
+      const org = admin.organizationId;
+      // What main.ts does at start; with JOB_RUNNER=off the periodic runs are left to the worker.
+      await startAuditHeadSigning(app.ctx);
+      const silent = {
+        level: 'silent',
+        info() {},
+        warn() {},
+        error() {},
+        debug() {},
+        fatal() {},
+        trace() {},
+        child: () => silent,
+      } as never;
+      const worker = await startWorker({ config: app.config, log: silent, database: app.database, migrate: false });
+      try {
+        await createMatter(admin.client, { matterName: 'Signed by the worker' });
+        await signedWithin(app, org, await chainHeadSeq(app, org), 3_000 + 8_000);
+      } finally {
+        await worker.close();
+      }
+    }, 60_000);
+  });
+
 describe('periodic signing with the job runner running', () => {
   let live: TestApp;
   beforeAll(async () => {
@@ -183,22 +232,14 @@ describe('periodic signing with the job runner running', () => {
       const keys = await live.ctx.store.listKeys(`vault/audit-heads/${org}/`);
       return keys.length ? Number(/\/(\d{20})-/.exec(keys.at(-1)!)![1]) : 0;
     };
-    /** Waits until the newest stored head is at `seq`; fails past the deadline (the interval plus polling and slack). */
-    const signedWithin = async (seq: number, deadlineMs: number) => {
-      const started = Date.now();
-      while ((await newestStored()) < seq) {
-        if (Date.now() - started > deadlineMs) throw new Error(`entry ${seq} was not signed within ${deadlineMs} ms`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      return Date.now() - started;
-    };
     expect(await newestStored()).toBe(await headSeq());
 
     for (const name of ['First change', 'Second change']) {
       await createMatter(admin.client, { matterName: name });
       const seq = await headSeq();
       expect(await newestStored()).toBeLessThan(seq);
-      await signedWithin(seq, 3_000 + 8_000);
+      // The interval, plus the runner's polling and slack for a loaded machine.
+      await signedWithin(live, org, seq, 3_000 + 8_000);
     }
     const reasons = await live.ctx.db.selectFrom('auditSignedHeads').select('reason').where('chainKey', '=', org).orderBy('seq').execute();
     expect(reasons.map((r) => r.reason)).toEqual(['start', 'interval', 'interval']);
