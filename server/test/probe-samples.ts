@@ -659,6 +659,19 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [],
     notIds: { 'query.actorIds': "a filter on the entries of the caller's own organization: an id of another one matches nothing" },
   },
+  'GET /_api/audit-logs/chain-export': {
+    access: 'admin',
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      return {
+        client: p.client,
+        query: { startDate: '2020-01-01T00:00:00Z' },
+        // A system MFA token, not a code: the fuzz sends the request many times, and a code is good once.
+        headers: { 'x-mfa-token': await systemMfaToken({ ...p, totpSecret: p.totpSecret! }, 'EXPORT_AUDIT_LOGS') },
+      };
+    },
+    idProbes: [],
+  },
   'POST /_api/security/integrity-check': { access: 'admin', build: async () => ({}), idProbes: [] },
   // ---- Security tooling (administrators) -----------------------------------------------------------------
   'GET /_api/security/policies': { access: 'admin', build: async () => ({}), idProbes: [] },
