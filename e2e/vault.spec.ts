@@ -8,7 +8,7 @@ import { Authenticator, checkA11y, fillCode, shotThemes, signInWithEmail } from 
 import { startFirmServer, type RunningServer } from './support/server.js';
 
 // Legal hold and the vault on a Strongroom of their own: an administrator with an authenticator applies and
-// removes a hold, vaults the matter with a code, reviews it on /vault, exports the chain-of-custody report and
+// removes a hold, vaults the matter with a code, reviews it on /vault, exports the chain-of-custody report (HTML and PDF) and
 // the signed certificate, and a third party verifies that certificate and the files with no server.
 test.describe.configure({ mode: 'serial' });
 
@@ -24,7 +24,7 @@ let page: Page;
 let authenticator: Authenticator;
 let matterId = '';
 const files: Record<string, Buffer> = {};
-const downloads: { report?: string; certificate?: string } = {};
+const downloads: { report?: string; pdf?: string; certificate?: string } = {};
 
 /** A JSON call as the signed-in browser makes it (its cookies, same origin). */
 async function call(url: string, body: object) {
@@ -226,6 +226,7 @@ test('export the report and the certificate, and verify the certificate and the 
   const sheet = page.getByRole('dialog', { name: MATTER.name });
   for (const [kind, item] of [
     ['report', 'Chain-of-custody report (HTML)'],
+    ['pdf', 'Chain-of-custody report (PDF)'],
     ['certificate', 'Signed certificate (JSON)'],
   ] as const) {
     await sheet.getByRole('button', { name: 'Export Report' }).click();
@@ -238,6 +239,8 @@ test('export the report and the certificate, and verify the certificate and the 
   }
   expect(downloads.report).toMatch(/\.html$/);
   expect(fs.readFileSync(downloads.report!, 'utf8')).toContain(MATTER.name);
+  expect(downloads.pdf).toMatch(/\.pdf$/);
+  expect(fs.readFileSync(downloads.pdf!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
   // The certificate names every file with its sha256; a third party puts the files next to it and checks.
   const certificate = JSON.parse(fs.readFileSync(downloads.certificate!, 'utf8')) as {
@@ -251,8 +254,10 @@ test('export the report and the certificate, and verify the certificate and the 
     fs.mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
     fs.writeFileSync(path.join(dir, f.path), bytes);
   }
+  // The key is trusted through the firm's published list, as the report's 'How to verify' says.
+  const keysUrl = `${server.url}/.well-known/strongroom-signing-keys`;
   const verify = (args: string[]) =>
-    spawnSync('npm', ['run', '--silent', 'verify-certificate', '--', ...args], { cwd: repoRoot, encoding: 'utf8' });
+    spawnSync('npm', ['run', '--silent', 'verify-certificate', '--', ...args, '--keys-url', keysUrl], { cwd: repoRoot, encoding: 'utf8' });
   const ok = verify([downloads.certificate!, '--files', dir]);
   expect(ok.status, ok.stdout + ok.stderr).toBe(0);
 
