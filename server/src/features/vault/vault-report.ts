@@ -447,6 +447,10 @@ const STYLE = (footer: string) => `
   thead th { background: #f1f1f1; font-size: 9pt; }
   .facts th { width: 13rem; background: #f7f7f7; font-weight: 600; font-size: 9pt; }
   .num { text-align: right; white-space: nowrap; }
+  /* Fixed columns: a long file name breaks inside its own column (only where it would overflow) instead of
+     squeezing the others. */
+  table.files { table-layout: fixed; }
+  .c-num { width: 2.6rem; } .c-size { width: 7.5rem; } .c-lock { width: 12rem; } .c-status { width: 8rem; }
   .hash, code, pre { font-family: ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 8.5pt; }
   .hash { overflow-wrap: anywhere; word-break: normal; }
   tr.detail td { border-top: none; background: #fafafa; padding-top: .15rem; }
@@ -496,7 +500,7 @@ export function renderVaultReport(input: VaultReportInput): string {
       `<p>Each file's lock is the one the object store answered when asked after the copy, as the signed vault certificate states it. Its SHA-256 is the certificate's.</p>` +
       (r.files.length === 0
         ? `<p class="empty">No file is in the vault.</p>`
-        : `<table class="files"><thead><tr><th scope="col" class="num">No.</th><th scope="col">File</th><th scope="col">Size</th><th scope="col">Lock</th><th scope="col">Status</th></tr></thead><tbody>` +
+        : `<table class="files"><colgroup><col class="c-num"><col><col class="c-size"><col class="c-lock"><col class="c-status"></colgroup><thead><tr><th scope="col" class="num">No.</th><th scope="col">File</th><th scope="col">Size</th><th scope="col">Lock</th><th scope="col">Status</th></tr></thead><tbody>` +
           r.files
             .map(
               (f) =>
