@@ -32,7 +32,7 @@ import { createHash } from 'node:crypto';
 import type { SignedCertificate, VaultCertificatePayload } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { certificateBytes, signCertificate } from '../../platform/signing.js';
-import { BlobObjectExistsError, type VaultLock } from '../../platform/storage/blob-store.js';
+import { BlobNotSupportedError, BlobObjectExistsError, type VaultLock } from '../../platform/storage/blob-store.js';
 import { auditFor, latestEntryPosition } from '../../shared/audit.js';
 import type { AppContext } from '../../shared/context.js';
 import { enqueueObjectDeletion } from '../nodes/index.js';
@@ -329,7 +329,14 @@ async function syncObjectHolds(ctx: AppContext, job: VaultMatterJob): Promise<nu
   const on = matter.legalHold;
   const objects = await objectsWithOtherHold(ctx.db, job.organizationId, job.matterId, on);
   for (const object of objects) {
-    await ctx.store.setLegalHold(object.objectKey, on);
+    try {
+      await ctx.store.setLegalHold(object.objectKey, on);
+    } catch (err) {
+      // A store allowed without write-once (evaluation only) may keep no holds at all: there is nothing to set,
+      // and the certificates already say that nothing locks these objects. Anywhere else the failure stands.
+      if (!(err instanceof BlobNotSupportedError && ctx.config.vaultAllowUnlockedStore)) throw err;
+      ctx.log.warn({ objectKey: object.objectKey, on }, 'the object store keeps no legal holds; the vault object has none');
+    }
     await setObjectHold(ctx.db, job.organizationId, object.id, on);
   }
   return objects.length;

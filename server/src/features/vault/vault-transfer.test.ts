@@ -466,6 +466,12 @@ describe('the vault transfer on an S3 store without Object Lock (s3rver)', () =>
     expect(report).toContain(`<p class="notice warning" role="note"><strong>Warning.</strong> ${VAULT_MSG.storeUnprotected}</p>`);
     expect(report).toContain('Not locked: the store confirmed no lock');
     expect(report).not.toContain('Compliance lock until');
+
+    // Such a store keeps no legal holds: removing the matter's hold still goes through, with nothing to set.
+    const body = { matterId: m.id, action: 'remove', reason: 'Evaluation finished, hold not needed' };
+    ok(await admin.client.post('/_api/matters/legal-hold', { ...body, mfaToken: await totp(t, admin) }));
+    expect(await t.ctx.jobs.runDueJobs([VAULT_HOLD_SYNC_JOB])).toEqual({ completed: 1, failed: 0 });
+    expect((await objectsOf(t, m.id)).map((o) => o.legalHold)).toEqual([false, false]);
   });
 
   it('checks the store again when the transfer runs: refused there, the run fails before copying anything and is retried', async () => {
