@@ -260,6 +260,11 @@ test("deactivation ends the colleague's session; reactivation restores access", 
   await ask.getByRole('button', { name: 'Deactivate' }).click();
   await d.getByRole('button', { name: 'Save Changes' }).click();
   await throughMfa(toast(`Successfully updated ${COLE.name}`));
+  // The 30-second grace: the success toast counts down beside its Undo.
+  const grace = toast(`Successfully updated ${COLE.name}`);
+  await expect(grace).toContainText('User updated successfully');
+  await expect(grace).toContainText(/Undo available for \d+ more seconds?\./);
+  await expect(grace.getByRole('button', { name: 'Undo' })).toBeVisible();
   await expect(row(COLE.name)).toContainText('Deactivated');
   await expect(row(COLE.name)).toContainText('No Access');
 
