@@ -1,6 +1,5 @@
 import type { MfaManageRequest, MfaManageResponse, MfaSettingsRequest, MfaStatusResponse, SystemMfaOperation } from '@strongroom/contracts';
 import { MSG, SETTINGS_MSG } from '@strongroom/contracts';
-import type { Executor } from '../../platform/db/database.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest, internalError } from '../../shared/errors.js';
@@ -14,8 +13,6 @@ import {
   createEmailCode,
   InvalidMfaCode,
   issueSystemToken,
-  looksLikeSystemToken,
-  ownMfaTokenValid,
   withCodeAttempt,
 } from './mfa.service.js';
 import { decryptTotpSecret, encryptTotpSecret } from './secret-box.js';
@@ -35,19 +32,9 @@ function countingFailures<T>(ctx: AppContext, user: UserRow, operation: string, 
 }
 
 /**
- * Proof of the current factor for a switch: a code of the current method, a recovery code (lost phone), or a live
- * system MFA token of this session issued for the user's own MFA settings (MFA_SETTINGS, class 'own-mfa'; bought
- * with a code of the current method). A token of any other class proves nothing here.
- */
-async function currentFactorProof(ctx: AppContext, trx: Executor, auth: AuthContext, token: string, meta: RequestMeta) {
-  if (looksLikeSystemToken(token)) return (await ownMfaTokenValid(trx, auth, token)) ? { via: 'system-token' as const } : null;
-  return consumeCurrentFactor(ctx, trx, auth.user, token, meta);
-}
-
-/**
  * POST /_api/settings/mfa-manage (the setup wall and the Profile tab). MFA can be switched
  * between methods but never turned off. While it is not set up yet, mfaToken is 'setup'; afterwards a
- * switch needs proof of the current factor (currentFactorProof).
+ * switch needs a code of the current method.
  */
 export async function manageMfa(
   ctx: AppContext,
@@ -81,7 +68,7 @@ export async function manageMfa(
       ctx.db.transaction().execute(async (trx) => {
         const fresh = await lockUser(trx, user.id);
         if (!fresh?.totpPendingSecret) throw badRequest(MSG.noPendingTotpSecret);
-        const proof = settingUp ? null : await currentFactorProof(ctx, trx, auth, input.mfaToken!, meta);
+        const proof = settingUp ? null : await consumeCurrentFactor(ctx, trx, user, input.mfaToken!, meta);
         if (!settingUp && !proof) throw new InvalidMfaCode();
         const pendingSecret = await decryptTotpSecret(ctx.config, user.id, fresh.totpPendingSecret);
         const step = matchTotpStep(pendingSecret, input.totpToken!);
@@ -114,18 +101,16 @@ export async function manageMfa(
   // switch_to_email
   if (!settingUp && user.mfaPrimaryMethod === 'email') throw badRequest(MSG.emailAlreadyMethod);
   if (!settingUp) {
-    // From an authenticator: the current TOTP code proves the switch, or one of the recovery codes when the phone is
-    // lost, or an own-mfa system token bought with that code in this session.
+    // From an authenticator: the current TOTP code proves the switch, or one of the recovery codes when the phone is lost.
     const token = input.mfaToken;
-    if (!token || !(/^\d{6}$/.test(token) || looksLikeRecoveryCode(token) || looksLikeSystemToken(token)))
-      throw badRequest(MSG.mfaTokenRequired);
+    if (!token || !(/^\d{6}$/.test(token) || looksLikeRecoveryCode(token))) throw badRequest(MSG.mfaTokenRequired);
     const result = await countingFailures(ctx, user, input.operation, meta, () =>
       ctx.db.transaction().execute(async (trx) => {
         const proof = /^\d{6}$/.test(token)
           ? (await consumeTotp(ctx, trx, user.id, token))
             ? { via: 'code' as const }
             : null
-          : await currentFactorProof(ctx, trx, auth, token, meta);
+          : await consumeCurrentFactor(ctx, trx, user, token, meta);
         if (!proof) throw new InvalidMfaCode();
         await updateUser(trx, user.id, { mfaPrimaryMethod: 'email', totpSecret: null, totpPendingSecret: null });
         await clearRecoveryCodes(trx, user.id);

@@ -106,8 +106,9 @@ function availableMethods(user: UserRow): [method: 'totp' | 'email'] {
 /**
  * Risk classes of step-up: a system MFA token serves only operations of the class it was issued for, so a
  * token obtained to look at statistics cannot invite an administrator or delete a matter. A person's own second
- * factor (MFA_SETTINGS: the mfa-manage switches) is a class of its own, 'own-mfa': a token bought to change one's
- * own method manages nobody else. An operation not listed here is a class of its own.
+ * factor's settings (MFA_SETTINGS: new recovery codes) are a class of their own, 'own-mfa': a token bought to
+ * change one's own settings manages nobody else. Switching one's method takes a code of the current factor
+ * itself, never a token. An operation not listed here is a class of its own.
  */
 const RISK_CLASSES: Record<string, string> = {
   VIEW_ARCHIVAL_STATS: 'insight',
@@ -138,14 +139,6 @@ export async function issueSystemToken(trx: Executor, auth: AuthContext, operati
 async function systemTokenValid(trx: Executor, auth: AuthContext, token: string, operation: string): Promise<boolean> {
   const issuedFor = await findLiveSystemTokenOperation(trx, hashToken(token), auth.user.id, auth.session.id);
   return issuedFor !== undefined && riskClassOf(issuedFor) === riskClassOf(operation);
-}
-
-/** A system MFA token as issued: 32 random bytes in base64url (never a 6-digit code or a recovery code). */
-export const looksLikeSystemToken = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
-
-/** Whether the token is a live system MFA token of this session for the user's own MFA settings ('own-mfa'). */
-export function ownMfaTokenValid(trx: Executor, auth: AuthContext, token: string): Promise<boolean> {
-  return systemTokenValid(trx, auth, token, 'MFA_SETTINGS');
 }
 
 /**
