@@ -27,8 +27,9 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const setupToken = await prepareSetupToken(ctx);
   if (setupToken) {
-    // Printed once, to the console of whoever started the server: it admits the first administrator.
-    app.log.warn(`No organization exists yet. Open ${config.appUrl}/setup and enter this setup token: ${setupToken}`);
+    // Printed once, to the console of whoever started the server: it admits the first administrator. The JSON log
+    // (which log collectors keep) says where to look, never the token itself.
+    app.log.warn(`No organization exists yet. Open ${config.appUrl}/setup with the setup token printed on the console`);
     console.log(`\n  Strongroom first run: open ${config.appUrl}/setup with the setup token\n  ${setupToken}\n`);
   }
   app.log.info(

@@ -35,6 +35,9 @@ describe('the server process', () => {
     const logLines = out.split('\n').filter((l) => l.startsWith('{'));
     expect(logLines.length).toBeGreaterThan(0);
     for (const l of logLines) expect(() => JSON.parse(l)).not.toThrow();
+    // The token is in the banner only, never in a JSON log line that a log collector keeps.
+    const token = /with the setup token\n\s+([A-Za-z0-9_-]{40,})/.exec(out)![1]!;
+    expect(logLines.filter((l) => l.includes(token))).toEqual([]);
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
