@@ -166,6 +166,12 @@ async function freshMatterVia(c: Client): Promise<string> {
 export const SAMPLES: Record<string, OperationSample> = {
   // ---- Sign-in, session, reset, invitations ----------------------------------------------------------
   'GET /_api/auth/session': { access: 'signed-in', build: async () => ({}), idProbes: [] },
+  'GET /.well-known/strongroom-signing-keys': {
+    access: 'public',
+    why: 'the published public signing keys that anyone checking a certificate or an audit export trusts',
+    build: async ({ t }) => ({ client: fresh(t) }),
+    idProbes: [],
+  },
   'POST /_api/auth/login_with_password': {
     access: 'public',
     why: 'the first step of signing in',

@@ -12,7 +12,7 @@
  * - once: only the first time in this process;
  * - after=<n>: only from the n-th time the point is reached in this process.
  */
-export const FAILPOINT_NAMES = [
+const FAILPOINT_NAMES = [
   /** A completion joined the parts and has not hashed them yet. */
   'upload.after-join',
   /** The delete-objects job removed one object from the store. */
