@@ -1,6 +1,6 @@
 /**
  * Real server processes for crash tests: started with `node --import tsx src/main.ts` on a given DATA_DIR,
- * their output collected so a test can wait for a log line (a test hook's signal) before killing them.
+ * their output collected so a test can wait for a log line (a failpoint's signal) before killing them.
  * Every process started here is killed, and every directory and database made here removed, by cleanUp().
  */
 import { spawn, type ChildProcess } from 'node:child_process';

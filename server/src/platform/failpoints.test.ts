@@ -30,6 +30,12 @@ describe('failpoints', () => {
     expect(lines).toHaveLength(3);
   });
 
+  it('error throws at the point', async () => {
+    const { log } = recorder();
+    const ctx = { config: { failpoints: parseFailpoints('archival.after-object-write=error') as Failpoints }, log };
+    await expect(failpoint(ctx, 'archival.after-object-write')).rejects.toThrow('failpoint archival.after-object-write: stopped here');
+  });
+
   it('refuse an unknown point or a malformed entry at start, naming FAILPOINTS', () => {
     expect(parseFailpoints('upload.nowhere=pause(5)')).toMatch(/unknown failpoint "upload.nowhere"/);
     expect(parseFailpoints('upload.after-join=sleep(5)')).toMatch(/is not <name>=pause/);

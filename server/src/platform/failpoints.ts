@@ -7,10 +7,11 @@
  * a point then costs one lookup in an empty map. When a point fires it writes one log line,
  * `failpoint <name> reached`, which is the crash test's signal to kill.
  *
- * FAILPOINTS is a `;`-separated list of `<name>=pause(<ms>[,once][,after=<n>])`:
+ * FAILPOINTS is a `;`-separated list of `<name>=pause(<ms>[,once][,after=<n>])` or `<name>=error`:
  * - pause(<ms>): hold the run that long each time the point is reached;
  * - once: only the first time in this process;
- * - after=<n>: only from the n-th time the point is reached in this process.
+ * - after=<n>: only from the n-th time the point is reached in this process;
+ * - error: throw at the point, as a crash there would stop the run (tests in one process).
  */
 const FAILPOINT_NAMES = [
   /** A completion joined the parts and has not hashed them yet. */
@@ -26,12 +27,12 @@ const FAILPOINT_NAMES = [
 ] as const;
 export type FailpointName = (typeof FAILPOINT_NAMES)[number];
 
-type FailpointAction = { pauseMs: number; once: boolean; after: number };
+type FailpointAction = { pauseMs: number; once: boolean; after: number; error: boolean };
 export type Failpoints = ReadonlyMap<FailpointName, FailpointAction>;
 
 export const NO_FAILPOINTS: Failpoints = new Map();
 
-const ENTRY = /^([a-z.-]+)=pause\((\d{1,9})((?:,(?:once|after=\d{1,6}))*)\)$/;
+const ENTRY = /^([a-z.-]+)=(?:pause\((\d{1,9})((?:,(?:once|after=\d{1,6}))*)\)|(error))$/;
 
 /** Parses FAILPOINTS; answers the points or a message saying what is wrong. */
 export function parseFailpoints(text: string | undefined): Failpoints | string {
@@ -41,12 +42,17 @@ export function parseFailpoints(text: string | undefined): Failpoints | string {
     const entry = raw.trim();
     if (entry === '') continue;
     const m = ENTRY.exec(entry);
-    if (!m) return `"${entry}" is not <name>=pause(<ms>[,once][,after=<n>])`;
+    if (!m) return `"${entry}" is not <name>=pause(<ms>[,once][,after=<n>]) or <name>=error`;
     const name = m[1] as FailpointName;
     if (!FAILPOINT_NAMES.includes(name)) return `unknown failpoint "${m[1]}" (known: ${FAILPOINT_NAMES.join(', ')})`;
-    const options = m[3]!.split(',').filter(Boolean);
+    const options = (m[3] ?? '').split(',').filter(Boolean);
     const after = options.find((o) => o.startsWith('after='));
-    points.set(name, { pauseMs: Number(m[2]), once: options.includes('once'), after: after ? Number(after.slice(6)) : 1 });
+    points.set(name, {
+      pauseMs: Number(m[2] ?? 0),
+      once: options.includes('once'),
+      after: after ? Number(after.slice(6)) : 1,
+      error: m[4] === 'error',
+    });
   }
   return points;
 }
@@ -56,7 +62,7 @@ const hitsByConfig = new WeakMap<Failpoints, Hits>();
 
 /**
  * Reaches the named point: returns at once unless FAILPOINTS names it; otherwise counts the hit and, when the
- * point's rule says so, logs `failpoint <name> reached` and holds the run for the configured time.
+ * point's rule says so, logs `failpoint <name> reached` and holds the run for the configured time (or throws).
  */
 export async function failpoint(
   ctx: { config: { failpoints: Failpoints }; log: { warn(obj: object, msg: string): void } },
@@ -71,5 +77,6 @@ export async function failpoint(
   hits.set(name, count);
   if (count < action.after || (action.once && count > action.after)) return;
   ctx.log.warn({ ...detail, failpoint: name, hit: count }, `failpoint ${name} reached`);
+  if (action.error) throw new Error(`failpoint ${name}: stopped here`);
   await new Promise((resolve) => setTimeout(resolve, action.pauseMs));
 }

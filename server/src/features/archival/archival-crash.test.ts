@@ -3,7 +3,7 @@
  * then the server started again on the same DATA_DIR (local store; the embedded PGlite, or under the PostgreSQL
  * project a fresh copy of the template database). The next archival reuses the object left behind: every old
  * entry is archived exactly once, none is lost, and the chain still holds. The server is held at that point by
- * its test hook STRONGROOM_TEST_PAUSE_AFTER_ARCHIVE_WRITE_MS, whose log line is the signal to kill.
+ * the failpoint archival.after-object-write, whose log line is the signal to kill.
  */
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { ArchiveAuditLogsResponse, IntegrityCheckResponse } from '@strongroom/contracts';
@@ -50,10 +50,10 @@ describe('an archival killed between the object write and its transaction', () =
     await built.close();
 
     try {
-      const first = startServer({ ...env, STRONGROOM_TEST_PAUSE_AFTER_ARCHIVE_WRITE_MS: '600000' });
+      const first = startServer({ ...env, FAILPOINTS: 'archival.after-object-write=pause(600000)' });
       await first.waitFor('Strongroom is ready');
       const inFlight = post(base, cookie, '/_api/system/archive-audit-logs', { dryRun: false, mfaToken }).catch((err: unknown) => err);
-      await first.waitFor('test hook: archive batch written');
+      await first.waitFor('failpoint archival.after-object-write reached');
       first.child.kill('SIGKILL');
       await first.exited;
       expect(await inFlight).toBeInstanceOf(Error);

@@ -19,6 +19,7 @@
  * on the local store after ARCHIVE_RETRIEVAL_DELAY_SECONDS, as cold storage would take), checks its sha256 and
  * its chain hashes, and keeps the entry's details for 24 hours.
  */
+import { failpoint } from '../../platform/failpoints.js';
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import {
@@ -164,23 +165,6 @@ function batchBytes(rows: AuditRow[]): Buffer {
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-/** Test seam: runs between the object write and the transaction (a crash test stops the process there). */
-let afterObjectWritten: ((key: string) => Promise<void>) | null = null;
-export function setAfterObjectWrittenHook(hook: ((key: string) => Promise<void>) | null): void {
-  afterObjectWritten = hook;
-}
-
-/**
- * Test hook, inert unless STRONGROOM_TEST_PAUSE_AFTER_ARCHIVE_WRITE_MS is set: holds an archival between the
- * batch's object write and its transaction, and says so in the log, so a crash test can kill the server there.
- */
-async function testPauseAfterObjectWrite(ctx: AppContext, key: string): Promise<void> {
-  const ms = Number(process.env.STRONGROOM_TEST_PAUSE_AFTER_ARCHIVE_WRITE_MS ?? 0);
-  if (!(ms > 0)) return;
-  ctx.log.warn({ key }, 'test hook: archive batch written, pausing before its transaction');
-  await new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** Who archives: an administrator from an address, or nobody (an operator's run of the job, `npm run admin -- run-job`). */
 type Archiver = { organizationId: string; audit: Audit; userId: number | null };
 
@@ -197,8 +181,7 @@ async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: 
   await ctx.store.putLocked({ key, body, contentType: 'application/gzip', lock: { mode: 'COMPLIANCE', retainUntil, legalHold: false } });
   const stored = await ctx.store.sha256(key);
   if (stored !== digest) throw new Error(`The archive batch ${key} read back differs from what was written`);
-  if (afterObjectWritten) await afterObjectWritten(key);
-  await testPauseAfterObjectWrite(ctx, key);
+  await failpoint(ctx, 'archival.after-object-write', { key });
 
   return ctx.db.transaction().execute(async (trx) => {
     const locked = await lockRange(trx, orgId, String(first.seq), String(last.seq));

@@ -13,7 +13,8 @@ import { auditFor } from '../../shared/audit.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { addMember, newOrganizationWithTotp, ok, systemMfaToken, type TotpMember } from '../../../test/factories.js';
 import type { BlobStore, VaultObjectInfo } from '../../platform/storage/blob-store.js';
-import { ARCHIVE_RETRIEVAL_JOB, archivalCutoff, runRetrieval, setAfterObjectWrittenHook } from './archival.service.js';
+import { ARCHIVE_RETRIEVAL_JOB, archivalCutoff, runRetrieval } from './archival.service.js';
+import { parseFailpoints, type Failpoints } from '../../platform/failpoints.js';
 
 let t: TestApp;
 
@@ -208,13 +209,13 @@ describe('GET /_api/system/archival-stats and POST /_api/system/archive-audit-lo
 
   it('a run stopped between the object write and its transaction leaves the entries as they were; the next run reuses the object', async () => {
     const admin = await oldFirm('Interrupted LLP');
-    setAfterObjectWrittenHook(async () => {
-      throw new Error('stopped here');
-    });
+    const config = t.ctx.config as { failpoints: Failpoints };
+    const before = config.failpoints;
+    config.failpoints = parseFailpoints('archival.after-object-write=error') as Failpoints;
     try {
       expect((await archive(admin, false)).statusCode).toBe(500);
     } finally {
-      setAfterObjectWrittenHook(null);
+      config.failpoints = before;
     }
     expect((await rowsOf(admin.organizationId)).filter((r) => r.archived)).toHaveLength(0);
     expect(

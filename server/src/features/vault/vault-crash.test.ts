@@ -6,7 +6,7 @@
  *
  * The preparation (organization, administrator with an authenticator, a matter of many files, the vault start
  * with its code) is done in this process with the job runner off, so the transfer is only enqueued; then that app
- * is closed and a server process runs the job. Its test hook STRONGROOM_TEST_PAUSE_IN_VAULT_AFTER_FILES holds
+ * is closed and a server process runs the job. Its failpoint vault.transfer.after-file holds
  * the run once some files are recorded and logs it: that line is the signal to kill.
  */
 import { randomBytes } from 'node:crypto';
@@ -51,8 +51,8 @@ describe('a server killed in the middle of a vault transfer', () => {
 
     try {
       // First run: the job records some files, then the hook holds it; the server is killed right there.
-      const first = startServer({ ...env, JOB_RUNNER: 'embedded', STRONGROOM_TEST_PAUSE_IN_VAULT_AFTER_FILES: '10' });
-      await first.waitFor('test hook: vault transfer paused', 60_000);
+      const first = startServer({ ...env, JOB_RUNNER: 'embedded', FAILPOINTS: 'vault.transfer.after-file=pause(600000,once,after=10)' });
+      await first.waitFor('failpoint vault.transfer.after-file reached', 60_000);
       first.child.kill('SIGKILL');
       await first.exited;
 

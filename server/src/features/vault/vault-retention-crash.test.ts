@@ -1,6 +1,6 @@
 /**
  * Retention end with a real server process killed at the worst moment: a vaulted file has left the store but
- * its row is not yet marked (the test hook STRONGROOM_TEST_PAUSE_IN_RETENTION_MS holds the run there; its log
+ * its row is not yet marked (the failpoint vault.retention.after-delete holds the run there; its log
  * line is the signal to kill -9). The next run finishes: every file gone, each recorded once, one certificate
  * of destruction, one RETENTION_CLEANUP listing every file.
  */
@@ -80,10 +80,10 @@ describe('a server killed while retention end deletes vaulted files', () => {
     await t.close();
 
     try {
-      const first = startServer({ ...env, JOB_RUNNER: 'embedded', STRONGROOM_TEST_PAUSE_IN_RETENTION_MS: '600000' });
+      const first = startServer({ ...env, JOB_RUNNER: 'embedded', FAILPOINTS: 'vault.retention.after-delete=pause(600000,once)' });
       // The run starts with the server (the job is due); the hook holds it inside its transaction, which on the
       // embedded database holds the one connection, so the server says no more until it is killed.
-      await first.waitFor('test hook: retention end deleted one object', 120_000);
+      await first.waitFor('failpoint vault.retention.after-delete reached', 120_000);
       first.child.kill('SIGKILL');
       await first.exited;
     } finally {

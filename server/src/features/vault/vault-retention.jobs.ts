@@ -38,6 +38,7 @@ import {
   matterCertificates,
 } from './vault-queries.repository.js';
 import { storeProtection } from './vault-protection.js';
+import { failpoint } from '../../platform/failpoints.js';
 
 export const VAULT_RETENTION_JOB = 'vault-retention-end';
 
@@ -64,20 +65,6 @@ async function readAll(stream: Readable): Promise<Buffer> {
 
 type Outcome = { finished: boolean; deleted: number };
 
-let pausedOnce = false;
-/**
- * Test hook, inert unless STRONGROOM_TEST_PAUSE_IN_RETENTION_MS is set: holds the first deletion of this process
- * after the object left the store and before its row is marked, and says so in the log, so a crash test can kill
- * the server at the worst moment.
- */
-async function testPauseInRetention(ctx: AppContext, key: string): Promise<void> {
-  const ms = Number(process.env.STRONGROOM_TEST_PAUSE_IN_RETENTION_MS ?? 0);
-  if (!(ms > 0) || pausedOnce) return;
-  pausedOnce = true;
-  ctx.log.warn({ key }, 'test hook: retention end deleted one object, pausing');
-  await new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** Step 1: deletes the matter's objects still in the vault; false when a hold or a lock stopped it. */
 async function deleteObjects(
   ctx: AppContext,
@@ -100,7 +87,7 @@ async function deleteObjects(
         }
         throw err;
       }
-      await testPauseInRetention(ctx, object.objectKey);
+      await failpoint(ctx, 'vault.retention.after-delete', { key: object.objectKey });
       await markDestroyed(trx, organizationId, object.id, new Date());
       return false;
     });

@@ -28,6 +28,7 @@
  * vault-hold-sync: the vault objects' legal holds follow the matter's (a hold removed or applied again by an
  * admin). It reads the matter's hold when it runs, so holds flipped quickly one after another end as the last.
  */
+import { failpoint } from '../../platform/failpoints.js';
 import { createHash } from 'node:crypto';
 import type { SignedCertificate, VaultCertificatePayload } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
@@ -160,7 +161,7 @@ async function vaultOneFile(
       return inserted;
     });
     if (recorded) await ctx.store.delete(file.node.storagePath);
-    await testPauseInTransfer(ctx);
+    await failpoint(ctx, 'vault.transfer.after-file', { key: file.node.storagePath });
     return { ok: true };
   }
   return { ok: false, failure: { ...base, reason: `every vault key tried holds other bytes (${MAX_KEY_VARIANTS} keys)` } };
@@ -350,22 +351,6 @@ export function enqueueVaultTransfer(ctx: AppContext, trx: Executor, job: VaultM
 /** Enqueues the hold sync in the caller's transaction (the one that changed the matter's hold). */
 export function enqueueVaultHoldSync(ctx: AppContext, trx: Executor, job: VaultMatterJob): Promise<string> {
   return ctx.jobs.enqueue<VaultMatterJob>(trx, VAULT_HOLD_SYNC_JOB, job);
-}
-
-let pausedOnce = false;
-let recordedHere = 0;
-/**
- * Test hook, inert unless STRONGROOM_TEST_PAUSE_IN_VAULT_AFTER_FILES is set: holds the first run of this process
- * once it has recorded that many files, and says so in the log, so a crash test can kill the server mid-transfer.
- */
-async function testPauseInTransfer(ctx: AppContext): Promise<void> {
-  const after = Number(process.env.STRONGROOM_TEST_PAUSE_IN_VAULT_AFTER_FILES ?? 0);
-  if (!(after > 0) || pausedOnce) return;
-  recordedHere += 1;
-  if (recordedHere < after) return;
-  pausedOnce = true;
-  ctx.log.warn({ files: recordedHere }, 'test hook: vault transfer paused');
-  await new Promise((resolve) => setTimeout(resolve, 600_000));
 }
 
 export function defineVaultTransferJobs(ctx: AppContext): void {
