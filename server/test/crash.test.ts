@@ -64,6 +64,8 @@ describe('a server killed mid-completion', () => {
       // First run: completion joins the parts, then the hook holds it; the server is killed right there.
       const first = startServer({ ...env, FAILPOINTS: 'upload.after-join=pause(600000)', UPLOAD_COMPLETION_LEASE_SECONDS: '2' });
       await first.waitFor('Strongroom is ready');
+      // The chain's head is signed in the background at start; the kill is meant for the completion alone.
+      await first.waitFor('audit chain heads signed at start');
       const inFlight = post(base, cookie, '/_api/upload/multipart-complete', complete).catch((err: unknown) => err);
       await first.waitFor('failpoint upload.after-join reached');
       first.child.kill('SIGKILL');
@@ -73,6 +75,7 @@ describe('a server killed mid-completion', () => {
       // Second run on the same data directory: the retry takes the dead completion over once its lease is out.
       const second = startServer({ ...env, UPLOAD_COMPLETION_LEASE_SECONDS: '2' });
       await second.waitFor('Strongroom is ready');
+      await second.waitFor('audit chain heads signed at start');
       // Until the dead completion's lease runs out the upload is still held (409); then the retry completes it.
       const answer = await vi.waitFor(
         async () => {
