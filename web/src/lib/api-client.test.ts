@@ -88,6 +88,16 @@ describe('apiRequest', () => {
     await expect(apiRequest<{ createdAt: string }>('/_api/x')).resolves.toEqual({ createdAt: '2026-01-02T10:00:00.000Z' });
   });
 
+  it("hands over the session's end times as dates", async () => {
+    const session = { expiresAt: '2026-11-26T15:00:00.000Z', absoluteExpiresAt: '2026-11-27T01:00:00.000Z', idleTimeoutSeconds: 1800 };
+    answers.push(() => json(200, { user: { id: 1 }, session, apiVersion: { server: '1', status: 'compatible' } }));
+    const answer = await apiRequest<{ user: { id: number }; session: typeof session }>('/_api/auth/session');
+    expect(answer.session.expiresAt).toEqual(new Date('2026-11-26T15:00:00.000Z'));
+    expect(answer.session.absoluteExpiresAt).toEqual(new Date('2026-11-27T01:00:00.000Z'));
+    expect(answer.session.idleTimeoutSeconds).toBe(1800);
+    expect(answer.user).toEqual({ id: 1 });
+  });
+
   it('sends JSON and returns the parsed answer', async () => {
     answers.push(() => json(200, { ok: 1 }));
     await expect(apiRequest('/_api/x', { body: { a: 1 } })).resolves.toEqual({ ok: 1 });

@@ -1,6 +1,6 @@
 import { MSG } from '@strongroom/contracts';
 import { ApiError, isMfaRequiredError, readMfaDemand } from './api-error';
-import { withMatterDates, type WithMatterDates } from './dates';
+import { withDates, type WithDates } from './dates';
 import { requestMfaCode } from './mfa-bridge';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -155,8 +155,8 @@ function withMfaToken(options: ApiRequestOptions, code: string): ApiRequestOptio
  * MFA (401 MFA_REQUIRED or mfaRequired: true) the MFA dialog opens and the same request is sent again with
  * the code; the promise settles with that answer, or rejects with MFA_CANCELLED if the user closes the dialog.
  */
-export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<WithMatterDates<T>> {
-  return withMatterDates(await exchange<T>(path, options));
+export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<WithDates<T>> {
+  return withDates(await exchange<T>(path, options));
 }
 
 async function exchange<T>(path: string, options: ApiRequestOptions): Promise<T> {

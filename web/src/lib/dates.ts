@@ -1,18 +1,24 @@
 /**
- * A matter's dates arrive as date values. Wherever an answer carries a matter (`matter`) or a list of them
+ * Dates in answers arrive as date values. Wherever an answer carries a matter (`matter`) or a list of them
  * (`matters`), the API client turns the matter's createdAt, updatedAt, vaultedAt and retentionExpiresAt from ISO
- * strings into `Date` (null stays null), once, for every call; screens format dates and never parse them.
- * Everything else in an answer is left as the server sent it.
+ * strings into `Date` (null stays null), and the session answer's `session.expiresAt` and
+ * `session.absoluteExpiresAt` too, once, for every call; screens format dates and never parse them. Everything
+ * else in an answer is left as the server sent it.
  */
 import type { MatterDto, VaultedMatterDto } from '@strongroom/contracts';
 
 const MATTER_DATE_FIELDS = ['createdAt', 'updatedAt', 'vaultedAt', 'retentionExpiresAt'] as const;
 type MatterDateField = (typeof MATTER_DATE_FIELDS)[number];
+const SESSION_DATE_FIELDS = ['expiresAt', 'absoluteExpiresAt'] as const;
+type SessionDateField = (typeof SESSION_DATE_FIELDS)[number];
 
 type DateOf<V> = V extends string ? Date : V;
 
 /** A matter (or a vaulted matter) with its date fields as dates. */
 type Dated<M> = { [K in keyof M]: K extends MatterDateField ? DateOf<M[K]> : M[K] };
+
+/** The session's times with its end dates as dates. */
+type DatedSession<S> = { [K in keyof S]: K extends SessionDateField ? DateOf<S[K]> : S[K] };
 
 /** A matter as the web holds it: its dates are dates. */
 export type Matter = Dated<MatterDto>;
@@ -20,7 +26,7 @@ export type Matter = Dated<MatterDto>;
 export type VaultedMatter = Dated<VaultedMatterDto>;
 
 /** The type of an answer after its matters' dates became dates. */
-export type WithMatterDates<T> = T extends readonly unknown[]
+export type WithDates<T> = T extends readonly unknown[]
   ? T
   : T extends object
     ? {
@@ -30,7 +36,9 @@ export type WithMatterDates<T> = T extends readonly unknown[]
             ? T[K] extends readonly (infer M)[]
               ? Dated<M>[]
               : T[K]
-            : T[K];
+            : K extends 'session'
+              ? DatedSession<T[K]>
+              : T[K];
       }
     : T;
 
@@ -41,10 +49,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function datedMatter(matter: unknown): unknown {
-  if (!isRecord(matter)) return matter;
-  const out: Record<string, unknown> = { ...matter };
-  for (const field of MATTER_DATE_FIELDS) {
+function withDateFields(value: unknown, fields: readonly string[]): unknown {
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = { ...value };
+  for (const field of fields) {
     const v = out[field];
     if (typeof v !== 'string' || !ISO_DATE_TIME.test(v)) continue;
     const d = new Date(v);
@@ -53,11 +61,15 @@ function datedMatter(matter: unknown): unknown {
   return out;
 }
 
-/** Turns the dates of the matters in a parsed JSON answer into dates (a new value; the argument is unchanged). */
-export function withMatterDates<T>(answer: T): WithMatterDates<T> {
-  if (!isRecord(answer) || (!('matter' in answer) && !('matters' in answer))) return answer as WithMatterDates<T>;
+/**
+ * Turns the dates of the matters, and of the session, in a parsed JSON answer into dates (a new value; the
+ * argument is unchanged).
+ */
+export function withDates<T>(answer: T): WithDates<T> {
+  if (!isRecord(answer) || (!('matter' in answer) && !('matters' in answer) && !('session' in answer))) return answer as WithDates<T>;
   const out: Record<string, unknown> = { ...answer };
-  if ('matter' in out) out.matter = datedMatter(out.matter);
-  if (Array.isArray(out.matters)) out.matters = out.matters.map(datedMatter);
-  return out as WithMatterDates<T>;
+  if ('matter' in out) out.matter = withDateFields(out.matter, MATTER_DATE_FIELDS);
+  if (Array.isArray(out.matters)) out.matters = out.matters.map((m) => withDateFields(m, MATTER_DATE_FIELDS));
+  if ('session' in out) out.session = withDateFields(out.session, SESSION_DATE_FIELDS);
+  return out as WithDates<T>;
 }

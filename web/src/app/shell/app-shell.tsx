@@ -1,5 +1,6 @@
 import { Suspense, useState, type ReactNode } from 'react';
 import type { SessionResponse, SessionUser } from '@strongroom/contracts';
+import type { WithDates } from '@/lib/dates';
 import { Badge } from '@/components/ui/badge';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet';
 import { TooltipProvider } from '@/components/ui/tooltip';
@@ -10,7 +11,7 @@ import { TopBar } from './top-bar';
 
 type AppShellProps = {
   user: SessionUser;
-  session: SessionResponse['session'] | null;
+  session: WithDates<SessionResponse>['session'] | null;
   onLogout: () => void;
   children: ReactNode;
 };

@@ -26,7 +26,11 @@ function signedIn(role: Role): QueryClient {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const session: SessionData = {
     user,
-    session: { expiresAt: '2099-01-01T00:00:00.000Z', absoluteExpiresAt: '2099-01-01T00:00:00.000Z', idleTimeoutSeconds: 3600 },
+    session: {
+      expiresAt: new Date('2099-01-01T00:00:00.000Z'),
+      absoluteExpiresAt: new Date('2099-01-01T00:00:00.000Z'),
+      idleTimeoutSeconds: 3600,
+    },
     apiVersion: null,
   };
   client.setQueryData(sessionQueryKey, session);

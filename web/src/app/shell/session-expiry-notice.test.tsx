@@ -21,7 +21,7 @@ async function advance(ms: number) {
 function renderNotice(expiresAtMs: number) {
   return renderWithClient(
     <MemoryRouter>
-      <SessionExpiryNotice expiresAt={new Date(expiresAtMs).toISOString()} />
+      <SessionExpiryNotice expiresAt={new Date(expiresAtMs)} />
     </MemoryRouter>,
   );
 }

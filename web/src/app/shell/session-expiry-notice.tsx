@@ -19,7 +19,7 @@ const TOAST_OFFSET_WITH_NOTICE = '196px';
  * 'Session Expiring': bottom-right, never auto-dismissed, a mm:ss countdown to
  * the session's expiresAt, announcements for screen readers, and sign-out at zero.
  */
-export function SessionExpiryNotice({ expiresAt }: { expiresAt: string | null | undefined }) {
+export function SessionExpiryNotice({ expiresAt }: { expiresAt: Date | null | undefined }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const titleId = useId();

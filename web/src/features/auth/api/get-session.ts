@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { API_VERSION, LIMITS, MSG, type SessionResponse, type SessionUser } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
+import type { WithDates } from '@/lib/dates';
 import { ApiError, isApiError } from '@/lib/api-error';
 
 export const sessionQueryKey = ['session'] as const;
@@ -9,9 +10,12 @@ export const sessionQueryKey = ['session'] as const;
  * What the client knows of the session. null: nobody is signed in. `session` and `apiVersion` are null for a
  * moment after sign-in, when the verify answer gave only the user and the full session is being fetched.
  */
+/** The session's times as the client holds them: its end dates are dates. */
+export type SessionTimes = WithDates<SessionResponse>['session'];
+
 export type SessionData = {
   user: SessionUser;
-  session: SessionResponse['session'] | null;
+  session: SessionTimes | null;
   apiVersion: SessionResponse['apiVersion'] | null;
 } | null;
 

@@ -1,6 +1,6 @@
-import { MSG, type SessionResponse, type SessionUser } from '@strongroom/contracts';
+import { MSG, type SessionUser } from '@strongroom/contracts';
 import { isApiError } from '@/lib/api-error';
-import type { SessionData } from '../api/get-session';
+import type { SessionData, SessionTimes } from '../api/get-session';
 import { sessionErrorMessage } from '../session-errors';
 
 /**
@@ -15,7 +15,7 @@ type UnauthenticatedReason = 'signed-out' | 'invalid-account' | 'version-mismatc
 export type AuthState =
   | { status: 'loading' }
   | { status: 'unauthenticated'; reason: UnauthenticatedReason; message?: string }
-  | { status: 'authenticated'; user: SessionUser; session: SessionResponse['session'] | null };
+  | { status: 'authenticated'; user: SessionUser; session: SessionTimes | null };
 
 type SessionQueryView = {
   isPending: boolean;

@@ -2,7 +2,7 @@ import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionExpiry } from './use-session-expiry';
 
-type Props = { expiresAt: string; onExpired: () => void; onWarningStart: () => void };
+type Props = { expiresAt: Date; onExpired: () => void; onWarningStart: () => void };
 
 function renderExpiry(initialProps: Props) {
   return renderHook((props: Props) => useSessionExpiry(props), { initialProps });
@@ -27,7 +27,7 @@ describe('useSessionExpiry', () => {
     const onExpired = vi.fn();
     const onWarningStart = vi.fn();
     const announcements: string[] = [];
-    const { result: out } = renderExpiry({ expiresAt: new Date(150_000).toISOString(), onExpired, onWarningStart });
+    const { result: out } = renderExpiry({ expiresAt: new Date(150_000), onExpired, onWarningStart });
 
     expect(out.current.visible).toBe(false);
     await advance(29_000); // 121 s left
@@ -55,7 +55,7 @@ describe('useSessionExpiry', () => {
 
   it('hides when dismissed but still signs out at zero', async () => {
     const onExpired = vi.fn();
-    const { result: out } = renderExpiry({ expiresAt: new Date(100_000).toISOString(), onExpired, onWarningStart: () => {} });
+    const { result: out } = renderExpiry({ expiresAt: new Date(100_000), onExpired, onWarningStart: () => {} });
     expect(out.current.visible).toBe(true);
     expect(out.current.announcement).toBe('Automatic logout in 1 minutes and 40 seconds');
 
@@ -67,9 +67,9 @@ describe('useSessionExpiry', () => {
 
   it('starts over when the session is extended', async () => {
     const onExpired = vi.fn();
-    const { result: out, rerender } = renderExpiry({ expiresAt: new Date(60_000).toISOString(), onExpired, onWarningStart: () => {} });
+    const { result: out, rerender } = renderExpiry({ expiresAt: new Date(60_000), onExpired, onWarningStart: () => {} });
     expect(out.current.visible).toBe(true);
-    rerender({ expiresAt: new Date(3_600_000).toISOString(), onExpired, onWarningStart: () => {} });
+    rerender({ expiresAt: new Date(3_600_000), onExpired, onWarningStart: () => {} });
     expect(out.current.visible).toBe(false);
     expect(out.current.announcement).toBe('');
     await advance(120_000);
@@ -79,10 +79,10 @@ describe('useSessionExpiry', () => {
   it('signs out through the callback of the latest render, without restarting the countdown', async () => {
     const first = vi.fn();
     const latest = vi.fn();
-    const expiresAt = new Date(30_000).toISOString();
-    const { result: out, rerender } = renderExpiry({ expiresAt, onExpired: first, onWarningStart: () => {} });
+    const { result: out, rerender } = renderExpiry({ expiresAt: new Date(30_000), onExpired: first, onWarningStart: () => {} });
     await advance(10_000);
-    rerender({ expiresAt, onExpired: latest, onWarningStart: () => {} });
+    // A session answer fetched again brings a new Date for the same end: the countdown goes on.
+    rerender({ expiresAt: new Date(30_000), onExpired: latest, onWarningStart: () => {} });
     expect(out.current.secondsLeft).toBe(20);
     await advance(20_000);
     expect(first).not.toHaveBeenCalled();

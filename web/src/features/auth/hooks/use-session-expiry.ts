@@ -2,8 +2,8 @@ import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react'
 import { formatAnnouncement, isInWarningWindow, secondsUntil, shouldAnnounce } from './session-countdown';
 
 type SessionExpiryOptions = {
-  /** When the session ends (ISO time from the session answer); undefined while unknown. */
-  expiresAt: string | null | undefined;
+  /** When the session ends (from the session answer); undefined while unknown. */
+  expiresAt: Date | null | undefined;
   /** Called once when the countdown reaches zero. */
   onExpired: () => void;
   /** Called once when the warning window opens (used to re-check expiresAt with the server). */
@@ -24,7 +24,7 @@ type ForTarget<T> = { target: number; value: T };
 
 /** Drives the session-expiring notice: a one-second tick, the announcement schedule and the sign-out at 0. */
 export function useSessionExpiry({ expiresAt, onExpired, onWarningStart }: SessionExpiryOptions): SessionExpiryState {
-  const target = expiresAt ? Date.parse(expiresAt) : Number.NaN;
+  const target = expiresAt ? expiresAt.getTime() : Number.NaN;
   const [left, setLeft] = useState<ForTarget<number>>(() => ({
     target,
     value: Number.isFinite(target) ? secondsUntil(target, Date.now()) : Infinity,

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { VAULT_MSG, type LegalHoldRequest, type LegalHoldResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
-import type { WithMatterDates } from '@/lib/dates';
+import type { WithDates } from '@/lib/dates';
 import { matterDetailQueryKey, mattersQueryKey, vaultQueryKey } from '@/lib/query-keys';
 
 /**
@@ -9,7 +9,7 @@ import { matterDetailQueryKey, mattersQueryKey, vaultQueryKey } from '@/lib/quer
  * vault operations the server answers 401 MFA_REQUIRED; the api client then asks for a code and sends the same
  * request again with it (mfaToken in the body).
  */
-function updateLegalHold(body: LegalHoldRequest): Promise<WithMatterDates<LegalHoldResponse>> {
+function updateLegalHold(body: LegalHoldRequest): Promise<WithDates<LegalHoldResponse>> {
   return apiRequest<LegalHoldResponse>('/_api/matters/legal-hold', { body, fallbackMessage: VAULT_MSG.holdFailed });
 }
 

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { MATTER_MSG, type CreateMatterRequest, type MatterResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
-import type { WithMatterDates } from '@/lib/dates';
+import type { WithDates } from '@/lib/dates';
 import { mattersQueryKey } from '@/lib/query-keys';
 
 /** POST /_api/matters/create. Without matterNumber the server takes the next MAT-YYYY-NNN. */
-export function createMatter(body: CreateMatterRequest): Promise<WithMatterDates<MatterResponse>> {
+export function createMatter(body: CreateMatterRequest): Promise<WithDates<MatterResponse>> {
   return apiRequest<MatterResponse>('/_api/matters/create', { body, fallbackMessage: MATTER_MSG.createFailed });
 }
 

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { MATTER_MSG, type MatterDetailResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
-import type { WithMatterDates } from '@/lib/dates';
+import type { WithDates } from '@/lib/dates';
 import { CACHE_TIMES } from '@/lib/query-client';
 import { matterDetailQueryKey } from '@/lib/query-keys';
 
-export function getMatterDetail(matterId: string, signal?: AbortSignal): Promise<WithMatterDates<MatterDetailResponse>> {
+export function getMatterDetail(matterId: string, signal?: AbortSignal): Promise<WithDates<MatterDetailResponse>> {
   return apiRequest<MatterDetailResponse>(`/_api/matters/detail?matterId=${encodeURIComponent(matterId)}`, {
     signal,
     fallbackMessage: MATTER_MSG.fetchDetailFailed,

@@ -1,14 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { MATTER_MSG, type MatterListQuery, type MatterListResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
-import type { WithMatterDates } from '@/lib/dates';
+import type { WithDates } from '@/lib/dates';
 import { CACHE_TIMES } from '@/lib/query-client';
 import { matterListQueryKey } from '@/lib/query-keys';
 
 /** The list call's query string, as the contracts define it (the pages build it from the filters). */
 export type MatterListParams = MatterListQuery;
 
-export function getMatters(params: MatterListParams, signal?: AbortSignal): Promise<WithMatterDates<MatterListResponse>> {
+export function getMatters(params: MatterListParams, signal?: AbortSignal): Promise<WithDates<MatterListResponse>> {
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') qs.set(k, String(v));
   return apiRequest<MatterListResponse>(`/_api/matters/list?${qs.toString()}`, { signal, fallbackMessage: MATTER_MSG.fetchListFailed });

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { MATTER_MSG, type MatterChangeResponse, type UpdateMatterRequest } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
-import type { WithMatterDates } from '@/lib/dates';
+import type { WithDates } from '@/lib/dates';
 import { withInFlight } from '@/lib/conflicts';
 import { matterDetailQueryKey, mattersQueryKey } from '@/lib/query-keys';
 
 /** POST /_api/matters/update with the version last read (409 CONFLICT_ERROR when stale); answers an undo offer too. */
-export function updateMatter(body: UpdateMatterRequest): Promise<WithMatterDates<MatterChangeResponse>> {
+export function updateMatter(body: UpdateMatterRequest): Promise<WithDates<MatterChangeResponse>> {
   return apiRequest<MatterChangeResponse>('/_api/matters/update', { body, fallbackMessage: MATTER_MSG.updateFailed });
 }
 

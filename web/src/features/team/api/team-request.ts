@@ -1,6 +1,6 @@
 import { apiRequest } from '@/lib/api-client';
 import { isApiError, isMfaRequiredError, readMfaDemand, type MfaDemand } from '@/lib/api-error';
-import type { WithMatterDates } from '@/lib/dates';
+import type { WithDates } from '@/lib/dates';
 import { requestMfaCode } from '@/lib/mfa-bridge';
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -17,7 +17,7 @@ function isCodeRefusal(error: unknown): boolean {
  * the call, so the dialog that started it shows the error. The server checks those rules before it asks for a
  * code, so they normally come at the first try, without a prompt at all.
  */
-export async function teamRequest<T>(path: string, body: Record<string, unknown>, fallbackMessage?: string): Promise<WithMatterDates<T>> {
+export async function teamRequest<T>(path: string, body: Record<string, unknown>, fallbackMessage?: string): Promise<WithDates<T>> {
   try {
     return await apiRequest<T>(path, { body, mfaRetry: false, fallbackMessage });
   } catch (error) {
@@ -32,8 +32,8 @@ export async function withCode<T>(
   body: Record<string, unknown>,
   demand: MfaDemand,
   fallbackMessage?: string,
-): Promise<WithMatterDates<T>> {
-  const outcome = await requestMfaCode<Outcome<WithMatterDates<T>>>(demand, async (code) => {
+): Promise<WithDates<T>> {
+  const outcome = await requestMfaCode<Outcome<WithDates<T>>>(demand, async (code) => {
     try {
       const value = await apiRequest<T>(path, {
         body: { ...body, mfaToken: code },

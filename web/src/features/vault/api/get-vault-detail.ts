@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { VAULT_MSG, type VaultDetailResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
-import type { WithMatterDates } from '@/lib/dates';
+import type { WithDates } from '@/lib/dates';
 import { vaultQueryKey } from '@/lib/query-keys';
 import { VAULT_STALE_MS } from '../lib/vault-format';
 
 /** GET /_api/vault/detail: a vaulted matter's facts, transfer state and its folders and files as a tree. */
-function getVaultDetail(matterId: string, signal?: AbortSignal): Promise<WithMatterDates<VaultDetailResponse>> {
+function getVaultDetail(matterId: string, signal?: AbortSignal): Promise<WithDates<VaultDetailResponse>> {
   return apiRequest<VaultDetailResponse>(`/_api/vault/detail?matterId=${encodeURIComponent(matterId)}`, {
     signal,
     fallbackMessage: VAULT_MSG.fetchDetailFailed,
