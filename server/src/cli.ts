@@ -68,13 +68,14 @@ async function createOrg(argv: string[]): Promise<void> {
   }
 }
 
+/** What a command that works on the installation gets: the database migrated, the store, mail and a log on stderr. */
+type CliContext = Parameters<typeof runJob>[0];
+
 /**
- * Runs the vault's continuous verification now, in this process: every vault object not checked since the run
- * began, within the hour's byte budget, recorded, audited and mailed exactly as the hourly job does. Prints the
- * run's counts as one line of JSON; exit 0 when nothing differed, 1 when a file failed its check.
+ * Opens what the server would (the same environment, DATA_DIR checks, migrations), runs `work` with it in this
+ * process (no job queue: the work happens here, not through a worker), and closes it all again.
  */
-async function verifyVault(argv: string[]): Promise<void> {
-  parseArgs({ args: argv, options: {}, strict: true });
+async function withInstallation<T>(work: (ctx: CliContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
   if (usesDataDir(config)) secureDataDir(config.dataDir);
   const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2)) as unknown as FastifyBaseLogger;
@@ -83,15 +84,25 @@ async function verifyVault(argv: string[]): Promise<void> {
   try {
     await migrateToLatest(handle.db);
     const store = createBlobStore({ dataDir: config.dataDir, appUrl: config.appUrl, signingKey: config.storageSigningKey, s3: config.s3 });
-    // No job queue: the run happens here, not through a worker.
-    const ctx = { config, db: handle.db, dbKind: handle.kind, mailer, store, jobs: undefined as never, log };
-    const run = await runVaultVerification(ctx, { force: true });
-    console.log(JSON.stringify(run));
-    if (run.failed > 0) process.exitCode = 1;
+    return await work({ config, db: handle.db, dbKind: handle.kind, mailer, store, jobs: undefined as never, log });
   } finally {
     await mailer.close();
     await handle.close();
   }
+}
+
+/**
+ * Runs the vault's continuous verification now, in this process: every vault object not checked since the run
+ * began, within the hour's byte budget, recorded, audited and mailed exactly as the hourly job does. Prints the
+ * run's counts as one line of JSON; exit 0 when nothing differed, 1 when a file failed its check.
+ */
+async function verifyVault(argv: string[]): Promise<void> {
+  parseArgs({ args: argv, options: {}, strict: true });
+  await withInstallation(async (ctx) => {
+    const run = await runVaultVerification(ctx, { force: true });
+    console.log(JSON.stringify(run));
+    if (run.failed > 0) process.exitCode = 1;
+  });
 }
 
 /**
@@ -116,16 +127,9 @@ async function rotateSigningKey(argv: string[]): Promise<void> {
     );
     process.exit(78);
   }
-  if (usesDataDir(config)) secureDataDir(config.dataDir);
-  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2)) as unknown as FastifyBaseLogger;
-  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    await migrateToLatest(handle.db);
-    const store = createBlobStore({ dataDir: config.dataDir, appUrl: config.appUrl, signingKey: config.storageSigningKey, s3: config.s3 });
-    console.log(JSON.stringify(await rotateFileSigningKey({ config, db: handle.db, store, log })));
-  } finally {
-    await handle.close();
-  }
+  await withInstallation(async (ctx) => {
+    console.log(JSON.stringify(await rotateFileSigningKey(ctx)));
+  });
 }
 
 /**
@@ -134,23 +138,11 @@ async function rotateSigningKey(argv: string[]): Promise<void> {
  */
 async function runJobNow(argv: string[]): Promise<void> {
   const args = parseRunJobArgs(argv);
-  const config = loadConfig();
-  if (usesDataDir(config)) secureDataDir(config.dataDir);
-  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2)) as unknown as FastifyBaseLogger;
-  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });
-  try {
-    await migrateToLatest(handle.db);
-    const store = createBlobStore({ dataDir: config.dataDir, appUrl: config.appUrl, signingKey: config.storageSigningKey, s3: config.s3 });
-    // No job queue: the run happens here, not through a worker.
-    const ctx = { config, db: handle.db, dbKind: handle.kind, mailer, store, jobs: undefined as never, log };
+  await withInstallation(async (ctx) => {
     const { result, failed } = await runJob(ctx, args);
     console.log(JSON.stringify(result));
     if (failed) process.exitCode = 1;
-  } finally {
-    await mailer.close();
-    await handle.close();
-  }
+  });
 }
 
 async function main(): Promise<void> {
