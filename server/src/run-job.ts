@@ -77,23 +77,16 @@ export async function runJob(
     }
     case 'retention-end': {
       if (dryRun) {
-        const due = (await mattersDueForDestruction(ctx.db, now, 10_000)).filter(
-          (m) => !organizationId || m.organizationId === organizationId,
-        );
+        const due = await mattersDueForDestruction(ctx.db, now, 10_000, organizationId);
         return { result: { ...base, wouldEnd: due.map((m) => ({ organizationId: m.organizationId, matterId: m.id })) }, failed: false };
       }
-      if (organizationId) {
-        throw new RunJobUsageError(
-          'retention-end runs over every organization and cannot be limited to one (--dry-run --organization lists its due matters)',
-        );
-      }
-      const run = await runRetentionEnd(ctx, now);
+      const run = await runRetentionEnd(ctx, now, organizationId);
       return { result: { ...base, ...run }, failed: false };
     }
     case 'verify-vault': {
       if (dryRun) {
         // What a forced run takes: every vaulted object, oldest check first, within the hour's byte budget.
-        const due = (await dueForVerification(ctx.db, now, 100_000)).filter((o) => !organizationId || o.organizationId === organizationId);
+        const due = await dueForVerification(ctx.db, now, 100_000, organizationId);
         let bytes = 0;
         let objects = 0;
         for (const o of due) {
@@ -103,12 +96,7 @@ export async function runJob(
         }
         return { result: { ...base, wouldCheck: objects, bytes, dueLeft: objects < due.length }, failed: false };
       }
-      if (organizationId) {
-        throw new RunJobUsageError(
-          "verify-vault checks every organization's vaulted objects and cannot be limited to one (--dry-run --organization counts its objects)",
-        );
-      }
-      const run = await runVaultVerification(ctx, { force: true }, now);
+      const run = await runVaultVerification(ctx, { force: true, organizationId }, now);
       return { result: { ...base, ...run }, failed: run.failed > 0 };
     }
   }

@@ -247,11 +247,12 @@ export function matterCertificates(db: Executor, organizationId: string, matterI
  * verified since `dueBefore`. At most `limit` rows; the caller keeps to its byte budget. A scan across
  * organizations (a background job); each row names its organization.
  */
-export function dueForVerification(db: Executor, dueBefore: Date, limit: number): Promise<VaultObjectRow[]> {
+export function dueForVerification(db: Executor, dueBefore: Date, limit: number, organizationId?: string): Promise<VaultObjectRow[]> {
   return db
     .selectFrom('vaultObjects')
     .selectAll()
     .where('state', '=', 'vaulted')
+    .$if(organizationId !== undefined, (q) => q.where('organizationId', '=', organizationId!))
     .where((eb) => eb.or([eb('lastVerifiedAt', 'is', null), eb('lastVerifiedAt', '<', dueBefore)]))
     .orderBy(sql`last_verified_at asc nulls first`)
     .orderBy('id')
@@ -318,11 +319,12 @@ export async function adminEmails(db: Executor, organizationId: string): Promise
  * Vaulted matters whose retention has ended, that are not under legal hold, whose transfer completed and that
  * have no destruction certificate yet: the matters retention end still has to finish.
  */
-export function mattersDueForDestruction(db: Executor, now: Date, limit: number) {
+export function mattersDueForDestruction(db: Executor, now: Date, limit: number, organizationId?: string) {
   return db
     .selectFrom('matters as m')
     .innerJoin('vaultTransfers as t', (j) => j.onRef('t.matterId', '=', 'm.id').onRef('t.organizationId', '=', 'm.organizationId'))
     .select(['m.id', 'm.organizationId'])
+    .$if(organizationId !== undefined, (q) => q.where('m.organizationId', '=', organizationId!))
     .where('m.isVaulted', '=', true)
     .where('m.legalHold', '=', false)
     .where('m.retentionExpiresAt', 'is not', null)

@@ -206,10 +206,13 @@ async function endRetention(ctx: AppContext, organizationId: string, matterId: s
   return { finished: true, deleted: step.deleted };
 }
 
-/** One run of retention end over every organization (the daily job's handler). */
-export async function runRetentionEnd(ctx: AppContext, now = new Date()): Promise<RetentionRun> {
+/**
+ * One run of retention end over every organization (the daily job's handler), or over one organization's matters
+ * (an operator's `run-job retention-end --organization`).
+ */
+export async function runRetentionEnd(ctx: AppContext, now = new Date(), organizationId?: string): Promise<RetentionRun> {
   const run: RetentionRun = { mattersFinished: 0, filesDeleted: 0, mattersWaiting: 0 };
-  const due = await mattersDueForDestruction(ctx.db, now, MATTERS_PER_RUN);
+  const due = await mattersDueForDestruction(ctx.db, now, MATTERS_PER_RUN, organizationId);
   for (const m of due) {
     try {
       const outcome = await endRetention(ctx, m.organizationId, m.id, now);

@@ -27,7 +27,8 @@ import {
 } from './vault-queries.repository.js';
 
 export const VAULT_VERIFY_JOB = 'vault-verify';
-type VaultVerifyJob = { force?: boolean };
+/** force: every vaulted object now, whenever it was last checked; organizationId: that organization's only. */
+type VaultVerifyJob = { force?: boolean; organizationId?: string };
 
 const DAY_MS = 86_400_000;
 const BATCH = 100;
@@ -170,7 +171,7 @@ export async function runVaultVerification(ctx: AppContext, job: VaultVerifyJob 
   const run: VerificationRun = { checked: 0, failed: 0, bytes: 0, dueLeft: false };
   const seen = new Set<string>();
   for (;;) {
-    const rows = await dueForVerification(ctx.db, before, BATCH);
+    const rows = await dueForVerification(ctx.db, before, BATCH, job.organizationId);
     // Each check moves its object out of the due set; a batch of objects already seen means none moved.
     if (rows.length === 0 || rows.every((r) => seen.has(r.id))) break;
     for (const row of rows) {

@@ -216,3 +216,23 @@ describe('continuous verification', () => {
     expect((await failures()).some((e) => e.targetId === ghost.id)).toBe(true);
   });
 });
+
+describe('a run limited to one organization (an operator running the job for one firm)', () => {
+  it("checks that organization's vaulted objects and nobody else's", async () => {
+    const other = await newOrganization(t, 'Elsewhere LLP');
+    const before = await Promise.all(files.map(async (f) => (await checks(f.id)).length));
+    expect(await runVaultVerification(t.ctx, { force: true, organizationId: other.organizationId })).toMatchObject({ checked: 0 });
+    expect(await Promise.all(files.map(async (f) => (await checks(f.id)).length))).toEqual(before);
+
+    const own = await t.ctx.db
+      .selectFrom('vaultObjects')
+      .select('id')
+      .where('organizationId', '=', admin.organizationId)
+      .where('state', '=', 'vaulted')
+      .execute();
+    expect(await runVaultVerification(t.ctx, { force: true, organizationId: admin.organizationId })).toMatchObject({
+      checked: own.length,
+    });
+    expect(await Promise.all(files.map(async (f) => (await checks(f.id)).length))).toEqual(before.map((n) => n + 1));
+  });
+});
