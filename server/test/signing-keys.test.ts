@@ -6,7 +6,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { SIGNING_KEYS_PATH, signingKeysResponse, type SigningKeysResponse } from '@strongroom/contracts';
 import { certificateSigner, signerOfPem, signingKeyFile } from '../src/platform/signing.js';
@@ -78,6 +78,25 @@ describe('GET /.well-known/strongroom-signing-keys', () => {
     expect(info?.lock?.mode).toBe('COMPLIANCE');
     expect(info!.lock!.retainUntil.getTime()).toBeGreaterThan(Date.now() + 9.9 * 365 * 24 * 3600 * 1000);
     expect((await trustedSigningKey(t.ctx, signer.keyId))?.publicKeyPem).toBe(signer.publicKeyPem);
+  });
+
+  it('answers 503 with a clear error, never a list it could not confirm, while the store cannot be read', async () => {
+    const down = await createTestApp();
+    try {
+      (await registerSigningKeyAtStart(down.ctx)).stop();
+      const spy = vi.spyOn(down.ctx.store, 'getStream').mockRejectedValue(new Error('connect ECONNREFUSED'));
+      const res = await down.app.inject({ method: 'GET', url: SIGNING_KEYS_PATH });
+      spy.mockRestore();
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('30');
+      expect(res.json()).toEqual({
+        error: 'The signing keys cannot be read right now. Please try again shortly.',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+      expect((await wellKnown(down)).keys).toHaveLength(1);
+    } finally {
+      await down.shutdown();
+    }
   });
 
   it('publishes no key that was only written into the table, and trusts none', async () => {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SIGNING_KEYS_PATH, signingKeysResponse } from '@strongroom/contracts';
+import { errorResponse, SIGNING_KEYS_PATH, signingKeysResponse } from '@strongroom/contracts';
 import { publishedSigningKeys, type SigningKeysContext } from './signing-keys.js';
 
 /**
@@ -15,11 +15,21 @@ export function signingKeysRoutes(ctx: SigningKeysContext): FastifyPluginAsyncZo
         schema: {
           tags: ['signing-keys'],
           summary: 'The public keys this installation signs certificates and audit chain heads with',
-          response: { 200: signingKeysResponse },
+          response: { 200: signingKeysResponse, 503: errorResponse },
         },
       },
-      async (_request, reply) => {
-        const keys = await publishedSigningKeys(ctx);
+      async (request, reply) => {
+        let keys;
+        try {
+          keys = await publishedSigningKeys(ctx);
+        } catch (err) {
+          // The keys are confirmed against the write-once store; while it cannot be read, nothing is published.
+          request.log.error({ err }, 'the published signing keys could not be read');
+          return reply
+            .code(503)
+            .header('retry-after', '30')
+            .send({ error: 'The signing keys cannot be read right now. Please try again shortly.', code: 'SERVICE_UNAVAILABLE' });
+        }
         reply.header('cache-control', 'public, max-age=300');
         reply.header('access-control-allow-origin', '*');
         return { keys };
