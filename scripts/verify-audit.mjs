@@ -11,39 +11,13 @@
 // problem, 2 on wrong usage or when no trusted key was given.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { checkCertificateText, checkKeyTrust, checkSignedCertificate, loadTrustAnchors } from '../server/src/platform/signing-verify.ts';
+import { checkCertificateText, checkKeyTrust, checkSignedCertificate } from '../server/src/platform/signing-verify.ts';
 import { entryHash, GENESIS_HASH } from '../server/src/shared/audit-hash.ts';
+import { fail, verifierArgs } from './verifier-args.mjs';
 
 const USAGE = 'usage: npm run verify-audit -- <export.ndjson> [--public-key <key.pem>] [--fingerprint <hex>] [--keys-url <url or file>]';
 
-function fail(message, code) {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
-
-let args;
-try {
-  args = parseArgs({
-    allowPositionals: true,
-    options: { 'public-key': { type: 'string' }, fingerprint: { type: 'string' }, 'keys-url': { type: 'string' } },
-  });
-} catch (err) {
-  fail(`${err.message}\n${USAGE}`, 2);
-}
-if (args.positionals.length !== 1) fail(USAGE, 2);
-const [exportFile] = args.positionals;
-
-let anchors;
-try {
-  anchors = await loadTrustAnchors({
-    publicKeyFile: args.values['public-key'],
-    fingerprint: args.values.fingerprint,
-    keysUrl: args.values['keys-url'],
-  });
-} catch (err) {
-  fail(err.message, 2);
-}
+const { file: exportFile, anchors } = await verifierArgs(USAGE);
 
 /** The file's lines as they are, each with its bytes (a final line without a newline is one too). */
 async function* linesOf(file) {

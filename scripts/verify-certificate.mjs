@@ -15,33 +15,13 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { checkCertificateText, checkKeyTrust, keyIdOf, loadTrustAnchors } from '../server/src/platform/signing-verify.ts';
+import { checkCertificateText, checkKeyTrust, keyIdOf } from '../server/src/platform/signing-verify.ts';
+import { fail, verifierArgs } from './verifier-args.mjs';
 
 const USAGE =
   'usage: npm run verify-certificate -- <certificate.json> [--files <dir>] [--public-key <key.pem>] [--fingerprint <hex>] [--keys-url <url or file>]';
 
-function fail(message, code) {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
-
-let args;
-try {
-  args = parseArgs({
-    allowPositionals: true,
-    options: {
-      files: { type: 'string' },
-      'public-key': { type: 'string' },
-      fingerprint: { type: 'string' },
-      'keys-url': { type: 'string' },
-    },
-  });
-} catch (err) {
-  fail(`${err.message}\n${USAGE}`, 2);
-}
-if (args.positionals.length !== 1) fail(USAGE, 2);
-const [certificateFile] = args.positionals;
+const { file: certificateFile, values, anchors } = await verifierArgs(USAGE, { files: { type: 'string' } });
 
 async function readText(file, what) {
   try {
@@ -62,16 +42,6 @@ async function sha256Of(file) {
 }
 
 const text = await readText(certificateFile, 'certificate');
-let anchors;
-try {
-  anchors = await loadTrustAnchors({
-    publicKeyFile: args.values['public-key'],
-    fingerprint: args.values.fingerprint,
-    keysUrl: args.values['keys-url'],
-  });
-} catch (err) {
-  fail(`${err.message}\n${USAGE}`, 2);
-}
 const result = checkCertificateText(text);
 const problems = [...result.problems];
 const payload = result.doc?.payload;
@@ -81,8 +51,8 @@ if (anchors.length > 0 && signerPem !== null)
 const files = Array.isArray(payload?.files) ? payload.files : [];
 let filesChecked = 0;
 
-if (args.values.files !== undefined) {
-  const root = path.resolve(args.values.files);
+if (values.files !== undefined) {
+  const root = path.resolve(values.files);
   for (const entry of files) {
     const where = path.resolve(root, String(entry.path));
     if (where !== root && !where.startsWith(root + path.sep)) {
@@ -125,7 +95,7 @@ if (unlocked.length > 0 && warnings.length === 0) {
   warnings.push(`${unlocked.length} file(s) were stored without a write-once lock: ${unlocked.join(', ')}`);
 }
 for (const w of warnings) lines.push(`WARNING: ${w}`);
-if (args.values.files !== undefined) lines.push(`Files checked in ${path.resolve(args.values.files)}: ${filesChecked} of ${files.length}`);
+if (values.files !== undefined) lines.push(`Files checked in ${path.resolve(values.files)}: ${filesChecked} of ${files.length}`);
 
 let fingerprint = '(no readable key)';
 try {
@@ -149,5 +119,5 @@ if (anchors.length === 0) {
   process.stderr.write(`NOT VERIFIED: ${noAnchor}`);
   process.exit(2);
 }
-process.stdout.write(`OK: the signature holds${args.values.files !== undefined ? ' and every file matches' : ''}.\n`);
+process.stdout.write(`OK: the signature holds${values.files !== undefined ? ' and every file matches' : ''}.\n`);
 process.exit(0);
