@@ -1,9 +1,18 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 
 // Every test starts with an empty document: what one rendered (dialogs portal into body) never leaks into the next.
 afterEach(() => {
   cleanup();
   document.body.innerHTML = '';
+});
+
+// A toast that closed at the end of a file removes itself 200 ms later on a timer of its own (sonner), which
+// unmounting does not cancel; the file's environment stays up until that timer has run, so it never fires into
+// a torn-down window.
+const TOAST_REMOVAL_MS = 250;
+afterAll(async () => {
+  vi.useRealTimers();
+  await new Promise((resolve) => setTimeout(resolve, TOAST_REMOVAL_MS));
 });
