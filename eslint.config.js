@@ -1,6 +1,6 @@
 // Lint rules for the whole repository. Beyond correctness, they hold the layering in place:
 // web features stay independent of each other, the design system and libraries never reach into features,
-// a server feature reaches another only through its service, and contracts depend on zod alone.
+// a server feature reaches another only through its index.ts, and contracts depend on zod alone.
 import fs from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -31,15 +31,17 @@ const boundaryZones = [
   { target: './web/src/components', from: './web/src/features', message: 'components/ does not depend on features.' },
   { target: './web/src/components', from: './web/src/app', message: 'components/ does not depend on the app.' },
   { target: './web/src/features', from: './web/src/app', message: 'Features do not import the app that composes them.' },
-  // A server feature reaches another feature through its service, never its repository.
+  // A server feature reaches another feature only through that feature's index.ts, its one public surface of
+  // named operations; services, repositories and other files stay private to their feature.
   ...serverFeatures.map((f) => ({
     target: `./server/src/features/${f}`,
     from: './server/src/features',
     except: serverFeatures
       .filter((g) => g !== f)
-      .flatMap((g) => [`./${g}/${g}.service.ts`, `./${g}/index.ts`])
+      .map((g) => `./${g}/index.ts`)
       .concat([`./${f}`]),
-    message: "Call the other feature's service, not its repository or internals.",
+    message:
+      'Import another feature only through its index.ts (add the named operation there), never its service, repository or internals.',
   })),
   { target: './server/src/shared', from: './server/src/features', message: 'shared/ never imports features.' },
   { target: './server/src/platform', from: './server/src/features', message: 'platform/ never imports features.' },
@@ -68,6 +70,36 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'no-control-regex': 'off',
     },
+  },
+  {
+    // Type-aware rules: a promise is awaited, returned or explicitly voided, and never handed to something that
+    // ignores what it returns (an event handler that rejects would fail silently). JSX attributes are exempt:
+    // form libraries hand React a promise-returning submit handler by design and catch its failures themselves.
+    files: ['{server,web,contracts}/src/**/*.{ts,tsx}', 'server/test/**/*.ts'],
+    // The contracts package's own tests are outside its tsconfig (they are not part of the package).
+    ignores: ['contracts/src/**/*.test.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  {
+    // The ceiling of a module and of a function in product code: past it, split along the seam (a file per
+    // part, a component per section, a hook for state). Tests read top to bottom as lists of cases and are
+    // exempt.
+    files: ['{server,web,contracts}/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // Allowed past the ceiling: the database schema's table types, one interface per table, read as a whole
+    // next to the migrations.
+    files: ['server/src/platform/db/schema.ts'],
+    rules: { 'max-lines': 'off' },
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],

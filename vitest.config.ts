@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const serverProject = (name: string, env: Record<string, string>) => ({
   test: {
     name,
     root: './server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // `*.postgres.test.ts` is about PostgreSQL itself (its server, its connections): not run on PGlite.
+    exclude: env.TEST_DB_KIND === 'postgres' ? configDefaults.exclude : [...configDefaults.exclude, '**/*.postgres.test.ts'],
     environment: 'node',
     // An absolute path: the same file whichever directory a tool resolves it from (vitest takes the project's root).
     globalSetup: [fileURLToPath(new URL('./server/test/global-setup.ts', import.meta.url))],

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { Authenticator, checkA11y, fillCode, shotThemes, signInWithEmail } from './support/fixtures.js';
+import { Authenticator, checkA11y, fillCode, saveRecoveryCodes, shotThemes, signInWithEmail } from './support/fixtures.js';
 import { startFirmServer, startServer, type RunningServer } from './support/server.js';
 
 // The audit log on a Strongroom of its own. The firm is set up with the server's clock 200 days back (the
@@ -97,8 +97,9 @@ test('the administrator signs in, sets up an authenticator and leaves 60 more en
   authenticator = new Authenticator(secret);
   await fillCode(page, await authenticator.code());
   await page.getByRole('button', { name: 'Verify & Continue' }).click();
+  await saveRecoveryCodes(page);
   const shell = page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Matters' });
-  // A verified code leads straight from the setup wall to the shell.
+  // Once the recovery codes are saved, the setup wall gives way to the shell.
   await expect(shell).toBeVisible();
   // Client notes are limited to 20 a minute: 15 of them, and 45 matters.
   for (let i = 0; i < 15; i++)
@@ -129,8 +130,18 @@ test('the page opens on the entries with no dialog; Show statistics asks for a c
   await expect(rows().first()).toBeVisible();
   await page.getByRole('button', { name: 'Previous' }).click();
   await expect(page.getByText('Page 1 of 2')).toBeVisible();
+  // Each row reads as a sentence with names, its raw action code beside it.
+  await expect(rows().first().getByTestId('audit-sentence')).toHaveText(/^Abe Auditor (created the matter “Ledger matter \d+”|.+)/);
+  await expect(table().getByTestId('audit-sentence').filter({ hasText: 'Abe Auditor created the matter “Ledger matter 44”' })).toHaveCount(
+    1,
+  );
+  await expect(table().locator('[data-action="CREATE_MATTER"]').first()).toContainText('CREATE_MATTER');
   await checkA11y(page, 'audit-logs');
   await shotThemes(page, 'audit-logs');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(rows().first()).toBeVisible();
+  await shotThemes(page, 'audit-logs-390');
+  await page.setViewportSize({ width: 1440, height: 900 });
 });
 
 test('filter by category and by one action, search, sort by action, expand the details', async () => {
@@ -145,7 +156,12 @@ test('filter by category and by one action, search, sort by action, expand the d
   await page.getByRole('combobox', { name: 'Specific Action' }).click();
   await page.getByRole('option', { name: 'CREATE_MATTER', exact: true }).click();
   await expect(rows()).toHaveCount(45);
-  for (const a of await rows().locator('td:nth-child(3)').allInnerTexts()) expect(a).toBe('CREATE_MATTER');
+  // Each row's stored action (the cell reads a sentence, with the code beside it).
+  for (const a of await rows()
+    .locator('td:nth-child(3)')
+    .evaluateAll((cells) => cells.map((c) => c.getAttribute('data-action'))))
+    expect(a).toBe('CREATE_MATTER');
+  await expect(rows().first().getByTestId('audit-sentence')).toHaveText(/^Abe Auditor created the matter “Ledger matter \d+”/);
   await expect(rows().first()).toContainText(ADMIN.email);
 
   await page.getByRole('button', { name: 'Clear' }).click();
@@ -202,16 +218,21 @@ test('export the CSV after a code and read it back', async () => {
   expect(csv).toContain('Review \\""7\\"", done');
 });
 
-test('archive: a dry run counts, then Confirm archival moves the old entries', async () => {
+test('archive: a dry run counts on the statistics’ code and shows its result, then Confirm archival moves the old entries', async () => {
   await page.getByRole('button', { name: 'Archive Old Logs' }).click();
   const dialog = page.getByRole('dialog', { name: 'Archive Audit Logs' });
   await expect(dialog.getByRole('checkbox')).toBeChecked();
   await dialog.getByRole('button', { name: 'Run Dry Run' }).click();
-  await answerCode();
+  // The code given for the statistics serves the dry run (same class, within 30 minutes): no second prompt.
   await expect(page.getByText(/^Dry run completed: [1-9]\d* logs would be archived$/)).toBeVisible();
-  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('dialog', { name: 'Confirm it’s you' })).toHaveCount(0);
+  await expect(page.getByRole('dialog', { name: 'Verification required' })).toHaveCount(0);
+  const result = dialog.getByTestId('dry-run-result');
+  await expect(result).toContainText(/[1-9]\d* entr(y|ies) would be archived/);
+  await expect(result).toContainText(/Written between .+ and .+\. Entries written before .+ are archived\./);
+  await checkA11y(page, 'audit-archive-dry-run');
+  await shotThemes(page, 'audit-archive-dry-run');
 
-  await page.getByRole('button', { name: 'Archive Old Logs' }).click();
   await dialog.getByRole('checkbox').uncheck();
   await expect(dialog.getByText(/This is not a dry run/)).toBeVisible();
   await checkA11y(page, 'audit-archive-dialog');
@@ -219,7 +240,8 @@ test('archive: a dry run counts, then Confirm archival moves the old entries', a
   const confirm = page.getByRole('dialog', { name: 'Confirm archival' });
   await shotThemes(page, 'audit-archive-confirm');
   await confirm.getByRole('button', { name: 'Confirm archival' }).click();
-  await answerCode();
+  // A real archival is another risk class: it asks for a code of its own.
+  await answerCode('Confirm it’s you');
   await expect(page.getByText(/^Archival completed: [1-9]\d* logs archived to S3$/)).toBeVisible();
   await expect(confirm).toBeHidden();
   await expect(page.getByText('Compliant', { exact: true })).toBeVisible();

@@ -12,6 +12,7 @@ import {
   signInWithEmail,
   waitForCode,
   waitForLink,
+  saveRecoveryCodes,
 } from './support/fixtures.js';
 
 // One story, in order: the first administrator signs in, sets up an authenticator, invites colleagues, and
@@ -65,6 +66,7 @@ test('first sign-in goes through the MFA setup wall to the shell', async () => {
   admin = new Authenticator(secret);
   await fillCode(page, await admin.code());
   await page.getByRole('button', { name: 'Verify & Continue' }).click();
+  await saveRecoveryCodes(page);
   await expect(page.getByText('MFA with Authenticator App enabled!')).toBeVisible();
   await shellReady(page)();
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
@@ -89,7 +91,7 @@ test('the shell: theme toggle, avatar menu, navigation, not found', async () => 
   await expect(page.getByRole('heading', { name: 'Matters', level: 1 })).toBeVisible();
   await checkA11y(page, 'matters-list');
   await page.getByRole('button', { name: 'Notifications' }).click();
-  await expect(page.getByText('No notifications')).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Notifications' })).toBeVisible();
   await checkA11y(page, 'notifications');
   await page.keyboard.press('Escape');
 
@@ -187,7 +189,8 @@ test('a guest sees Access Denied outside the shared matters', async ({ browser }
   // A guest sets up MFA like everyone, then reads only the matters shared with them: any other page is denied.
   await setUpEmailMfa(p2, guest.email);
   await expect(p2).toHaveURL(/\/matters$/);
-  await p2.goto('/settings');
+  // Settings is theirs (their own profile); the firm's pages are not.
+  await p2.goto('/audit-logs');
   await expect(p2.getByText('Access denied. Your role (guest) lacks required permissions.')).toBeVisible();
   await shotBothThemes(p2, 'access-denied', () => expect(p2.getByText(/Access denied/)).toBeVisible());
   await ctx.close();

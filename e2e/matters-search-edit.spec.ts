@@ -52,10 +52,10 @@ test('sign in and make two matters', async () => {
 
 test("the top bar's search opens the Matters list filtered by what was typed", async () => {
   await page.goto('/');
-  await page.getByRole('search').getByPlaceholder('Search matters and files').fill('pemberton');
-  await page.getByRole('search').getByPlaceholder('Search matters and files').press('Enter');
+  await page.getByRole('combobox', { name: 'Search matters, files and folders' }).fill('pemberton');
+  await page.getByRole('combobox', { name: 'Search matters, files and folders' }).press('Enter');
   await expect(page).toHaveURL(/\/matters\?q=pemberton$/);
-  await expect(page.getByLabel('Search matters')).toHaveValue('pemberton');
+  await expect(page.getByLabel('Search matters', { exact: true })).toHaveValue('pemberton');
   await expect(page.getByRole('row', { name: /Open matter/ })).toHaveCount(1);
   await expect(page.getByRole('row', { name: /Open matter Pemberton Estate/ })).toBeVisible();
   await checkA11y(page, 'matters-list-search');

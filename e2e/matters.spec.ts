@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { startFirmServer, type RunningServer } from './support/server.js';
-import { checkA11y, setUpEmailMfa, shotThemes, signInWithEmail } from './support/fixtures.js';
+import { checkA11y, expectTableFits, setUpEmailMfa, shotThemes, signInWithEmail } from './support/fixtures.js';
 
 // Matters, folders and uploads on a Strongroom of their own (own DATA_DIR and port), so this story does not
 // depend on the order of the other specs: the firm is set up through POST /_api/setup, then the admin signs
@@ -126,15 +126,16 @@ test('create a matter, find it in the list and open it', async () => {
   await expect(create).toBeHidden();
 
   // Search (debounced) keeps its value in the URL.
-  await page.getByLabel('Search matters').fill('lease');
+  await page.getByLabel('Search matters', { exact: true }).fill('lease');
   await expect(page).toHaveURL(/[?&]q=lease/);
   await expect(page.getByRole('row', { name: /Open matter/ })).toHaveCount(1);
   await page.reload();
-  await expect(page.getByLabel('Search matters')).toHaveValue('lease');
+  await expect(page.getByLabel('Search matters', { exact: true })).toHaveValue('lease');
   await expect(page.getByRole('row', { name: /Open matter/ })).toHaveCount(1);
   await page.getByRole('button', { name: 'Clear All' }).click();
   await expect(page.getByRole('row', { name: /Open matter/ })).toHaveCount(2);
   await shotThemes(page, 'matters-list');
+  await expectTableFits(page, page.getByRole('table', { name: 'Matters' }), 'matters-list');
 
   // Rows open with the keyboard.
   await page.getByRole('row', { name: 'Open matter Harbor Lease Dispute' }).focus();
@@ -276,7 +277,7 @@ test('download a file intact, delete a folder, screenshots of the detail', async
 
 test('right-click menus on rows and folders: the same actions as the row dropdown', async () => {
   // Root now holds Correspondence (with Working Drafts), engagement-letter.pdf, evidence-archive.zip and
-  // witness-statement.txt.
+  // witness-statement.txt; engagement-letter.pdf is renamed below.
   await contents().getByRole('row', { name: 'Folder Correspondence' }).click({ button: 'right' });
   const folderMenu = page.getByRole('menu', { name: 'Actions for Correspondence' });
   await expect(folderMenu.getByRole('menuitem')).toHaveText(['Open', 'Rename', 'Move', 'Delete']);
@@ -288,13 +289,12 @@ test('right-click menus on rows and folders: the same actions as the row dropdow
   await expect(page.getByText('"Correspondence" was renamed.')).toBeVisible();
   await expect(contents().getByRole('row', { name: 'Folder Client Correspondence' })).toBeVisible();
 
-  // Files: Download, Move and Delete; no Rename (only folders are renamed).
+  // Files: Download, Rename, Move and Delete.
   await contents().getByRole('row', { name: 'File engagement-letter.pdf' }).click({ button: 'right' });
   const fileMenu = page.getByRole('menu', { name: 'Actions for engagement-letter.pdf' });
-  await expect(fileMenu.getByRole('menuitem', { name: 'Move' })).toBeVisible();
-  await expect(fileMenu.getByRole('menuitem', { name: 'Delete' })).toBeVisible();
+  await expect(fileMenu.getByRole('menuitem')).toHaveText(['Download', 'Rename', 'Move', 'Delete']);
   await expect(fileMenu.getByRole('menuitem', { name: 'Download' })).toBeEnabled();
-  await expect(fileMenu.getByRole('menuitem', { name: 'Rename' })).toHaveCount(0);
+  await expect(fileMenu.getByRole('menuitem', { name: 'Rename' })).toBeEnabled();
   await shotThemes(page, 'matters-context-menu-file');
   await page.keyboard.press('Escape');
   await expect(fileMenu).toBeHidden();
@@ -302,10 +302,35 @@ test('right-click menus on rows and folders: the same actions as the row dropdow
 
   // The same list as the row's Actions dropdown.
   await contents().getByRole('button', { name: 'Actions for engagement-letter.pdf' }).click();
-  await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText(['Download', 'Move', 'Delete']);
+  await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText(['Download', 'Rename', 'Move', 'Delete']);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('menu')).toHaveCount(0);
   await expect(contents().getByRole('button', { name: 'Actions for engagement-letter.pdf' })).toBeFocused();
+
+  // Renaming a file: the name is selected up to its extension; a name the folder holds is refused on the field,
+  // and the dialog stays open to correct it.
+  await rowAction('engagement-letter.pdf', 'Rename');
+  const renameFile = page.getByRole('dialog', { name: 'Rename File' });
+  const newName = renameFile.getByLabel('New name');
+  await expect(newName).toBeFocused();
+  expect(await newName.evaluate((el: HTMLInputElement) => el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0))).toBe(
+    'engagement-letter',
+  );
+  await newName.fill('Evidence-Archive.zip');
+  await renameFile.getByRole('button', { name: 'Rename' }).click();
+  const clash = 'An item named "Evidence-Archive.zip" already exists in this folder.';
+  await expect(renameFile.getByText(clash)).toBeVisible();
+  await expect(newName).toHaveAttribute('aria-invalid', 'true');
+  await expect(newName).toHaveAccessibleDescription(clash);
+  await checkA11y(page, 'rename-file-dialog');
+  await shotThemes(page, 'matters-rename-file-refused');
+  await newName.fill('Engagement Letter (signed).pdf');
+  await renameFile.getByRole('button', { name: 'Rename' }).click();
+  await expect(page.getByText('"engagement-letter.pdf" was renamed.')).toBeVisible();
+  await expect(renameFile).toBeHidden();
+  await expect(contents().getByRole('row', { name: 'File Engagement Letter (signed).pdf', exact: true })).toBeVisible();
+  await expect(contents().getByRole('row', { name: 'File engagement-letter.pdf' })).toHaveCount(0);
+  await shotThemes(page, 'matters-file-renamed');
 
   // From the keyboard: Shift+F10 or the ContextMenu key on a focused row, first item focused; Escape gives
   // the focus back to the row.
@@ -320,6 +345,8 @@ test('right-click menus on rows and folders: the same actions as the row dropdow
   await page.keyboard.press('ContextMenu');
   await expect(statementMenu.getByRole('menuitem', { name: 'Download' })).toBeFocused();
   await expect(statementMenu).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await expect(statementMenu.getByRole('menuitem', { name: 'Rename' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(statementMenu.getByRole('menuitem', { name: 'Move' })).toBeFocused();
   await page.keyboard.press('ArrowDown');

@@ -142,6 +142,11 @@ test('the second factor moves from email to an authenticator: QR, an emailed cod
   await codes.getByRole('button', { name: 'Download' }).click();
   expect((await download).suggestedFilename()).toBe('strongroom-recovery-codes.txt');
   await shotThemes(page, 'settings-recovery-codes');
+  // The dialog goes only once the user says the codes are saved: no Escape, no corner close before that.
+  await expect(codes.getByRole('button', { name: 'Done' })).toBeDisabled();
+  await page.keyboard.press('Escape');
+  await expect(codes).toBeVisible();
+  await codes.getByRole('checkbox', { name: 'I have saved these codes' }).check();
   await codes.getByRole('button', { name: 'Done' }).click();
   await expect(card('Security').getByTestId('mfa-status')).toContainText('Authenticator App');
   await expect(card('Security').getByText('10 unused codes left.', { exact: false })).toBeVisible();

@@ -14,6 +14,7 @@ import {
   signInWithEmail,
   waitForCode,
   waitForLink,
+  saveRecoveryCodes,
 } from './support/fixtures.js';
 
 // Team administration, as an administrator drives it: the Team & Permissions tab, inviting, the Manage drawer
@@ -124,6 +125,7 @@ test('the administrator signs in with an authenticator and opens the Team & Perm
   admin = new Authenticator((await page.getByTestId('totp-secret').innerText()).replace(/\s+/g, ''));
   await fillCode(page, await admin.code());
   await page.getByRole('button', { name: 'Verify & Continue' }).click();
+  await saveRecoveryCodes(page);
   await expect(page.getByText('MFA with Authenticator App enabled!')).toBeVisible();
 
   await openTeamTab();
@@ -316,7 +318,10 @@ test('an administrator shares a matter with the guest, who then reads only that 
   await expect(gus).toHaveURL(/\/matters$/);
   await expect(gus.getByText('Shared Estate')).toBeVisible();
   await expect(gus.getByText('Private Estate')).toHaveCount(0);
+  // Settings is their own account only: Profile, no tab of the firm's.
   await gus.goto('/settings');
+  await expect(gus.getByRole('tab')).toHaveText(['Profile']);
+  await gus.goto('/audit-logs');
   await expect(gus.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
   await gus.context().close();
 });

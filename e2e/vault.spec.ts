@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { Authenticator, checkA11y, fillCode, shotThemes, signInWithEmail } from './support/fixtures.js';
+import { Authenticator, checkA11y, expectTableFits, fillCode, saveRecoveryCodes, shotThemes, signInWithEmail } from './support/fixtures.js';
 import { startFirmServer, type RunningServer } from './support/server.js';
 
 // Legal hold and the vault on a Strongroom of their own: an administrator with an authenticator applies and
@@ -68,8 +68,9 @@ test('the administrator signs in and sets up an authenticator', async () => {
   authenticator = new Authenticator(secret);
   await fillCode(page, await authenticator.code());
   await page.getByRole('button', { name: 'Verify & Continue' }).click();
+  await saveRecoveryCodes(page);
   const shell = page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Matters' });
-  // A verified code leads straight from the setup wall to the shell.
+  // Once the recovery codes are saved, the setup wall gives way to the shell.
   await expect(shell).toBeVisible();
 });
 
@@ -181,8 +182,10 @@ test('the vaulted matter on /vault, its sheet and both tabs', async () => {
   await expect(row).toContainText(/9 years, \d+ days left|10 years left/);
   await expect(row.getByText('Active', { exact: true })).toBeVisible();
   await expect(page.getByText('Page 1 of 1 (1 results)')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Export Report' })).toBeDisabled();
+  // With no matter chosen, Export Report still offers the register of every vaulted matter.
+  await expect(page.getByRole('button', { name: 'Export Report' })).toBeEnabled();
   await shotThemes(page, 'vault-page');
+  await expectTableFits(page, table, 'vault-page');
 
   // Search (debounced) and the hold filter live in the address.
   await page.getByRole('searchbox', { name: 'Search vaulted matters' }).fill('no such matter');
@@ -215,7 +218,9 @@ test('the vaulted matter on /vault, its sheet and both tabs', async () => {
   const log = sheet.getByRole('list', { name: 'Audit log' });
   await expect(log).toContainText('VAULT_MATTER');
   await expect(log).toContainText('APPLY_LEGAL_HOLD');
-  await expect(log).toContainText(`by ${ADMIN.name}`);
+  // Each entry reads as a sentence with names, its action code beside it.
+  await expect(log).toContainText(`${ADMIN.name} vaulted the matter “${MATTER.name}”`);
+  await expect(log).toContainText(`${ADMIN.name} placed “${MATTER.name}” under legal hold`);
   await shotThemes(page, 'vault-sheet-audit');
 });
 
@@ -278,4 +283,42 @@ test('export the report and the certificate, and verify the certificate and the 
   const copy = path.join(root, 'exports', 'again.json');
   await (await again).saveAs(copy);
   expect(fs.readFileSync(copy).equals(fs.readFileSync(downloads.certificate!))).toBe(true);
+});
+
+test('Export Report on the page downloads the register of vaulted matters as CSV and as a printable report', async () => {
+  await page.keyboard.press('Escape');
+  await page.goto('/vault');
+  const certificate = JSON.parse(fs.readFileSync(downloads.certificate!, 'utf8')) as { keyId: string };
+  const exportButton = page.getByRole('button', { name: 'Export Report' });
+  await exportButton.click();
+  await expect(page.getByRole('menuitem', { name: 'Vault register (CSV)' })).toBeVisible();
+  let started = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'Vault register (CSV)' }).click();
+  const csvFile = await started;
+  expect(csvFile.suggestedFilename()).toMatch(/^strongroom_vault_register_.*\.csv$/);
+  const csv = fs.readFileSync((await csvFile.path())!, 'utf8').replace(/^\uFEFF/, '');
+  const [header, ...lines] = csv.split('\r\n').filter(Boolean);
+  expect(header).toBe('Matter,Matter number,Client,Vaulted at,Retention ends,Legal hold,Files,Bytes,Certificate ID,Key fingerprint');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toContain(MATTER.name);
+  expect(lines[0]).toContain(MATTER.client);
+  expect(lines[0]).toMatch(/,Yes,2,\d+,[0-9a-f-]{36},[0-9a-f]{64}$/);
+  expect(lines[0]!.endsWith(certificate.keyId)).toBe(true);
+
+  await exportButton.click();
+  started = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'Vault register (printable report)' }).click();
+  const htmlFile = await started;
+  expect(htmlFile.suggestedFilename()).toMatch(/^strongroom_vault_register_.*\.html$/);
+  const html = fs.readFileSync((await htmlFile.path())!, 'utf8');
+  expect(html).toContain('@media print');
+  expect(html).toContain(MATTER.name);
+  expect(html).toContain(certificate.keyId);
+
+  await checkA11y(page, 'vault-page');
+  await shotThemes(page, 'vault-page-1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(exportButton).toBeVisible();
+  await shotThemes(page, 'vault-page-390');
+  await page.setViewportSize({ width: 1440, height: 900 });
 });

@@ -11,5 +11,7 @@ export default defineConfig({
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
     unstubGlobals: true,
+    // Above the 5 s that findBy and waitFor may wait (see src/test/setup.ts).
+    testTimeout: 15_000,
   },
 });

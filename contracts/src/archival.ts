@@ -40,6 +40,12 @@ export const ARCHIVAL_MSG = {
   confirmButton: 'Confirm archival',
   // Archival toasts and errors
   dryRunDone: (n: number) => `Dry run completed: ${n} logs would be archived`,
+  // The dry run's result, shown in the dialog
+  dryRunResultTitle: 'Dry run result',
+  wouldArchive: (n: number) => `${n.toLocaleString('en-GB')} ${n === 1 ? 'entry' : 'entries'} would be archived`,
+  wouldArchiveRange: (oldest: string, newest: string) => `Written between ${oldest} and ${newest}.`,
+  wouldArchiveNone: (before: string) => `No entry written before ${before} is left to archive.`,
+  wouldArchiveBefore: (before: string) => `Entries written before ${before} are archived.`,
   archivalDone: (n: number) => `Archival completed: ${n} logs archived to S3`,
   archivalFailed: (message: string) => `Archival failed: ${message || 'Unknown error'}`,
   statsFailed: 'Failed to fetch archival statistics',
@@ -129,9 +135,10 @@ export const archivalStatsResponse = z.object({
 export type ArchivalStatsResponse = z.infer<typeof archivalStatsResponse>;
 
 /**
- * POST /_api/system/archive-audit-logs (administrators; system MFA operation MFA_SYSTEM_OPERATIONS, the token in
- * the x-mfa-token header or mfaToken; a token bought to view the stats does not serve). dryRun defaults to true,
- * so a body without it only counts.
+ * POST /_api/system/archive-audit-logs (administrators; the code or token in the x-mfa-token header or mfaToken).
+ * A real run needs system MFA of operation MFA_SYSTEM_OPERATIONS (a token bought to view the stats does not
+ * serve). A dry run changes nothing and only counts what the stats already show, so it asks for VIEW_ARCHIVAL_STATS:
+ * the token the stats took serves it. dryRun defaults to true, so a body without it only counts.
  */
 export const archiveAuditLogsRequest = z.strictObject({
   dryRun: z.boolean({ error: ARCHIVAL_MSG.dryRunBoolean }).default(true),
@@ -143,6 +150,11 @@ export const archiveAuditLogsResponse = z.object({
   dryRun: z.boolean(),
   /** Batches written by this run (0 for a dry run). */
   batches: z.number().int(),
+  /**
+   * A dry run's range: entries written before `before` (ISO; 180 days ago) are archivable; `oldest` and `newest`
+   * are when the first and the last of those that would move were written (null when none would).
+   */
+  range: z.object({ before: z.string(), oldest: z.string().nullable(), newest: z.string().nullable() }).optional(),
 });
 export type ArchiveAuditLogsResponse = z.infer<typeof archiveAuditLogsResponse>;
 

@@ -135,6 +135,7 @@ export const AUDIT_ACTION_CATEGORIES = {
   'File Operations': [
     'UPLOAD_FILE',
     'DOWNLOAD_FILE',
+    'DOWNLOAD_ZIP',
     'MOVE_NODE',
     'CREATE_FOLDER',
     'DELETE_NODE',
@@ -154,6 +155,7 @@ export const AUDIT_ACTION_CATEGORIES = {
     'VAULT_VERIFICATION_FAILED',
     'VAULT_VERIFICATION_PASSED',
     'VAULT_REPORT_EXPORTED',
+    'VAULT_REGISTER_EXPORTED',
   ],
   'Settings Operations': [
     'UPDATE_RETENTION',
@@ -349,6 +351,12 @@ export const auditLogEntrySchema = z.object({
   details: z.record(z.string(), z.unknown()).nullable(),
   ipAddress: z.string().nullable(),
   archived: z.boolean(),
+  /**
+   * The current names of what the entry is about, for the sentence (describeAuditEntry) when the entry recorded
+   * none of its own: `matter` its matter's name, `target` the file's, folder's, matter's or person's name. null
+   * when the thing is gone or the entry is about nothing with a name.
+   */
+  names: z.object({ matter: z.string().nullable(), target: z.string().nullable() }).optional(),
 });
 export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;
 export const auditLogListResponse = z.object({

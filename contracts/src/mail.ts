@@ -94,4 +94,23 @@ export const MAIL = {
       'The audit log records it as VAULT_VERIFICATION_FAILED with what was expected and what was found. Keep the matter ' +
       'under legal hold, export its vault report and certificate, and have the storage investigated.\n',
   }),
+
+  /** Once a day to each administrator: the vaulted matters whose retention ends in 1 to 90 days, soonest first. */
+  retentionAlerts: (p: {
+    organization: string;
+    matters: { matterName: string; matterNumber: string | null; retentionEndsOn: string; days: number }[];
+    link: string;
+  }) => ({
+    subject: `Strongroom: ${p.matters.length === 1 ? '1 vaulted matter reaches' : `${p.matters.length} vaulted matters reach`} the end of retention within 90 days`,
+    text:
+      `In ${p.organization}, the retention of these vaulted matters ends within the next 90 days:\n\n` +
+      p.matters
+        .map(
+          (m) =>
+            `- ${m.matterName}${m.matterNumber ? ` (${m.matterNumber})` : ''}: ends on ${m.retentionEndsOn}, in ${m.days === 1 ? '1 day' : `${m.days} days`}`,
+        )
+        .join('\n') +
+      '\n\nWhen the retention ends, Strongroom deletes the vaulted files and issues a certificate of destruction, unless the ' +
+      `matter is under legal hold. Review them in the vault:\n${p.link}\n`,
+  }),
 } as const;

@@ -40,6 +40,7 @@ export const MATTER_MSG = {
   invalidSortBy: 'sortBy must be one of matter_name, client_name, created_at, is_vaulted.',
   invalidSortDirection: 'sortDirection must be asc or desc.',
   invalidStatus: 'Status must be Open or Vaulted.',
+  invalidExactFlag: 'clientNameExact and responsibleLawyerExact must be true or false.',
   suggestionLimitMax: 'Limit cannot exceed 50.',
   suggestionQueryTooShort: 'Search query must be at least 2 characters.',
   // Fallbacks the client shows when a call fails without a message
@@ -201,10 +202,21 @@ const dateParam = z.preprocess(
     .optional(),
 );
 
+/** A query-string switch: 'true' or 'false', absent (or empty) meaning false. */
+const exactFlag = z.preprocess(
+  blankToUndefined,
+  z
+    .enum(['true', 'false'], { error: MATTER_MSG.invalidExactFlag })
+    .transform((v) => v === 'true')
+    .default(false),
+);
+
 /**
  * GET /_api/matters/list. dateFrom/dateTo filter on createdAt; a date without a time covers that whole UTC day
- * (dateTo=2026-11-26 includes matters created on the 26th). clientName and responsibleLawyer match the whole
- * name, ignoring case; search finds a substring of name, number, client or description.
+ * (dateTo=2026-11-26 includes matters created on the 26th). clientName and responsibleLawyer find typed text
+ * anywhere in the name, ignoring case, with `%`, `_` and `\` taken literally; with clientNameExact=true /
+ * responsibleLawyerExact=true (a picked suggestion) they match the whole name, ignoring case. search finds a
+ * substring of name, number, client or description.
  */
 export const matterListQuery = z.object({
   search: z.preprocess(blankToUndefined, text().trim().normalize('NFC').max(200).optional()),
@@ -213,7 +225,9 @@ export const matterListQuery = z.object({
     z.enum(MATTER_STATUSES, { error: MATTER_MSG.invalidStatus }).optional(),
   ),
   clientName: optionalText,
+  clientNameExact: exactFlag,
   responsibleLawyer: optionalText,
+  responsibleLawyerExact: exactFlag,
   dateFrom: dateParam,
   dateTo: dateParam,
   sortBy: z.preprocess(blankToUndefined, z.enum(MATTER_SORT_FIELDS, { error: MATTER_MSG.invalidSortBy }).default('created_at')),
@@ -242,7 +256,12 @@ export type MatterListResponse = z.infer<typeof matterListResponse>;
 
 export const matterDetailQuery = z.object({ matterId: matterIdSchema });
 export type MatterDetailQuery = z.infer<typeof matterDetailQuery>;
-export const matterDetailResponse = z.object({ matter: matterSchema, nodes: z.array(nodeTreeSchema) });
+export const matterDetailResponse = z.object({
+  matter: matterSchema,
+  nodes: z.array(nodeTreeSchema),
+  /** For a guest only: the access of their grant on this matter ('download' or 'view'), which decides their downloads. */
+  guestAccess: z.enum(['download', 'view']).optional(),
+});
 export type MatterDetailResponse = z.infer<typeof matterDetailResponse>;
 
 /**

@@ -19,8 +19,13 @@ export const NODE_MSG = {
   moveIntoItself: 'A folder cannot be moved into itself or its descendants.',
   moveSameParent: 'The item is already in this folder.',
   targetNotFolder: 'Items can only be placed in folders.',
-  renameFoldersOnly: 'Only folders can be renamed.',
   downloadFilesOnly: 'Only files can be downloaded.',
+  zipTargetRequired: 'Send either nodeId (a folder) or matterId (the whole matter).',
+  zipFoldersOnly: 'Only a folder or a whole matter can be downloaded as a ZIP.',
+  zipStarted: 'The ZIP download has started.',
+  zipFolderHint: 'Download this folder and everything in it as one ZIP, with a manifest of sha256 checksums.',
+  zipMatterHint: 'Download the whole matter as one ZIP, with a manifest of sha256 checksums.',
+  guestViewOnly: 'This matter is shared with you to view only: its files cannot be downloaded. Ask the administrator who shared it.',
   // Restriction tooltips and client guards, enforced by the server too.
   legalHold: 'Actions are disabled due to legal hold',
   vaulted: 'Actions are disabled for vaulted matters',
@@ -127,6 +132,8 @@ export const nodeSchema = z.object({
   uploadProgress: z.number().int().nullable(),
   /** The creator's profile id (uuid). */
   createdBy: z.string().nullable(),
+  /** The full name of whoever created or uploaded it (null when that account is gone). */
+  createdByName: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -173,5 +180,19 @@ export const downloadUrlQuery = z.object({
   nodeId: z.uuid({ error: (iss) => (iss.input === undefined ? NODE_MSG.nodeIdRequired : NODE_MSG.invalidNodeId) }),
 });
 export type DownloadUrlQuery = z.infer<typeof downloadUrlQuery>;
+
+/**
+ * GET /_api/nodes/download-zip: a folder (nodeId) or a whole matter (matterId) as one ZIP, streamed, with
+ * manifest.csv (path, size, sha256 of every file) at its root.
+ */
+export const downloadZipQuery = z
+  .strictObject({
+    nodeId: z.uuid({ error: NODE_MSG.invalidNodeId }).optional(),
+    matterId: z.uuid({ error: NODE_MSG.invalidMatterId }).optional(),
+  })
+  .refine((q) => (q.nodeId === undefined) !== (q.matterId === undefined), { error: NODE_MSG.zipTargetRequired });
+export type DownloadZipQuery = z.infer<typeof downloadZipQuery>;
+/** The manifest's name inside every ZIP. */
+export const ZIP_MANIFEST_NAME = 'manifest.csv';
 export const downloadUrlResponse = z.object({ url: z.string(), expiresAt: z.string() });
 export type DownloadUrlResponse = z.infer<typeof downloadUrlResponse>;

@@ -59,6 +59,7 @@ export const TEAM_MSG = {
   conflict: "The user's details were updated by someone else while you were making changes. Your changes have not been saved.",
   alreadyInvited: 'An invitation to this address is already pending. Resend or revoke it from the Team list.',
   guestOnly: 'Matters can be shared only with guests.',
+  guestAccessInvalid: 'Access must be download or view.',
   guestGrantExists: 'This matter is already shared with this guest.',
   guestGrantNotFound: 'This matter is not shared with this guest.',
   /** Guests invited by someone who is not an administrator only: a user with canInviteUsers invites guests. */
@@ -78,6 +79,7 @@ export const TEAM_MSG = {
   invitationResent: (email: string) => `Invitation sent again to ${email}.`,
   invitationRevoked: 'Invitation revoked.',
   guestGranted: 'Matter shared with the guest.',
+  guestAccessChanged: 'Guest access to the matter changed.',
   guestRevoked: 'Matter no longer shared with the guest.',
   noChanges: 'No changes to save.',
 
@@ -335,6 +337,15 @@ export type InvitationActionResponse = z.infer<typeof invitationActionResponse>;
 
 const matterIdSchema = z.uuid({ error: TEAM_MSG.invalidMatterId });
 
+/**
+ * What a guest may do with the files of a matter shared with them, chosen by the administrator per grant:
+ * 'download' (the default) lets them download the files whatever their canRetrieve permission says (the grant is
+ * the administrator's choice for that matter); 'view' lists the files but refuses their download.
+ */
+const GUEST_GRANT_ACCESS = ['download', 'view'] as const;
+const guestGrantAccessSchema = z.enum(GUEST_GRANT_ACCESS, { error: TEAM_MSG.guestAccessInvalid });
+export type GuestGrantAccess = z.infer<typeof guestGrantAccessSchema>;
+
 export const guestGrantSchema = z.object({
   userId: z.string(),
   matterId: z.string(),
@@ -342,6 +353,7 @@ export const guestGrantSchema = z.object({
   matterNumber: z.string().nullable(),
   grantedBy: z.object({ name: z.string() }).nullable(),
   grantedAt: z.string(),
+  access: guestGrantAccessSchema,
 });
 export type GuestGrant = z.infer<typeof guestGrantSchema>;
 
@@ -353,9 +365,15 @@ export type GuestGrantsResponse = z.infer<typeof guestGrantsResponse>;
 
 /**
  * POST /_api/settings/guest-access/grant and /revoke. Sharing a matter with someone outside the firm asks for a
- * fresh code while MFA_USER_MANAGEMENT is on; stopping it never does.
+ * fresh code while MFA_USER_MANAGEMENT is on; stopping it never does. `access` (grant only, default 'download'):
+ * granting a matter already shared with another access changes the grant's access.
  */
-export const guestGrantRequest = z.strictObject({ userId: teamUserIdSchema, matterId: matterIdSchema, mfaToken: optionalMfaToken });
+export const guestGrantRequest = z.strictObject({
+  userId: teamUserIdSchema,
+  matterId: matterIdSchema,
+  access: guestGrantAccessSchema.optional(),
+  mfaToken: optionalMfaToken,
+});
 export type GuestGrantRequest = z.infer<typeof guestGrantRequest>;
 export const guestGrantResponse = z.object({ success: z.literal(true), message: z.string(), grants: z.array(guestGrantSchema) });
 export type GuestGrantResponse = z.infer<typeof guestGrantResponse>;

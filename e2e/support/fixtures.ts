@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 // The one SMTP sink of the tests; the browsers' workers read its mail folder.
 import { waitForCodeIn as waitForCode, waitForLinkIn as waitForLink } from '../../server/test/smtp-sink.js';
@@ -49,6 +49,21 @@ export async function shotBothThemes(page: Page, name: string, ready: () => Prom
     await shot(page, name);
   }
   await page.evaluate(() => localStorage.setItem('strongroom.theme', 'dark'));
+}
+
+/**
+ * A table shows every column at laptop widths: at 1440 and 1280 px its scroll box is no wider than what shows,
+ * with a light and dark screenshot at each width. The viewport is put back to 1440 x 900.
+ */
+export async function expectTableFits(p: Page, table: Locator, name: string) {
+  for (const width of [1440, 1280]) {
+    await p.setViewportSize({ width, height: 900 });
+    await expect(table).toBeVisible();
+    const hidden = await table.evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth);
+    expect(hidden, `columns cut off at ${width} px`).toBeLessThanOrEqual(0);
+    await shotThemes(p, `${name}-${width}`);
+  }
+  await p.setViewportSize({ width: 1440, height: 900 });
 }
 
 /** Both themes of what is on screen now, switching the class in place (dialogs stay open). */
@@ -132,6 +147,20 @@ export async function setUpEmailMfa(page: Page, email: string): Promise<void> {
   await fillCode(page, await waitForCode(mailDir(), email, since));
   await page.getByRole('button', { name: 'Verify & Continue' }).click();
   await expect(page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Matters' })).toBeVisible();
+}
+
+/**
+ * After an authenticator is enrolled on the setup wall: the ten recovery codes, shown once; ticks 'I have saved
+ * these codes' and goes on. Answers the codes.
+ */
+export async function saveRecoveryCodes(page: Page): Promise<string[]> {
+  await expect(page.getByRole('heading', { name: 'Save Your Recovery Codes' })).toBeVisible();
+  const items = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(items).toHaveCount(10);
+  const codes = (await items.allTextContents()).map((c) => c.trim());
+  await page.getByRole('checkbox', { name: 'I have saved these codes' }).check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  return codes;
 }
 
 export { waitForCode, waitForLink };

@@ -6,14 +6,8 @@ import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
-import { API_VERSION, MSG } from '@strongroom/contracts';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { MSG } from '@strongroom/contracts';
 import type { Config } from './config.js';
 import { defineJobs } from './jobs.js';
 import { migrateToLatest, openDatabase, ping, type DatabaseHandle } from './platform/db/database.js';
@@ -27,11 +21,13 @@ import { localStoreRoutes } from './platform/storage/local-store.routes.js';
 import type { AppContext } from './shared/context.js';
 import { registerErrorHandler } from './shared/http-errors.js';
 import { registerRequestGuards } from './shared/request-guards.js';
+import { registerAccessGuard } from './features/access/index.js';
+import { openApiOptions } from './features/access/openapi.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { invitationsRoutes } from './features/invitations/invitations.routes.js';
 import { mfaRoutes } from './features/mfa/mfa.routes.js';
-import { registerSessionGuard } from './features/sessions/index.js';
 import { securityRoutes } from './features/security/security.routes.js';
+import { securityToolingRoutes } from './features/security-tooling/security-tooling.routes.js';
 import { setupRoutes } from './features/setup/setup.routes.js';
 import { mattersRoutes } from './features/matters/matters.routes.js';
 import { nodesRoutes } from './features/nodes/nodes.routes.js';
@@ -43,11 +39,14 @@ import { undoRoutes } from './features/undo/undo.routes.js';
 import { settingsRoutes } from './features/settings/settings.routes.js';
 import { featureFlagsRoutes } from './features/feature-flags/feature-flags.routes.js';
 import { undoMatterUpdate } from './features/matters/matters.service.js';
-import { undoMoveNode, undoRenameNode } from './features/nodes/nodes.service.js';
+import { undoMoveNode, undoRenameNode } from './features/nodes/nodes-undo.service.js';
 import { teamRoutes } from './features/team/team.routes.js';
 import { auditRoutes } from './features/audit/audit.routes.js';
 import { archivalRoutes } from './features/archival/archival.routes.js';
-import { undoUserUpdate } from './features/team/team.service.js';
+import { dashboardRoutes } from './features/dashboard/index.js';
+import { searchRoutes } from './features/search/index.js';
+import { notificationsRoutes } from './features/notifications/index.js';
+import { undoUserUpdate } from './features/team/team-members.service.js';
 import { localObjectGuard } from './features/uploads/uploads.guard.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
 import { signingKeysRoutes } from './platform/signing-keys.routes.js';
@@ -123,7 +122,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   // ... and are refused when the browser says they come from another site; text and nesting are checked once for
   // every route; /_api answers are not cached.
   registerRequestGuards(app, { appUrl: config.appUrl });
-  registerSessionGuard(app, ctx);
+  registerAccessGuard(app, ctx);
 
   // /_api JSON answers of 1 KB or more go out compressed (brotli or gzip, as the caller accepts). Nothing else is
   // compressed on the fly: object downloads must keep their exact length and byte ranges, and the web app's files
@@ -133,20 +132,14 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   });
   await app.register(compress, { global: false, globalDecompression: false });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Strongroom API', version: API_VERSION, description: 'The calls behind the Strongroom web app. Every body is JSON.' },
-    },
-    transform: jsonSchemaTransform,
-    // Named schemas (the recursive node tree) become components the paths refer to.
-    transformObject: jsonSchemaTransformObject,
-  });
+  // The OpenAPI document: generated from the route declarations (schemas and access) as the routes are added.
+  await app.register(swagger, openApiOptions({ appUrl: config.appUrl }));
 
   await app.register(authRoutes(ctx));
   await app.register(mfaRoutes(ctx));
   await app.register(invitationsRoutes(ctx));
   await app.register(securityRoutes(ctx));
+  await app.register(securityToolingRoutes(ctx));
   await app.register(setupRoutes(ctx));
   await app.register(mattersRoutes(ctx));
   await app.register(nodesRoutes(ctx));
@@ -158,7 +151,10 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(vaultQueriesRoutes(ctx));
   await app.register(auditRoutes(ctx));
   await app.register(archivalRoutes(ctx));
+  await app.register(dashboardRoutes(ctx));
   await app.register(signingKeysRoutes(ctx));
+  await app.register(searchRoutes(ctx));
+  await app.register(notificationsRoutes(ctx));
   // Every kind of change that can be undone, with the feature that restores it.
   await app.register(teamRoutes(ctx));
   await app.register(
@@ -171,7 +167,11 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   );
   if (store instanceof LocalBlobStore) await app.register(localStoreRoutes, { prefix: '/_objects', store, guard: localObjectGuard(ctx) });
 
-  app.get('/_api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get(
+    '/_api/openapi.json',
+    { schema: { hide: true }, config: { access: { who: 'public', why: 'the published description of this API' } } },
+    async () => app.swagger(),
+  );
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   // Vaulting is always possible, so start-up says at once when the store would not enforce write-once.
   void writeOnceCheck(store).then((vault) => {
@@ -211,16 +211,32 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     });
     const indexHtml = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
     // Every client route answers with the app shell; the router shows the page or Not Found.
-    app.get('/*', async (request, reply) => {
-      const rel = decodeURIComponent((request.url.split('?')[0] ?? '/').replace(/^\/+/, ''));
-      if (rel && !rel.includes('..') && fs.existsSync(path.join(webDist, rel)) && fs.statSync(path.join(webDist, rel)).isFile()) {
-        return reply.sendFile(rel);
-      }
-      if (/^(_api|_objects)(\/|$)/.test(rel) || /\.[a-z0-9]+$/i.test(rel)) {
-        return reply.status(404).send({ error: MSG.notFound, code: 'NOT_FOUND' });
-      }
-      return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
-    });
+    app.get(
+      '/*',
+      {
+        schema: {
+          operationId: 'getWebAppPage',
+          summary: "Answers the web app's page shell (HTML) or one of its built files.",
+          tags: ['web app'],
+        },
+        config: {
+          access: {
+            who: 'public',
+            why: 'the web app shell and its assets; the pages behind sign-in check the session through /_api calls',
+          },
+        },
+      },
+      async (request, reply) => {
+        const rel = decodeURIComponent((request.url.split('?')[0] ?? '/').replace(/^\/+/, ''));
+        if (rel && !rel.includes('..') && fs.existsSync(path.join(webDist, rel)) && fs.statSync(path.join(webDist, rel)).isFile()) {
+          return reply.sendFile(rel);
+        }
+        if (/^(_api|_objects)(\/|$)/.test(rel) || /\.[a-z0-9]+$/i.test(rel)) {
+          return reply.status(404).send({ error: MSG.notFound, code: 'NOT_FOUND' });
+        }
+        return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
+      },
+    );
   }
 
   // Jobs are enqueued from the first request on; with JOB_RUNNER=embedded this process also runs them.

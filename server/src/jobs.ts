@@ -10,6 +10,7 @@ import { defineVaultRetentionJobs } from './features/vault/vault-retention.jobs.
 import { defineVaultVerificationJobs } from './features/vault/vault-verification.jobs.js';
 import { defineAuditJobs } from './features/audit/audit.jobs.js';
 import { defineArchivalJobs } from './features/archival/archival.jobs.js';
+import { defineNotificationJobs } from './features/notifications/index.js';
 import type { AppContext } from './shared/context.js';
 
 export function defineJobs(ctx: AppContext): void {
@@ -21,4 +22,5 @@ export function defineJobs(ctx: AppContext): void {
   defineVaultRetentionJobs(ctx);
   defineAuditJobs(ctx);
   defineArchivalJobs(ctx);
+  defineNotificationJobs(ctx);
 }

@@ -7,17 +7,19 @@
  *   archive-audit     archives every organization's audit entries older than the archival age (no actor)
  *   retention-end     ends the retention of vaulted matters whose period is over and that are not on hold
  *   verify-vault      re-reads every vaulted object now, within VAULT_VERIFY_BYTES_PER_HOUR
+ *   retention-mail    mails each administrator the vaulted matters whose retention ends in 1 to 90 days (once a day)
  */
 import { parseArgs } from 'node:util';
 import type { AppContext } from './shared/context.js';
 import { chainHeadOf, organizationsToSignNow, organizationsWithAuditChains, signAllChainHeads } from './features/audit/index.js';
 import { archiveOrganizationLogs } from './features/archival/archival.service.js';
+import { retentionAlertMailPlan, runRetentionAlertMail } from './features/notifications/index.js';
 import { findOrganization } from './features/users/users.service.js';
 import { runRetentionEnd } from './features/vault/vault-retention.jobs.js';
 import { mattersDueForDestruction, dueForVerification } from './features/vault/vault-queries.repository.js';
 import { runVaultVerification } from './features/vault/vault-verification.jobs.js';
 
-const RUN_JOB_NAMES = ['sign-audit-heads', 'archive-audit', 'retention-end', 'verify-vault'] as const;
+const RUN_JOB_NAMES = ['sign-audit-heads', 'archive-audit', 'retention-end', 'verify-vault', 'retention-mail'] as const;
 type JobName = (typeof RUN_JOB_NAMES)[number];
 
 /** A request the command refuses (exit 64 with the message). */
@@ -97,6 +99,11 @@ export async function runJob(
         return { result: { ...base, wouldCheck: objects, bytes, dueLeft: objects < due.length }, failed: false };
       }
       const run = await runVaultVerification(ctx, { force: true, organizationId }, now);
+      return { result: { ...base, ...run }, failed: run.failed > 0 };
+    }
+    case 'retention-mail': {
+      if (dryRun) return { result: { ...base, organizations: await retentionAlertMailPlan(ctx, now, organizationId) }, failed: false };
+      const run = await runRetentionAlertMail(ctx, now, organizationId);
       return { result: { ...base, ...run }, failed: run.failed > 0 };
     }
   }

@@ -2,7 +2,6 @@
  * One valid request per published operation, keyed "METHOD /path" as GET /_api/openapi.json lists it, shared
  * by the input fuzz (fuzz.test.ts) and the tenant probes (tenant-probe.test.ts). Both suites fail on an
  * operation that has no entry here, so a new endpoint is probed from its first day: add its entry with
- * - access: who may call it ('public' needs `why`);
  * - build: a request that succeeds for the organization `me` (fresh throwaway rows where the call uses them up);
  * - idProbes: which inputs name rows of an organization, and which kind of row (another organization's value
  *   of that kind must answer exactly as a value that exists nowhere); `notIds` for id-looking inputs that are
@@ -35,16 +34,6 @@ import {
   type OrgWorld,
 } from './probe/world.js';
 
-type Access =
-  /** No session needed (signing in, first run, invitation and reset links, signed object URLs). */
-  | 'public'
-  /** Any signed-in user, guests included (their own session, MFA and password, client security logs). */
-  | 'signed-in'
-  /** Admins and users; guests are refused (matters, folders, files, uploads). */
-  | 'member'
-  /** Administrators, or holders of the one permission that grants it; plain users and guests are refused. */
-  | 'admin';
-
 type ProbeEnv = { t: TestApp; me: OrgWorld; role?: Role };
 
 /** Kinds of row an id input can name; `idValue` gives an organization's value of each. */
@@ -70,8 +59,6 @@ export type IdProbe = {
 };
 
 export type OperationSample = {
-  access: Access;
-  why?: string;
   build(env: ProbeEnv, variant?: string): Promise<ProbeRequest>;
   /** The valid request's answer when it is not 2xx, and why. */
   expectStatus?: { status: number; why: string };
@@ -165,16 +152,12 @@ async function freshMatterVia(c: Client): Promise<string> {
 
 export const SAMPLES: Record<string, OperationSample> = {
   // ---- Sign-in, session, reset, invitations ----------------------------------------------------------
-  'GET /_api/auth/session': { access: 'signed-in', build: async () => ({}), idProbes: [] },
+  'GET /_api/auth/session': { build: async () => ({}), idProbes: [] },
   'GET /.well-known/strongroom-signing-keys': {
-    access: 'public',
-    why: 'the published public signing keys that anyone checking a certificate or an audit export trusts',
     build: async ({ t }) => ({ client: fresh(t) }),
     idProbes: [],
   },
   'POST /_api/auth/login_with_password': {
-    access: 'public',
-    why: 'the first step of signing in',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
       return { client: fresh(t), body: { email: p.email, password: PASSWORD } };
@@ -182,8 +165,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [],
   },
   'POST /_api/auth/mfa-challenge': {
-    access: 'public',
-    why: 'second step of signing in: authorized by the pending sign-in cookie, not a session',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
       return { client: await pendingSignIn(t, p), body: { userId: p.userId } };
@@ -191,8 +172,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.userId': 'userId' } }],
   },
   'POST /_api/auth/mfa-email': {
-    access: 'public',
-    why: 'sends the sign-in code: authorized by the pending sign-in cookie (or the caller’s own session)',
     build: async ({ t, me }, variant) => {
       // 'session': a signed-in user asks for a code for a protected action.
       const p = await addPerson(t, me.organizationId, 'user', { signIn: variant === 'session' });
@@ -201,8 +180,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.userId': 'userId' } }, { variant: 'session', set: { 'body.userId': 'userId' } }],
   },
   'POST /_api/auth/mfa-verify-totp': {
-    access: 'public',
-    why: 'second step of signing in with an authenticator',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user', { signIn: false, totp: true });
       return { client: await pendingSignIn(t, p), body: { userId: p.userId, token: currentTotp(p.totpSecret!) } };
@@ -210,8 +187,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.userId': 'userId' } }],
   },
   'POST /_api/auth/mfa-verify-email': {
-    access: 'public',
-    why: 'second step of signing in with an emailed code',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
       const c = await pendingSignIn(t, p);
@@ -220,13 +195,10 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.userId': 'userId' } }],
   },
   'POST /_api/auth/logout': {
-    access: 'public',
-    why: 'answers success to anyone; it ends only the session of the cookie it is sent with',
     build: async ({ t, me }) => ({ client: (await addPerson(t, me.organizationId, 'user')).client }),
     idProbes: [],
   },
   'POST /_api/auth/verifySystemMfa': {
-    access: 'signed-in',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
       return { client: p.client, body: { operation: 'MFA_USER_MANAGEMENT', mfaToken: currentTotp(p.totpSecret!) } };
@@ -234,8 +206,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [],
   },
   'POST /_api/auth/password-reset': {
-    access: 'public',
-    why: 'the forgotten-password form; it answers the same for any address',
     build: async ({ t, me }) => ({
       client: fresh(t),
       body: { email: (await addPerson(t, me.organizationId, 'user', { signIn: false })).email },
@@ -243,8 +213,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [],
   },
   'POST /_api/auth/password-reset-verify': {
-    access: 'public',
-    why: 'the reset link: authorized by its one-time token',
     build: async ({ t, me }) => ({
       client: fresh(t),
       body: { token: (await resetTokenFor(t, me.organizationId)).token, newPassword: 'a brand new passphrase' },
@@ -252,8 +220,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [],
   },
   'POST /_api/auth/invitation-verify': {
-    access: 'public',
-    why: 'the invitation link: authorized by its one-time token',
     build: async ({ t, me }) => ({
       client: fresh(t),
       body: { token: (await openInvitationRow(t, me.organizationId, me.admin.userId)).token },
@@ -261,8 +227,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [],
   },
   'POST /_api/auth/invitation-accept': {
-    access: 'public',
-    why: 'the invitation link: authorized by its one-time token',
     build: async ({ t, me }) => ({
       client: fresh(t),
       body: {
@@ -276,18 +240,15 @@ export const SAMPLES: Record<string, OperationSample> = {
 
   // ---- Settings ----------------------------------------------------------------------------------------
   'POST /_api/settings/mfa-manage': {
-    access: 'signed-in',
     build: async () => ({ body: { operation: 'generate_totp_secret' } }),
     idProbes: [],
   },
-  'GET /_api/settings/mfa': { access: 'signed-in', build: async () => ({}), idProbes: [] },
+  'GET /_api/settings/mfa': { build: async () => ({}), idProbes: [] },
   'POST /_api/settings/mfa': {
-    access: 'signed-in',
     build: async () => ({ body: { enable: true, method: 'totp', setup: true } }),
     idProbes: [],
   },
   'POST /_api/settings/mfa/recovery-codes': {
-    access: 'signed-in',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user', { totp: true });
       return { client: p.client, body: { mfaToken: currentTotp(p.totpSecret!) } };
@@ -295,8 +256,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [],
   },
   'POST /_api/auth/mfa-recovery': {
-    access: 'public',
-    why: 'second step of signing in with a recovery code instead of the authenticator',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user', { totp: true });
       const res = await p.client.post('/_api/settings/mfa/recovery-codes', { mfaToken: currentTotp(p.totpSecret!) });
@@ -305,18 +264,16 @@ export const SAMPLES: Record<string, OperationSample> = {
     },
     idProbes: [{ set: { 'body.userId': 'userId' } }],
   },
-  'GET /_api/settings/profile': { access: 'signed-in', build: async () => ({}), idProbes: [] },
+  'GET /_api/settings/profile': { build: async () => ({}), idProbes: [] },
   'POST /_api/settings/profile': {
-    access: 'signed-in',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user');
       return { client: p.client, body: { fullName: 'Pat Renamed', email: p.email, phoneNumber: '+44 20 7946 0000' } };
     },
     idProbes: [],
   },
-  'GET /_api/settings/organization': { access: 'member', build: async () => ({}), idProbes: [] },
+  'GET /_api/settings/organization': { build: async () => ({}), idProbes: [] },
   'POST /_api/settings/organization': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
       return {
@@ -332,18 +289,16 @@ export const SAMPLES: Record<string, OperationSample> = {
     },
     idProbes: [],
   },
-  'GET /_api/settings/retention': { access: 'member', build: async () => ({}), idProbes: [] },
+  'GET /_api/settings/retention': { build: async () => ({}), idProbes: [] },
   'POST /_api/settings/retention': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
       return { client: p.client, body: { defaultRetentionYears: 7, mfaToken: currentTotp(p.totpSecret!) } };
     },
     idProbes: [],
   },
-  'GET /_api/settings/feature-flags': { access: 'admin', build: async () => ({}), idProbes: [] },
+  'GET /_api/settings/feature-flags': { build: async () => ({}), idProbes: [] },
   'POST /_api/settings/feature-flags': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
       return {
@@ -357,7 +312,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     },
   },
   'POST /_api/settings/password': {
-    access: 'signed-in',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user');
       return {
@@ -368,7 +322,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [],
   },
   'POST /_api/settings/users/invite': {
-    access: 'admin',
     build: async ({ me }) => ({
       body: { email: `${uniqueName('invitee').replace(/\W+/g, '.')}@firm.test`, role: 'user', mfaToken: me.admin.systemMfaToken },
     }),
@@ -376,9 +329,8 @@ export const SAMPLES: Record<string, OperationSample> = {
   },
 
   // ---- Team administration -------------------------------------------------------------------------------
-  'GET /_api/settings/users': { access: 'admin', build: async () => ({}), idProbes: [] },
+  'GET /_api/settings/users': { build: async () => ({}), idProbes: [] },
   'POST /_api/settings/users/manage': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
       return {
@@ -396,7 +348,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.userId': 'userPublicId' } }],
   },
   'POST /_api/settings/users/permissions': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
       return { body: { userId: p.publicId, permissions: { canDelete: true }, mfaToken: me.admin.systemMfaToken } };
@@ -404,7 +355,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.userId': 'userPublicId' } }],
   },
   'POST /_api/settings/users/role': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
       return { body: { userId: p.publicId, newRole: 'guest', reason: 'Now external counsel', mfaToken: me.admin.systemMfaToken } };
@@ -412,7 +362,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.userId': 'userPublicId' } }],
   },
   'POST /_api/settings/users/deactivate': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user');
       return { body: { userId: p.publicId, mfaToken: me.admin.systemMfaToken } };
@@ -420,7 +369,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.userId': 'userPublicId' } }],
   },
   'POST /_api/settings/users/reactivate': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
       await t.ctx.db.updateTable('users').set({ isActive: false }).where('id', '=', p.userId).execute();
@@ -429,7 +377,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.userId': 'userPublicId' } }],
   },
   'POST /_api/settings/users/reset-mfa': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'user', { signIn: false, totp: true });
       return { body: { userId: p.publicId, reason: 'Phone lost on a trip', mfaToken: me.admin.systemMfaToken } };
@@ -437,24 +384,20 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.userId': 'userPublicId' } }],
   },
   'POST /_api/settings/users/invitations/resend': {
-    access: 'admin',
     build: async ({ t, me }) => ({
       body: { invitationId: (await openInvitationRow(t, me.organizationId, me.admin.userId)).id, mfaToken: me.admin.systemMfaToken },
     }),
     idProbes: [{ set: { 'body.invitationId': 'invitationId' } }],
   },
   'POST /_api/settings/users/invitations/revoke': {
-    access: 'admin',
     build: async ({ t, me }) => ({ body: { invitationId: (await openInvitationRow(t, me.organizationId, me.admin.userId)).id } }),
     idProbes: [{ set: { 'body.invitationId': 'invitationId' } }],
   },
   'GET /_api/settings/guest-access': {
-    access: 'admin',
     build: async ({ t, me }) => ({ query: { userId: (await addPerson(t, me.organizationId, 'guest', { signIn: false })).publicId } }),
     idProbes: [{ set: { 'query.userId': 'userPublicId' } }],
   },
   'POST /_api/settings/guest-access/grant': {
-    access: 'admin',
     build: async ({ t, me }) => ({
       body: {
         userId: (await addPerson(t, me.organizationId, 'guest', { signIn: false })).publicId,
@@ -465,7 +408,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.userId': 'userPublicId' } }, { set: { 'body.matterId': 'matterId' } }],
   },
   'POST /_api/settings/guest-access/revoke': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const guest = await addPerson(t, me.organizationId, 'guest', { signIn: false });
       await me.admin.client.post('/_api/settings/guest-access/grant', {
@@ -480,7 +422,6 @@ export const SAMPLES: Record<string, OperationSample> = {
 
   // ---- Client security logs ------------------------------------------------------------------------------
   'POST /_api/security/event-log': {
-    access: 'signed-in',
     build: async ({ me }) => ({
       body: { action: 'VAULT_ACCESS_ATTEMPT', targetId: me.matter.id, details: { page: 'vault', note: 'probe' } },
     }),
@@ -489,21 +430,16 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.targetId': 'matterId' } }],
   },
   'POST /_api/security/forensic-log': {
-    access: 'signed-in',
     build: async ({ me }) => ({ body: { action: 'viewed privileged memo', targetId: me.file.id, details: { reason: 'probe' } } }),
     idProbes: [{ set: { 'body.targetId': 'fileId' } }],
   },
 
   // ---- First run -----------------------------------------------------------------------------------------
   'GET /_api/setup/status': {
-    access: 'public',
-    why: 'the sign-in page asks whether the first organization exists',
     build: async () => ({}),
     idProbes: [],
   },
   'POST /_api/setup': {
-    access: 'public',
-    why: 'first run, authorized by the setup token the server printed',
     build: async ({ t }) => ({
       client: fresh(t),
       body: {
@@ -521,7 +457,6 @@ export const SAMPLES: Record<string, OperationSample> = {
   // ---- Matters -------------------------------------------------------------------------------------------
   'GET /_api/matters/list': {
     // Guests too: only the matters shared with them (the probes' guest has none: 403 or nothing listed).
-    access: 'signed-in',
     build: async () => ({
       query: {
         search: 'Matter',
@@ -538,9 +473,8 @@ export const SAMPLES: Record<string, OperationSample> = {
     }),
     idProbes: [],
   },
-  'GET /_api/matters/next-number': { access: 'member', build: async () => ({}), idProbes: [] },
+  'GET /_api/matters/next-number': { build: async () => ({}), idProbes: [] },
   'POST /_api/matters/create': {
-    access: 'member',
     build: async () => ({
       body: {
         matterName: uniqueName('Matter'),
@@ -553,7 +487,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [],
   },
   'POST /_api/matters/update': {
-    access: 'member',
     build: async ({ t, me }) => {
       const m = await t.ctx.db.selectFrom('matters').select('version').where('id', '=', me.matter.id).executeTakeFirstOrThrow();
       return { body: { matterId: me.matter.id, description: `Updated ${randomUUID().slice(0, 6)}`, expectedVersion: m.version } };
@@ -562,12 +495,10 @@ export const SAMPLES: Record<string, OperationSample> = {
   },
   'GET /_api/matters/detail': {
     // Guests too: only the matters shared with them (the probes' guest has none: 403 or nothing listed).
-    access: 'signed-in',
     build: async ({ me }) => ({ query: { matterId: me.matter.id } }),
     idProbes: [{ set: { 'query.matterId': 'matterId' } }],
   },
   'POST /_api/matters/legal-hold': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
       const matterId = await freshMatterVia(me.admin.client);
@@ -579,7 +510,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.matterId': 'matterId' } }],
   },
   'POST /_api/vault/start': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
       const matterId = await freshMatterVia(me.admin.client);
@@ -589,20 +519,22 @@ export const SAMPLES: Record<string, OperationSample> = {
   },
   // Guests too: names from the matters shared with them only.
   'GET /_api/matters/clients/suggestions': {
-    access: 'signed-in',
     build: async () => ({ query: { query: 'Cl', limit: '10' } }),
     idProbes: [],
   },
   // Guests too: names from the matters shared with them only.
   'GET /_api/matters/lawyers/suggestions': {
-    access: 'signed-in',
     build: async () => ({ query: { query: 'Ja', limit: '10' } }),
     idProbes: [],
+  },
+  // Guests too: hits from the matters shared with them only. Variant 'matter': within one matter (matterId).
+  'GET /_api/search': {
+    build: async ({ me }, variant) => ({ query: { q: 'Ma', limit: '10', ...(variant === 'matter' ? { matterId: me.matter.id } : {}) } }),
+    idProbes: [{ variant: 'matter', set: { 'query.matterId': 'matterId' } }],
   },
 
   // ---- Folders and files ---------------------------------------------------------------------------------
   'POST /_api/nodes/create': {
-    access: 'member',
     build: async ({ me }) => ({ body: { matterId: me.matter.id, parentId: me.folder.id, folderName: uniqueName('Folder') } }),
     idProbes: [
       { set: { 'body.matterId': 'matterId' } },
@@ -611,32 +543,33 @@ export const SAMPLES: Record<string, OperationSample> = {
     ],
   },
   'POST /_api/nodes/rename': {
-    access: 'member',
     build: async ({ me }) => ({
       body: { nodeId: (await createFolderVia(me.admin.client, me.matter.id)).id, newName: uniqueName('Renamed') },
     }),
     idProbes: [{ set: { 'body.nodeId': 'folderId' } }, { set: { 'body.nodeId': 'fileId' } }],
   },
   'POST /_api/nodes/move': {
-    access: 'member',
     build: async ({ me }) => ({ body: { nodeId: (await createFolderVia(me.admin.client, me.matter.id)).id, newParentId: me.folder.id } }),
     idProbes: [{ set: { 'body.nodeId': 'folderId' } }, { set: { 'body.nodeId': 'fileId' } }, { set: { 'body.newParentId': 'folderId' } }],
   },
   'POST /_api/nodes/delete': {
-    access: 'member',
     build: async ({ me }) => ({ body: { nodeId: (await createFolderVia(me.admin.client, me.matter.id)).id } }),
     idProbes: [{ set: { 'body.nodeId': 'folderId' } }, { set: { 'body.nodeId': 'fileId' } }],
   },
   'GET /_api/nodes/download-url': {
     // Guests too: only the matters shared with them (the probes' guest has none: 403 or nothing listed).
-    access: 'signed-in',
     build: async ({ me }) => ({ query: { nodeId: me.file.id } }),
     idProbes: [{ set: { 'query.nodeId': 'fileId' } }],
+  },
+  'GET /_api/nodes/download-zip': {
+    // A folder's ZIP; another organization's folder or matter answers 404 like one that does not exist.
+    build: async ({ me }, variant) =>
+      ({ query: variant === 'matter' ? { matterId: me.matter.id } : { nodeId: me.folder.id } }) as ProbeRequest,
+    idProbes: [{ set: { 'query.nodeId': 'folderId' } }, { variant: 'matter', set: { 'query.matterId': 'matterId' } }],
   },
 
   // ---- Audit log -----------------------------------------------------------------------------------------
   'GET /_api/audit-logs/list': {
-    access: 'member',
     build: async ({ me }) => ({
       query: {
         page: '1',
@@ -652,7 +585,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     notIds: { 'query.actorIds': "a filter on the entries of the caller's own organization: an id of another one matches nothing" },
   },
   'GET /_api/audit-logs/export': {
-    access: 'member',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
       return {
@@ -666,7 +598,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     notIds: { 'query.actorIds': "a filter on the entries of the caller's own organization: an id of another one matches nothing" },
   },
   'GET /_api/audit-logs/chain-export': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
       return {
@@ -678,11 +609,10 @@ export const SAMPLES: Record<string, OperationSample> = {
     },
     idProbes: [],
   },
-  'POST /_api/security/integrity-check': { access: 'admin', build: async () => ({}), idProbes: [] },
+  'POST /_api/security/integrity-check': { build: async () => ({}), idProbes: [] },
   // ---- Security tooling (administrators) -----------------------------------------------------------------
-  'GET /_api/security/policies': { access: 'admin', build: async () => ({}), idProbes: [] },
+  'GET /_api/security/policies': { build: async () => ({}), idProbes: [] },
   'POST /_api/security/policy-manage': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
       return {
@@ -701,14 +631,12 @@ export const SAMPLES: Record<string, OperationSample> = {
     },
     idProbes: [],
   },
-  'POST /_api/security/compliance-check': { access: 'admin', build: async () => ({}), idProbes: [] },
+  'POST /_api/security/compliance-check': { build: async () => ({}), idProbes: [] },
   'POST /_api/security/vulnerability-scan': {
-    access: 'admin',
     build: async () => ({ body: { targetType: 'NETWORK', targetIdentifier: 'edge proxy' } }),
     idProbes: [],
   },
   'POST /_api/security/security-assessment': {
-    access: 'admin',
     build: async ({ me }) => {
       const scan = await me.admin.client.post('/_api/security/vulnerability-scan', {
         targetType: 'NETWORK',
@@ -722,8 +650,20 @@ export const SAMPLES: Record<string, OperationSample> = {
         "a list (the probes substitute single values): security-tooling.test.ts sends another organization's scan id, alone and with one of the caller's, and checks it answers 404 with the text of a scan that exists nowhere",
     },
   },
+  'GET /_api/dashboard/activity': { build: async () => ({}), idProbes: [] },
+  'GET /_api/dashboard/vault-status': { build: async () => ({}), idProbes: [] },
+  'GET /_api/dashboard/users': { build: async () => ({}), idProbes: [] },
+  'GET /_api/dashboard/storage': { build: async () => ({}), idProbes: [] },
+  'GET /_api/notifications': { build: async () => ({ query: { limit: '5' } }), idProbes: [] },
+  'POST /_api/notifications/read': {
+    build: async () => ({ body: { all: true } }),
+    idProbes: [],
+    notIds: {
+      'body.notificationIds':
+        "kind-prefixed keys (audit-<entry id>, retention-<matter id>-<day>): one the caller may not see, another organization's included, answers 404 (notifications.test.ts)",
+    },
+  },
   'GET /_api/system/archival-stats': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
       return { client: p.client, headers: { 'x-mfa-token': currentTotp(p.totpSecret!) } };
@@ -731,20 +671,18 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [],
   },
   'POST /_api/system/archive-audit-logs': {
-    access: 'admin',
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
-      return { client: p.client, body: { dryRun: true, mfaToken: currentTotp(p.totpSecret!) } };
+      // A real run: its step-up is the declared one (a dry run asks for the statistics' class instead).
+      return { client: p.client, body: { dryRun: false, mfaToken: currentTotp(p.totpSecret!) } };
     },
     idProbes: [],
   },
   'POST /_api/audit-logs/retrieve-archived': {
-    access: 'member',
     build: async ({ me }) => ({ body: { logId: me.auditLogId, organizationId: me.organizationId } }),
     idProbes: [{ set: { 'body.logId': 'auditLogId' } }, { set: { 'body.organizationId': 'organizationId' } }],
   },
   'POST /_api/audit-logs/check-retrievals': {
-    access: 'member',
     build: async ({ me }) => ({ body: { organizationId: me.organizationId, logIds: [me.auditLogId] } }),
     idProbes: [{ set: { 'body.organizationId': 'organizationId' } }],
     notIds: { 'body.logIds': "a filter: only the caller's organization's entries they can see are reported, others are left out" },
@@ -752,37 +690,35 @@ export const SAMPLES: Record<string, OperationSample> = {
 
   // ---- Vault review ---------------------------------------------------------------------------------------
   'GET /_api/vault/list': {
-    access: 'member',
     build: async () => ({
       query: { searchQuery: 'Matter', legalHold: 'all', sortBy: 'vaultedAt', sortDirection: 'desc', page: '1', pageSize: '20' },
     }),
     idProbes: [],
   },
   'GET /_api/vault/detail': {
-    access: 'member',
     build: async ({ t, me }) => ({ query: { matterId: await vaultedMatterOf(t, me) } }),
     idProbes: [{ set: { 'query.matterId': 'matterId' } }],
   },
   'GET /_api/vault/audit': {
-    access: 'member',
     build: async ({ t, me }) => ({ query: { matterId: await vaultedMatterOf(t, me), page: '1', pageSize: '50' } }),
     idProbes: [{ set: { 'query.matterId': 'matterId' } }],
   },
   'GET /_api/vault/certificate': {
-    access: 'member',
     build: async ({ me }) => ({ query: { matterId: me.matter.id } }),
     expectStatus: { status: 409, why: 'the probe matter is not vaulted: its certificate does not exist (the vault tests fetch real ones)' },
     idProbes: [{ set: { 'query.matterId': 'matterId' } }],
   },
   'GET /_api/vault/report': {
-    access: 'member',
     build: async ({ t, me }) => ({ query: { matterId: await vaultedMatterOf(t, me) } }),
     idProbes: [{ set: { 'query.matterId': 'matterId' } }],
+  },
+  'GET /_api/vault/register': {
+    build: async () => ({ query: { format: 'csv' } }),
+    idProbes: [],
   },
 
   // ---- Uploads -------------------------------------------------------------------------------------------
   'POST /_api/upload/presigned': {
-    access: 'member',
     build: async ({ me }, variant) =>
       variant === 'part'
         ? {
@@ -814,7 +750,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     ],
   },
   'POST /_api/upload/multipart-init': {
-    access: 'member',
     build: async ({ me }) => ({
       body: {
         fileName: `${uniqueName('Large')}.pdf`,
@@ -827,7 +762,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.matterId': 'matterId' } }, { set: { 'body.parentId': 'folderId' } }],
   },
   'POST /_api/upload/multipart-complete': {
-    access: 'member',
     build: async ({ t, me }, variant) => {
       if (variant === 'multipart') {
         const up = await openMultipart(t, me.admin.client, me.matter.id, null);
@@ -865,7 +799,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     ],
   },
   'POST /_api/upload/multipart-abort': {
-    access: 'member',
     build: async ({ t, me }) => {
       const up = await openMultipart(t, me.admin.client, me.matter.id, null);
       return { body: { s3Key: up.s3Key, uploadId: up.uploadId } };
@@ -877,7 +810,6 @@ export const SAMPLES: Record<string, OperationSample> = {
     ],
   },
   'GET /_api/upload/parts': {
-    access: 'member',
     build: async ({ me }) => ({ query: { uploadId: me.multipart.uploadId, s3Key: me.multipart.s3Key } }),
     idProbes: [
       { set: { 'query.s3Key': 'multipartS3Key', 'query.uploadId': 'multipartUploadId' } },
@@ -887,15 +819,12 @@ export const SAMPLES: Record<string, OperationSample> = {
 
   // ---- Undo ----------------------------------------------------------------------------------------------
   'POST /_api/undo': {
-    access: 'member',
     build: async ({ me }) => ({ body: { undoId: await undoEntryVia(me.admin.client, me.matter.id) } }),
     idProbes: [{ set: { 'body.undoId': 'undoId' } }],
   },
 
   // ---- Local object store (signed URLs) ------------------------------------------------------------------
-  'PUT /_objects/{*}': {
-    access: 'public',
-    why: 'the browser PUTs file bytes to a URL the server signed; the signature is the authorization',
+  'PUT /_objects/{key}': {
     build: async ({ me }) => {
       const put = await presignedPut(me.admin.client, me.matter.id);
       return {
@@ -905,27 +834,23 @@ export const SAMPLES: Record<string, OperationSample> = {
       };
     },
     idProbes: [],
-    notIds: { 'path.*': 'the object key is authorized by the URL signature alone, not by a session' },
+    notIds: { 'path.key': 'the object key is authorized by the URL signature alone, not by a session' },
   },
-  'GET /_objects/{*}': {
-    access: 'public',
-    why: 'downloads through a URL the server signed; the signature is the authorization',
+  'GET /_objects/{key}': {
     build: async ({ me }) => {
       const res = await me.admin.client.get(`/_api/nodes/download-url?nodeId=${me.file.id}`);
       const u = new URL(res.json().url);
       return { url: u.pathname + u.search };
     },
     idProbes: [],
-    notIds: { 'path.*': 'the object key is authorized by the URL signature alone, not by a session' },
+    notIds: { 'path.key': 'the object key is authorized by the URL signature alone, not by a session' },
   },
 
   // ---- The web app ---------------------------------------------------------------------------------------
-  'GET /{*}': {
-    access: 'public',
-    why: 'the web app shell and its assets; the pages behind sign-in check the session through /_api calls',
+  'GET /{path}': {
     build: async () => ({ url: '/matters?folder=probe' }),
     idProbes: [],
-    notIds: { 'path.*': 'a page or asset path, not a row' },
+    notIds: { 'path.path': 'a page or asset path, not a row' },
     publishedWhen: {
       check: (t) => fs.existsSync(path.join(t.config.webDist ?? DEFAULT_WEB_DIST, 'index.html')),
       why: 'served only when the built web app (web/dist/index.html) is present',

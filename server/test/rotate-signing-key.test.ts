@@ -45,54 +45,65 @@ async function published() {
   }
 }
 
+/** Each test starts the admin CLI (a fresh Node process) several times: slow on a loaded 2-core machine. */
+const CLI_RUNS_TIMEOUT = 180_000;
+
 describe('npm run admin -- rotate-signing-key', () => {
-  it('replaces the key in DATA_DIR, retires the old key and keeps it published', async () => {
-    const first = run(['rotate-signing-key']);
-    expect(first.stderr).toBe('');
-    expect(first.status).toBe(0);
-    const lines = first.stdout.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    const one = JSON.parse(lines[0]!) as { retiredKeyId: string; keyId: string; fingerprint: string };
-    expect(Object.keys(one).sort()).toEqual(['fingerprint', 'keyId', 'retiredKeyId']);
-    expect(one.keyId).toBe(fileKeyId());
-    expect(one.fingerprint).toBe(one.keyId);
-    expect(one.retiredKeyId).not.toBe(one.keyId);
-    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
-    expect(fs.readdirSync(path.dirname(keyFile)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  it(
+    'replaces the key in DATA_DIR, retires the old key and keeps it published',
+    async () => {
+      const first = run(['rotate-signing-key']);
+      expect(first.stderr).toBe('');
+      expect(first.status).toBe(0);
+      const lines = first.stdout.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      const one = JSON.parse(lines[0]!) as { retiredKeyId: string; keyId: string; fingerprint: string };
+      expect(Object.keys(one).sort()).toEqual(['fingerprint', 'keyId', 'retiredKeyId']);
+      expect(one.keyId).toBe(fileKeyId());
+      expect(one.fingerprint).toBe(one.keyId);
+      expect(one.retiredKeyId).not.toBe(one.keyId);
+      expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+      expect(fs.readdirSync(path.dirname(keyFile)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 
-    const second = run(['rotate-signing-key']);
-    expect(second.status).toBe(0);
-    const two = JSON.parse(second.stdout) as { retiredKeyId: string; keyId: string };
-    expect(two.retiredKeyId).toBe(one.keyId);
+      const second = run(['rotate-signing-key']);
+      expect(second.status).toBe(0);
+      const two = JSON.parse(second.stdout) as { retiredKeyId: string; keyId: string };
+      expect(two.retiredKeyId).toBe(one.keyId);
 
-    const { keys, store } = await published();
-    expect(keys.map((k) => k.keyId)).toEqual([one.retiredKeyId, one.keyId, two.keyId]);
-    expect(keys.map((k) => k.notAfter === null)).toEqual([false, false, true]);
-    expect(keys[0]!.notAfter).toBe(keys[1]!.notBefore);
-    expect(keys[1]!.notAfter).toBe(keys[2]!.notBefore);
-    for (const k of keys) {
-      expect(k.fingerprint).toBe(keyIdOf(k.publicKeyPem));
-      expect((await store.vaultInfo(signingKeyRecordKey(k.keyId)))?.lock?.mode).toBe('COMPLIANCE');
-    }
-  });
+      const { keys, store } = await published();
+      expect(keys.map((k) => k.keyId)).toEqual([one.retiredKeyId, one.keyId, two.keyId]);
+      expect(keys.map((k) => k.notAfter === null)).toEqual([false, false, true]);
+      expect(keys[0]!.notAfter).toBe(keys[1]!.notBefore);
+      expect(keys[1]!.notAfter).toBe(keys[2]!.notBefore);
+      for (const k of keys) {
+        expect(k.fingerprint).toBe(keyIdOf(k.publicKeyPem));
+        expect((await store.vaultInfo(signingKeyRecordKey(k.keyId)))?.lock?.mode).toBe('COMPLIANCE');
+      }
+    },
+    CLI_RUNS_TIMEOUT,
+  );
 
-  it('with SIGNING_PRIVATE_KEY set: refuses, says how to rotate, and changes nothing', async () => {
-    const before = fileKeyId();
-    const pem = run(['rotate-signing-key', '--print-new-key']);
-    expect(pem.status).toBe(0);
-    expect(pem.stdout).toMatch(/^-----BEGIN PRIVATE KEY-----\n[\s\S]+\n-----END PRIVATE KEY-----\n$/);
-    const fresh = signerOfPem(pem.stdout);
-    expect(pem.stderr).toContain(`fingerprint: ${fresh.keyId}`);
+  it(
+    'with SIGNING_PRIVATE_KEY set: refuses, says how to rotate, and changes nothing',
+    async () => {
+      const before = fileKeyId();
+      const pem = run(['rotate-signing-key', '--print-new-key']);
+      expect(pem.status).toBe(0);
+      expect(pem.stdout).toMatch(/^-----BEGIN PRIVATE KEY-----\n[\s\S]+\n-----END PRIVATE KEY-----\n$/);
+      const fresh = signerOfPem(pem.stdout);
+      expect(pem.stderr).toContain(`fingerprint: ${fresh.keyId}`);
 
-    const r = run(['rotate-signing-key'], { SIGNING_PRIVATE_KEY: pem.stdout });
-    expect(r.status).toBe(78);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('Set SIGNING_PRIVATE_KEY to a new Ed25519 key');
-    expect(r.stderr).toContain('--print-new-key');
-    expect(r.stderr).toContain('the next start retires the old key');
-    expect(fileKeyId()).toBe(before);
-    expect((await published()).keys.map((k) => k.keyId)).not.toContain(fresh.keyId);
+      const r = run(['rotate-signing-key'], { SIGNING_PRIVATE_KEY: pem.stdout });
+      expect(r.status).toBe(78);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('Set SIGNING_PRIVATE_KEY to a new Ed25519 key');
+      expect(r.stderr).toContain('--print-new-key');
+      expect(r.stderr).toContain('the next start retires the old key');
+      expect(fileKeyId()).toBe(before);
+      expect((await published()).keys.map((k) => k.keyId)).not.toContain(fresh.keyId);
 
-    expect(run(['rotate-signing-key', '--now']).status).toBe(64);
-  });
+      expect(run(['rotate-signing-key', '--now']).status).toBe(64);
+    },
+    CLI_RUNS_TIMEOUT,
+  );
 });

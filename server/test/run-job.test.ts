@@ -131,6 +131,19 @@ describe('npm run admin -- run-job', () => {
     });
   }, 120_000);
 
+  it('retention-mail: with no retention ending within 90 days, the dry run lists nothing and the run sends nothing', () => {
+    expect(json(run(['run-job', 'retention-mail', '--dry-run']))).toEqual({ job: 'retention-mail', dryRun: true, organizations: [] });
+    expect(json(run(['run-job', 'retention-mail', '--organization', org]))).toEqual({
+      job: 'retention-mail',
+      dryRun: false,
+      organizationId: org,
+      organizations: 0,
+      sent: 0,
+      alreadySent: 0,
+      failed: 0,
+    });
+  }, 120_000);
+
   it('refuses an unknown job, an unknown organization and stray arguments', () => {
     const unknown = run(['run-job', 'defragment']);
     expect(unknown.status).toBe(64);

@@ -59,6 +59,7 @@ const NODE_FIELDS = [
   'createdAt',
   'updatedAt',
   'createdBy',
+  'createdByName',
   'organizationId',
 ];
 /** Extras docs/api-part2.md documents on some answers. */

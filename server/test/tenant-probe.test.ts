@@ -6,15 +6,19 @@
  * - Beta's administrator sends Alpha's ids in every id input: the answer is exactly the answer to an id that
  *   exists nowhere (same status, code and text; so never 200 with Alpha's data, never a 403 that tells the row
  *   exists), and none of Alpha's rows changes.
- * - Admin-only operations refuse the guest and a plain user; member operations refuse the guest; nothing of
- *   Alpha changes.
- * - A signed-out client is refused (401) everywhere except the public operations the table lists with a reason.
- * An operation without an entry, or with an id input no probe covers, fails the suite.
+ * - Who may call each operation is read from its route's declaration (`config.access`): the guest and the plain
+ *   user are refused (403) wherever the declared rules do not hold for them, and nothing of Alpha changes;
+ *   where the rules hold, they get an answer, never a server failure.
+ * - A signed-out client is refused (401) everywhere except the operations declared public or optional (each
+ *   with its reason).
+ * An operation without an entry, without a declaration, or with an id input no probe covers, fails the suite.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { Client, createTestApp, type TestApp } from './helpers.js';
-import { idValue, methodOf, nowhereValue, pathOf, SAMPLES, type IdKind, type IdProbe, type OperationSample } from './probe-samples.js';
+import { ACCESS_RULES, DEFAULT_PERMISSIONS, type AccessSubject } from '@strongroom/contracts';
+import type { RouteAccess } from '../src/shared/route-access.js';
+import { idValue, methodOf, nowhereValue, pathOf, SAMPLES, type IdKind, type IdProbe } from './probe-samples.js';
 import { changedTables, digest } from './probe/digest.js';
 import { idInputs, loadOperations, type Operation } from './probe/openapi.js';
 import { describe as describeAnswer, send, type ProbeRequest } from './probe/request.js';
@@ -94,16 +98,15 @@ describe('tenant probes', () => {
     const missing = operations.filter((o) => !SAMPLES[o.key]).map((o) => o.key);
     expect(missing, 'operations without an entry in server/test/probe-samples.ts').toEqual([]);
     const uncovered: string[] = [];
-    const publicWithoutReason: string[] = [];
+    const undeclared = operations.filter((o) => !declaredAccess(o.key)).map((o) => o.key);
+    expect(undeclared, 'operations whose route declares no access').toEqual([]);
     for (const op of operations) {
       const entry = SAMPLES[op.key];
       if (!entry) continue;
       const covered = new Set([...entry.idProbes.flatMap((p) => Object.keys(p.set)), ...Object.keys(entry.notIds ?? {})]);
       for (const input of idInputs(op)) if (!covered.has(input)) uncovered.push(`${op.key} ${input}`);
-      if (entry.access === 'public' && !entry.why) publicWithoutReason.push(op.key);
     }
     expect(uncovered, 'id inputs without an idProbe (or a notIds reason)').toEqual([]);
-    expect(publicWithoutReason, 'public operations must say why they need no session').toEqual([]);
   });
 
   const withIds = Object.entries(SAMPLES).filter(([, e]) => e.idProbes.length > 0);
@@ -149,7 +152,14 @@ describe('tenant probes', () => {
   }
 
   for (const [key, entry] of Object.entries(SAMPLES)) {
-    it(`${key}: ${describeAccess(entry)}`, async () => {
+    it(`${key}: signed-out callers and the people its declared rules leave out are refused, and change nothing`, async () => {
+      const access = declaredAccess(key);
+      if (!access) {
+        // A route published only in some setups (the web app's shell) is checked where it is published.
+        expect(operations.map((o) => o.key)).not.toContain(key);
+        return;
+      }
+      const open = access.who === 'public' || access.who === 'optional';
       const problems: string[] = [];
       // Signed out: the same valid request without any cookie.
       {
@@ -158,22 +168,18 @@ describe('tenant probes', () => {
         const res = await sendAs(new Client(t.app, freshIp()), key, { ...req, client: undefined });
         const after = await digest(t);
         if (res.statusCode >= 500) problems.push(`signed out: 5xx ${describeAnswer(res)}`);
-        if (entry.access !== 'public') {
+        if (!open) {
           if (res.statusCode !== 401) problems.push(`signed out: expected 401, got ${describeAnswer(res)}`);
           const changed = changedTables(before, after);
           if (changed.length || after.auditCount !== before.auditCount)
             problems.push(`signed out: refused but changed ${changed.join(', ') || 'audit_logs'}`);
         }
       }
-      const refusedTo =
-        entry.access === 'admin'
-          ? ([
-              ['guest', guest],
-              ['plain user', plainUser],
-            ] as const)
-          : entry.access === 'member'
-            ? ([['guest', guest]] as const)
-            : [];
+      const people = [
+        ['guest', guest, subject('guest')],
+        ['plain user', plainUser, subject('user')],
+      ] as const;
+      const refusedTo = open ? [] : people.filter(([, , s]) => !allowed(access, s));
       for (const [who, person] of refusedTo) {
         const req = await entry.build({ t, me: alpha });
         const before = await digest(t, alpha.organizationId);
@@ -184,10 +190,11 @@ describe('tenant probes', () => {
         if (changed.length || after.auditCount !== before.auditCount)
           problems.push(`${who}: refused but changed ${changed.join(', ') || 'audit_logs'}`);
       }
-      if (entry.access === 'signed-in') {
-        // Open to every role: the guest gets an answer, never a server failure.
-        const res = await sendAs(guest.client, key, { ...(await entry.build({ t, me: alpha })), client: undefined });
-        if (res.statusCode >= 500) problems.push(`guest: 5xx ${describeAnswer(res)}`);
+      for (const [who, person, s] of people) {
+        if (open || !allowed(access, s)) continue;
+        // Let through by the declared rules: an answer, never a server failure.
+        const res = await sendAs(person.client, key, { ...(await entry.build({ t, me: alpha })), client: undefined });
+        if (res.statusCode >= 500) problems.push(`${who}: 5xx ${describeAnswer(res)}`);
       }
       expect(problems, key).toEqual([]);
     });
@@ -206,15 +213,18 @@ describe('tenant probes', () => {
   });
 });
 
-function describeAccess(e: OperationSample): string {
-  switch (e.access) {
-    case 'public':
-      return `public (${e.why ?? 'no reason given'}): no 5xx signed out`;
-    case 'signed-in':
-      return 'signed-out callers get 401; every role may call it';
-    case 'member':
-      return 'signed-out callers get 401; guests get 403';
-    case 'admin':
-      return 'signed-out callers get 401; guests and plain users get 403';
-  }
+/** A person of the role with the role's default permissions, as the probe world creates them. */
+const subject = (role: 'guest' | 'user'): AccessSubject => ({ role, permissions: DEFAULT_PERMISSIONS[role], isActive: true });
+
+function allowed(access: RouteAccess, s: AccessSubject): boolean {
+  if (!('allow' in access) || access.allow === undefined) return true;
+  const rules = typeof access.allow === 'string' ? [{ rule: access.allow }] : access.allow;
+  return rules.every((r) => ACCESS_RULES[r.rule](s));
+}
+
+/** The declaration of the route behind an operation of the document ("{name}" path parameters are wildcards). */
+function declaredAccess(key: string): RouteAccess | undefined {
+  const normal = (k: string) => k.replace(/\{[^}]+\}|:[A-Za-z]+|\*/g, '*');
+  for (const [routeKey, access] of t.app.routeAccess) if (normal(routeKey) === normal(key)) return access;
+  return undefined;
 }

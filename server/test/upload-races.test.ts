@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_MSG } from '@strongroom/contracts';
-import { setOrganizationQuota } from '../src/features/uploads/uploads.repository.js';
+import { setOrganizationQuota } from '../src/features/users/users.service.js';
 import { createFolder, createMatter, freePort, newOrganization, ok, sha256, type Member } from './factories.js';
 import { createTestApp, type TestApp } from './helpers.js';
 

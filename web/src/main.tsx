@@ -1,5 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+// Inter, the app's typeface, ships with the app (self-hosted, no font service): the same letters on every system.
+import '@fontsource-variable/inter';
 // Sonner's stylesheet as a file: its runtime <style> injection is refused by the server's CSP.
 import 'sonner/dist/styles.css';
 import './index.css';

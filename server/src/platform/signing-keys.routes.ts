@@ -13,9 +13,13 @@ export function signingKeysRoutes(ctx: SigningKeysContext): FastifyPluginAsyncZo
       SIGNING_KEYS_PATH,
       {
         schema: {
+          operationId: 'listSigningKeys',
           tags: ['signing-keys'],
           summary: 'The public keys this installation signs certificates and audit chain heads with',
           response: { 200: signingKeysResponse, 503: errorResponse },
+        },
+        config: {
+          access: { who: 'public', why: 'the published public signing keys that anyone checking a certificate or an audit export trusts' },
         },
       },
       async (request, reply) => {

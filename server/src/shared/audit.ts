@@ -15,7 +15,7 @@ type AuditEntry = {
 
 /** Events that belong to no organization (a failed sign-in for an unknown address) share one chain. */
 export const SYSTEM_CHAIN = 'system';
-export { entryHash, GENESIS_HASH } from './audit-hash.js';
+export { entryHash, GENESIS_HASH, type ChainedFields } from './audit-hash.js';
 
 /**
  * Appends an audit entry inside the caller's transaction, so the change and its record commit together.

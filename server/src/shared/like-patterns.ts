@@ -15,3 +15,12 @@ export function containsPattern(text: string): string {
 export function prefixPattern(text: string): string {
   return `${escapeLike(text)}%`;
 }
+
+/**
+ * A regular expression (PostgreSQL's) matching values in which the text starts a part: at the very start, or
+ * right after `separator`. Every character of the text that means something to a regular expression is escaped.
+ */
+export function partStartRegex(text: string, separator: string): string {
+  const escaped = text.replace(/[\\^$.|?*+()[\]{}]/g, (c) => `\\${c}`);
+  return `(^|${separator})${escaped}`;
+}

@@ -6,9 +6,10 @@ import { createAppQueryClient, shouldRetryQuery } from './query-client';
 const err = (status: number, code?: string) => new ApiError({ status, code, message: 'x' });
 
 describe('shouldRetryQuery', () => {
-  it('never retries 401 or 403', () => {
+  it('never retries 401, 403 or 404', () => {
     expect(shouldRetryQuery(0, err(401))).toBe(false);
     expect(shouldRetryQuery(0, err(403))).toBe(false);
+    expect(shouldRetryQuery(0, err(404, 'NOT_FOUND'))).toBe(false);
   });
 
   it('retries other failures at most twice', () => {

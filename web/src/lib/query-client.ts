@@ -27,15 +27,18 @@ export const CACHE_TIMES = {
   suggestionsGcMs: 5 * 60_000,
 } as const;
 
-/** Queries never retry on 401 or 403 (asking again changes nothing) and otherwise at most twice. */
+/**
+ * Queries never retry on 401, 403 or 404 (asking again changes nothing: a missing matter stays missing, and its
+ * 'not found' shows at once) and otherwise at most twice.
+ */
 const MAX_QUERY_RETRIES = 2;
 
-function isAuthStatus(error: unknown): boolean {
-  return isApiError(error) && (error.status === 401 || error.status === 403);
+function isFinalStatus(error: unknown): boolean {
+  return isApiError(error) && (error.status === 401 || error.status === 403 || error.status === 404);
 }
 
 export function shouldRetryQuery(failureCount: number, error: unknown): boolean {
-  if (isAuthStatus(error) || isMfaRequiredError(error)) return false;
+  if (isFinalStatus(error) || isMfaRequiredError(error)) return false;
   return failureCount < MAX_QUERY_RETRIES;
 }
 

@@ -41,9 +41,21 @@ describe('system MFA prompt', () => {
     expect(getSystemMfaToken('DELETE_MATTER', now + 29 * 60_000)).toBe('t1');
     expect(getSystemMfaToken('DELETE_MATTER', now + 30 * 60_000)).toBeNull();
 
-    const early = storeSystemMfaToken('VAULT_MATTER', 't2', new Date(now + 5 * 60_000).toISOString(), now);
+    const early = storeSystemMfaToken('EXPORT_AUDIT_LOGS', 't2', new Date(now + 5 * 60_000).toISOString(), now);
     expect(early).toBe(now + 5 * 60_000);
-    expect(getSystemMfaToken('VAULT_MATTER', now + 6 * 60_000)).toBeNull();
+    expect(getSystemMfaToken('EXPORT_AUDIT_LOGS', now + 6 * 60_000)).toBeNull();
+  });
+
+  it('serves a kept token to every operation of its risk class for its 30 minutes, and to no other class', () => {
+    const now = Date.UTC(2026, 0, 1, 12, 0, 0);
+    storeSystemMfaToken('VIEW_ARCHIVAL_STATS', 'insight', undefined, now);
+    // Same class (statistics and migration logs): no second code.
+    expect(getSystemMfaToken('REVIEW_MIGRATION_LOGS', now + 29 * 60_000)).toBe('insight');
+    // Another class (archiving for real, settings): a code of its own.
+    expect(getSystemMfaToken('MFA_SYSTEM_OPERATIONS', now + 60_000)).toBeNull();
+    expect(getSystemMfaToken('MFA_USER_MANAGEMENT', now + 60_000)).toBeNull();
+    // Past its 30 minutes it serves nothing.
+    expect(getSystemMfaToken('REVIEW_MIGRATION_LOGS', now + 30 * 60_000)).toBeNull();
   });
 
   it('runs a call with the token, and asks again once when the server refuses it', async () => {

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { LIMITS, MSG, type SystemMfaOperation } from '@strongroom/contracts';
+import { LIMITS, MSG, riskClassOf, type SystemMfaOperation } from '@strongroom/contracts';
 import { isMfaRequiredError } from './api-error';
 
 /**
@@ -50,10 +50,20 @@ function writeStored(tokens: StoredTokens): void {
   }
 }
 
-/** A still-valid system MFA token for the operation, or null. */
+/**
+ * A still-valid system MFA token for the operation, or null: the operation's own, else one kept for another
+ * operation of the same risk class (the server accepts a token for every operation of its class, so a code given
+ * once is not asked for again within the class while the token lives).
+ */
 export function getSystemMfaToken(operation: SystemMfaOperation, now: number = Date.now()): string | null {
-  const entry = readStored()[operation];
-  return entry && entry.expiresAt > now ? entry.token : null;
+  const tokens = readStored();
+  const own = tokens[operation];
+  if (own && own.expiresAt > now) return own.token;
+  const riskClass = riskClassOf(operation);
+  for (const [issuedFor, entry] of Object.entries(tokens)) {
+    if (entry && entry.expiresAt > now && riskClassOf(issuedFor) === riskClass) return entry.token;
+  }
+  return null;
 }
 
 /** Keeps the token until the earlier of the server's expiry and 30 minutes from now. */
@@ -96,10 +106,11 @@ export function requireSystemMfa(operation: SystemMfaOperation): Promise<string>
   });
 }
 
-/** Forgets one operation's token (the server refused it: expired early, or another session). */
+/** Forgets the tokens of the operation's class (the server refused one: expired early, or another session). */
 export function forgetSystemMfaToken(operation: SystemMfaOperation): void {
   const tokens = readStored();
-  delete tokens[operation];
+  const riskClass = riskClassOf(operation);
+  for (const issuedFor of Object.keys(tokens)) if (riskClassOf(issuedFor) === riskClass) delete tokens[issuedFor];
   writeStored(tokens);
 }
 

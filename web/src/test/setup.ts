@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, vi } from 'vitest';
+
+// findBy and waitFor wait up to 5 s, not 1 s: on a busy two-core CI machine a render that takes a second is
+// slow, not wrong. A test whose element never appears still fails.
+configure({ asyncUtilTimeout: 5000 });
 
 // Every test starts with an empty document: what one rendered (dialogs portal into body) never leaks into the next.
 afterEach(() => {

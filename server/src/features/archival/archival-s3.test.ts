@@ -9,7 +9,7 @@ import { auditFor } from '../../shared/audit.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { newOrganizationWithTotp, ok, systemMfaToken, type TotpMember } from '../../../test/factories.js';
 import { startS3Server, type TestS3Server } from '../../../test/s3-server.js';
-import { ARCHIVE_RETRIEVAL_JOB } from './archival.service.js';
+import { ARCHIVE_RETRIEVAL_JOB } from './archival-retrieval.service.js';
 
 const DAY = 86_400_000;
 

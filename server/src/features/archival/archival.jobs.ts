@@ -1,5 +1,5 @@
 import type { AppContext } from '../../shared/context.js';
-import { ARCHIVE_RETRIEVAL_JOB, runRetrieval, type RetrievalJob } from './archival.service.js';
+import { ARCHIVE_RETRIEVAL_JOB, runRetrieval, type RetrievalJob } from './archival-retrieval.service.js';
 
 /** The retrieval of an archived audit entry's details: reads its batch back, checks it, caches the details. */
 export function defineArchivalJobs(ctx: AppContext): void {

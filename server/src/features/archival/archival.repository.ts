@@ -1,6 +1,6 @@
 /**
  * The SQL of archival and retrieval. Every query is scoped by organization_id; transactions are opened by the
- * service.
+ * service. The entries themselves are locked and marked archived through the audit feature, their one writer.
  */
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
@@ -18,11 +18,21 @@ export async function archivalCounts(db: Executor, organizationId: string, cutof
       eb.fn.countAll<string>().as('total'),
       sql<string>`count(*) filter (where not archived and created_at < ${cutoff})`.as('archivable'),
       sql<string>`count(*) filter (where archived)`.as('archived'),
+      sql<Date | string | null>`min(created_at) filter (where not archived and created_at < ${cutoff})`.as('oldest'),
+      sql<Date | string | null>`max(created_at) filter (where not archived and created_at < ${cutoff})`.as('newest'),
     ])
     .where('organizationId', '=', organizationId)
     .where('chainKey', '=', organizationId)
     .executeTakeFirstOrThrow();
-  return { total: Number(row.total), archivable: Number(row.archivable), archived: Number(row.archived) };
+  const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+  return {
+    total: Number(row.total),
+    archivable: Number(row.archivable),
+    archived: Number(row.archived),
+    /** When the oldest and the newest archivable entries were written (null: none is archivable). */
+    oldest: iso(row.oldest),
+    newest: iso(row.newest),
+  };
 }
 
 export async function lastArchivalAt(db: Executor, organizationId: string): Promise<Date | null> {
@@ -64,43 +74,9 @@ export async function nextArchivable(
   return run;
 }
 
-/** The entries of seq from..to of the chain, locked for the archival's transaction. */
-export async function lockRange(trx: Executor, organizationId: string, fromSeq: string, toSeq: string) {
-  return trx
-    .selectFrom('auditLogs')
-    .select(['id', 'seq', 'archived', 'hash'])
-    .where('organizationId', '=', organizationId)
-    .where('chainKey', '=', organizationId)
-    .where('seq', '>=', fromSeq)
-    .where('seq', '<=', toSeq)
-    .orderBy('seq')
-    .forUpdate()
-    .execute();
-}
-
 export async function insertBatch(trx: Executor, values: Omit<ArchiveBatchRow, 'id' | 'createdAt'>): Promise<string> {
   const row = await trx.insertInto('auditArchiveBatches').values(values).returning('id').executeTakeFirstOrThrow();
   return row.id;
-}
-
-/** Marks the range archived in the batch and clears its details from the database. */
-export async function markArchived(
-  trx: Executor,
-  organizationId: string,
-  fromSeq: string,
-  toSeq: string,
-  batchId: string,
-): Promise<number> {
-  const r = await trx
-    .updateTable('auditLogs')
-    .set({ archived: true, archiveBatchId: batchId, details: '{}' })
-    .where('organizationId', '=', organizationId)
-    .where('chainKey', '=', organizationId)
-    .where('seq', '>=', fromSeq)
-    .where('seq', '<=', toSeq)
-    .where('archived', '=', false)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
 }
 
 export async function findLog(db: Executor, organizationId: string, logId: string): Promise<AuditRow | undefined> {

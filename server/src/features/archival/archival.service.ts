@@ -1,5 +1,5 @@
 /**
- * Archival of old audit entries to write-once storage, and retrieval of an archived entry's details.
+ * Archival of old audit entries to write-once storage.
  *
  * Archival (administrators, system MFA). Entries of the organization's chain older than 180 days that are not yet
  * archived are taken in runs of consecutive sequence numbers (at most ARCHIVE_BATCH_SIZE). For each run:
@@ -15,59 +15,22 @@
  * sequence number, time, actor, action, target, previous hash and hash, so the chain is still walked; the
  * integrity check re-hashes archived entries with the details read from their batch.
  *
- * Retrieval: a durable job reads the entry's batch back (on S3 after a restore when the storage class needs one;
- * on the local store after ARCHIVE_RETRIEVAL_DELAY_SECONDS, as cold storage would take), checks its sha256 and
- * its chain hashes, and keeps the entry's details for 24 hours.
+ * Retrieval of an archived entry's details is in archival-retrieval.service.ts.
  */
 import { failpoint } from '../../platform/failpoints.js';
 import { createHash } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
-import {
-  ARCHIVAL_LIMITS,
-  ARCHIVAL_MSG,
-  AUDIT_LOG_MSG,
-  AUDIT_SHARED_ACTIONS,
-  type ArchivalStatsResponse,
-  type ArchiveAuditLogsResponse,
-  type CheckRetrievalsResponse,
-  type RetrieveArchivedResponse,
-} from '@strongroom/contracts';
-import { auditFor, entryHash, type Audit } from '../../shared/audit.js';
+import { gzipSync } from 'node:zlib';
+import { ARCHIVAL_LIMITS, type ArchivalStatsResponse, type ArchiveAuditLogsResponse } from '@strongroom/contracts';
+import { auditFor, type Audit } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
-import { forbidden, notFound } from '../../shared/errors.js';
-import { registerArchivedDetailsSource, signChainHead } from '../audit/index.js';
-import { withFreshMfa } from '../mfa/index.js';
+import { lockEntriesForArchival, markEntriesArchived, signChainHead } from '../audit/index.js';
 import type { AuthContext } from '../sessions/index.js';
-import {
-  archivalCounts,
-  batchesOverlapping,
-  findBatch,
-  findLog,
-  findRetrieval,
-  finishRetrieval,
-  insertBatch,
-  lastArchivalAt,
-  lockRange,
-  logsByIds,
-  markArchived,
-  nextArchivable,
-  retrievalsOf,
-  startRetrieval,
-  type ArchiveBatchRow,
-  type AuditRow,
-  type RetrievalRow,
-} from './archival.repository.js';
+import { archivalCounts, insertBatch, lastArchivalAt, nextArchivable, type AuditRow } from './archival.repository.js';
 
 /** Entries per batch: a batch stays a few megabytes, read back whole when one of its entries is retrieved. */
 const ARCHIVE_BATCH_SIZE = 5000;
 /** How long an archive batch stays under its write-once lock: longer than any retention a firm keeps logs for. */
 const ARCHIVE_RETENTION_YEARS = 10;
-/** What a retrieval from an S3 class that needs a restore is expected to take (an expedited restore: 1-5 minutes). */
-const S3_RESTORE_ESTIMATE_SECONDS = 5 * 60;
-/** How long a restored copy stays readable on S3. */
-const S3_RESTORE_DAYS = 1;
-export const ARCHIVE_RETRIEVAL_JOB = 'audit-archive-retrieval';
-export type RetrievalJob = { organizationId: string; logId: string };
 
 const DAY_MS = 86_400_000;
 
@@ -75,10 +38,6 @@ function addYears(d: Date, years: number): Date {
   const r = new Date(d);
   r.setUTCFullYear(r.getUTCFullYear() + years);
   return r;
-}
-
-function admins(auth: AuthContext): void {
-  if (auth.user.role !== 'admin') throw forbidden(ARCHIVAL_MSG.adminsOnly);
 }
 
 /** Entries older than this are archivable. */
@@ -89,14 +48,8 @@ export function archivalCutoff(now: Date): Date {
 // ---------------------------------------------------------------- stats
 
 /** GET /_api/system/archival-stats: administrators, system MFA (VIEW_ARCHIVAL_STATS). */
-export async function archivalStats(
-  ctx: AppContext,
-  auth: AuthContext,
-  mfaToken: string | undefined,
-  meta: RequestMeta,
-): Promise<ArchivalStatsResponse> {
-  admins(auth);
-  return withFreshMfa(ctx, auth, 'VIEW_ARCHIVAL_STATS', mfaToken, meta.ip, async (trx) => {
+export async function archivalStats(auth: AuthContext): Promise<ArchivalStatsResponse> {
+  return auth.stepUp.run(async (trx) => {
     const orgId = auth.user.organizationId;
     const counts = await archivalCounts(trx, orgId, archivalCutoff(new Date()));
     const last = await lastArchivalAt(trx, orgId);
@@ -140,30 +93,12 @@ function lineOf(r: AuditRow): string {
   });
 }
 
-type BatchLine = {
-  id: string;
-  organizationId: string | null;
-  chainKey: string;
-  seq: string;
-  actorId: number | null;
-  actorName: string | null;
-  actorEmail: string | null;
-  action: string;
-  targetTable: string | null;
-  targetId: string | null;
-  details: Record<string, unknown>;
-  ipAddress: string | null;
-  createdAt: string;
-  prevHash: string;
-  hash: string;
-};
-
 /** The batch's bytes: gzip without a time in its header, so the same run always gives the same bytes. */
 function batchBytes(rows: AuditRow[]): Buffer {
   return gzipSync(Buffer.from(rows.map((r) => `${lineOf(r)}\n`).join(''), 'utf8'), { level: 9 });
 }
 
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+export const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** Who archives: an administrator from an address, or nobody (an operator's run of the job, `npm run admin -- run-job`). */
 type Archiver = { organizationId: string; audit: Audit; userId: number | null };
@@ -184,7 +119,7 @@ async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: 
   await failpoint(ctx, 'archival.after-object-write', { key });
 
   return ctx.db.transaction().execute(async (trx) => {
-    const locked = await lockRange(trx, orgId, String(first.seq), String(last.seq));
+    const locked = await lockEntriesForArchival(trx, orgId, String(first.seq), String(last.seq));
     const unchanged =
       locked.length === rows.length && locked.every((l, i) => !l.archived && l.id === rows[i]!.id && l.hash === rows[i]!.hash);
     if (!unchanged) return 0;
@@ -201,7 +136,7 @@ async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: 
       retainUntil,
       archivedBy: by.userId,
     });
-    const marked = await markArchived(trx, orgId, String(first.seq), String(last.seq), batchId);
+    const marked = await markEntriesArchived(trx, orgId, String(first.seq), String(last.seq), batchId);
     if (marked !== rows.length) throw new Error('archival: the batch changed while it was recorded');
     await by.audit(
       trx,
@@ -220,30 +155,32 @@ async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: 
   });
 }
 
+/** A dry run's answer: how many entries would move, and the dates they were written between. */
+function dryRunAnswer(counts: Awaited<ReturnType<typeof archivalCounts>>, cutoff: Date): ArchiveAuditLogsResponse {
+  return {
+    archivedCount: counts.archivable,
+    dryRun: true,
+    batches: 0,
+    range: { before: cutoff.toISOString(), oldest: counts.oldest, newest: counts.newest },
+  };
+}
+
 /**
- * POST /_api/system/archive-audit-logs: administrators, system MFA (MFA_SYSTEM_OPERATIONS). A dry run answers how
- * many entries would be archived; a real run archives them batch by batch, then signs the chain head.
+ * POST /_api/system/archive-audit-logs: administrators. A real run needs system MFA of the organization class
+ * (MFA_SYSTEM_OPERATIONS) and archives entries batch by batch, then signs the chain head; a dry run needs the
+ * statistics' class (VIEW_ARCHIVAL_STATS) and answers how many entries would be archived and their dates.
  */
 export async function archiveAuditLogs(
   ctx: AppContext,
   auth: AuthContext,
   input: { dryRun: boolean },
-  mfaToken: string | undefined,
   meta: RequestMeta,
 ): Promise<ArchiveAuditLogsResponse> {
-  admins(auth);
   const orgId = auth.user.organizationId;
   const now = new Date();
   const cutoff = archivalCutoff(now);
-  const count = await withFreshMfa(
-    ctx,
-    auth,
-    'MFA_SYSTEM_OPERATIONS',
-    mfaToken,
-    meta.ip,
-    async (trx) => (await archivalCounts(trx, orgId, cutoff)).archivable,
-  );
-  if (input.dryRun) return { archivedCount: count, dryRun: true, batches: 0 };
+  const counts = await auth.stepUp.run((trx) => archivalCounts(trx, orgId, cutoff));
+  if (input.dryRun) return dryRunAnswer(counts, cutoff);
   return archiveOlderEntries(ctx, { organizationId: orgId, audit: auditFor(auth.user, meta), userId: auth.user.id }, now);
 }
 
@@ -288,210 +225,4 @@ async function archiveOlderEntries(ctx: AppContext, by: Archiver, now: Date): Pr
     }
   }
   return { archivedCount: archived, dryRun: false, batches };
-}
-
-// ---------------------------------------------------------------- reading batches back
-
-class BatchAlteredError extends Error {}
-
-/**
- * Reads a batch back and checks it: the sha256 of its bytes, one line per sequence number of its run, each line's
- * hash recomputed from its fields and linked to the one before, from the recorded hash before the first entry to
- * the recorded hash of the last. Throws BatchAlteredError when any of that does not hold.
- */
-async function readBatch(ctx: AppContext, batch: ArchiveBatchRow): Promise<BatchLine[]> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await ctx.store.getStream(batch.objectKey)) chunks.push(chunk as Buffer);
-  const bytes = Buffer.concat(chunks);
-  if (sha256(bytes) !== batch.sha256) throw new BatchAlteredError(ARCHIVAL_MSG.batchAltered);
-  let lines: BatchLine[];
-  try {
-    lines = gunzipSync(bytes)
-      .toString('utf8')
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as BatchLine);
-  } catch {
-    throw new BatchAlteredError(ARCHIVAL_MSG.batchAltered);
-  }
-  if (lines.length !== batch.entryCount) throw new BatchAlteredError(ARCHIVAL_MSG.batchAltered);
-  let prev = batch.firstPrevHash;
-  let seq = BigInt(batch.firstSeq);
-  for (const l of lines) {
-    if (BigInt(l.seq) !== seq || l.prevHash !== prev) throw new BatchAlteredError(ARCHIVAL_MSG.batchAltered);
-    const h = entryHash(prev, { ...l, createdAt: new Date(l.createdAt) });
-    if (h !== l.hash) throw new BatchAlteredError(ARCHIVAL_MSG.batchAltered);
-    prev = l.hash;
-    seq += 1n;
-  }
-  if (prev !== batch.lastHash) throw new BatchAlteredError(ARCHIVAL_MSG.batchAltered);
-  return lines;
-}
-
-/** The integrity check's source of archived details: the batches holding seq from..to, each read and checked. */
-async function archivedDetailsFor(ctx: AppContext, organizationId: string, fromSeq: number, toSeq: number) {
-  const out = new Map<number, Record<string, unknown>>();
-  for (const batch of await batchesOverlapping(ctx.db, organizationId, fromSeq, toSeq)) {
-    try {
-      for (const l of await readBatch(ctx, batch)) out.set(Number(l.seq), l.details);
-    } catch (err) {
-      // A batch that cannot be read or does not hold leaves its entries without details: the check reports them.
-      ctx.log.warn({ err, batch: batch.objectKey }, 'an audit archive batch could not be used');
-    }
-  }
-  return out;
-}
-
-let registered = false;
-/** Lets the integrity check re-hash archived entries with their details from the batches. */
-export function registerArchival(): void {
-  if (registered) return;
-  registered = true;
-  registerArchivedDetailsSource(archivedDetailsFor);
-}
-
-// ---------------------------------------------------------------- retrieval
-
-/** Who may retrieve an entry: whoever sees it in the list (administrators all; others their own and the shared kinds). */
-function visibleLog(auth: AuthContext, row: AuditRow | undefined): row is AuditRow {
-  if (!row) return false;
-  if (auth.user.role === 'admin') return true;
-  return row.actorId === auth.user.id || (AUDIT_SHARED_ACTIONS as readonly string[]).includes(row.action);
-}
-
-function readers(auth: AuthContext, organizationId: string): void {
-  if (auth.user.role === 'guest') throw forbidden(AUDIT_LOG_MSG.guestsNotAllowed);
-  // Another organization's id names nothing here.
-  if (organizationId !== auth.user.organizationId) throw notFound(ARCHIVAL_MSG.logNotFound);
-}
-
-function isCached(r: RetrievalRow, now: Date): boolean {
-  return r.status === 'cached' && r.expiresAt !== null && new Date(r.expiresAt).getTime() > now.getTime();
-}
-
-function inProgressAnswer(r: RetrievalRow): RetrieveArchivedResponse {
-  return {
-    status: 'in-progress',
-    message: ARCHIVAL_MSG.retrievalInProgress,
-    estimatedCompletionTime: new Date(r.estimatedCompletionAt).toISOString(),
-    startedAt: new Date(r.requestedAt).toISOString(),
-  };
-}
-
-/** POST /_api/audit-logs/retrieve-archived */
-export async function retrieveArchived(
-  ctx: AppContext,
-  auth: AuthContext,
-  input: { logId: string; organizationId: string },
-): Promise<RetrieveArchivedResponse> {
-  readers(auth, input.organizationId);
-  const orgId = auth.user.organizationId;
-  const log = await findLog(ctx.db, orgId, input.logId);
-  if (!visibleLog(auth, log)) throw notFound(ARCHIVAL_MSG.logNotFound);
-  // An entry that is not archived has its details in the database: nothing to wait for.
-  if (!log.archived) return { status: 'cached', details: log.details };
-  const now = new Date();
-  const existing = await findRetrieval(ctx.db, orgId, input.logId);
-  if (existing && isCached(existing, now)) {
-    return { status: 'cached', details: existing.details ?? {}, cachedUntil: new Date(existing.expiresAt!).toISOString() };
-  }
-  if (existing?.status === 'in-progress') return inProgressAnswer(existing);
-
-  // Not retrieved, expired, or failed before (Try Again): start a retrieval.
-  const delay = ctx.store.kind === 'local' ? ctx.config.archiveRetrievalDelaySeconds : 0;
-  const estimate = ctx.store.kind === 'local' ? delay : S3_RESTORE_ESTIMATE_SECONDS;
-  const row = await ctx.db.transaction().execute(async (trx) => {
-    const r = await startRetrieval(trx, {
-      organizationId: orgId,
-      logId: input.logId,
-      requestedBy: auth.user.id,
-      requestedAt: now,
-      estimatedCompletionAt: new Date(now.getTime() + estimate * 1000),
-    });
-    await ctx.jobs.enqueue<RetrievalJob>(
-      trx,
-      ARCHIVE_RETRIEVAL_JOB,
-      { organizationId: orgId, logId: input.logId },
-      { startAfterSeconds: delay },
-    );
-    return r;
-  });
-  return inProgressAnswer(row);
-}
-
-/**
- * The retrieval job: reads the entry's batch back and caches its details, or records why it failed. On S3 a batch
- * in a class that needs a restore is restored first: the job asks for the restore and comes back later.
- */
-export async function runRetrieval(ctx: AppContext, job: RetrievalJob): Promise<void> {
-  const retrieval = await findRetrieval(ctx.db, job.organizationId, job.logId);
-  if (!retrieval || retrieval.status !== 'in-progress') return;
-  const fail = (message: string) => finishRetrieval(ctx.db, job.organizationId, job.logId, { status: 'failed', message }, new Date());
-  const log = await findLog(ctx.db, job.organizationId, job.logId);
-  const batch = log?.archiveBatchId ? await findBatch(ctx.db, job.organizationId, log.archiveBatchId) : undefined;
-  if (!log || !batch) return fail(ARCHIVAL_MSG.batchMissing);
-
-  if (ctx.store.kind === 's3') {
-    const info = await ctx.store.vaultInfo(batch.objectKey);
-    if (!info) return fail(ARCHIVAL_MSG.batchMissing);
-    if (info.restore && !info.restore.readyUntil) {
-      if (!info.restore.ongoing) await ctx.store.requestRestore(batch.objectKey, S3_RESTORE_DAYS);
-      await ctx.jobs.enqueue<RetrievalJob>(ctx.db, ARCHIVE_RETRIEVAL_JOB, job, { startAfterSeconds: 60 });
-      return;
-    }
-  }
-
-  let lines: BatchLine[];
-  try {
-    lines = await readBatch(ctx, batch);
-  } catch (err) {
-    if (err instanceof BatchAlteredError) return fail(err.message);
-    ctx.log.error({ err, batch: batch.objectKey }, 'reading an audit archive batch failed');
-    return fail(ARCHIVAL_MSG.batchMissing);
-  }
-  const line = lines.find((l) => l.seq === String(log.seq));
-  // The entry in the database must be the one the batch holds (same position, same hash).
-  if (!line || line.id !== String(log.id) || line.hash !== log.hash) return fail(ARCHIVAL_MSG.batchAltered);
-  const now = new Date();
-  await finishRetrieval(
-    ctx.db,
-    job.organizationId,
-    job.logId,
-    { status: 'cached', details: line.details, expiresAt: new Date(now.getTime() + ARCHIVAL_LIMITS.cacheHours * 3_600_000) },
-    now,
-  );
-}
-
-/** POST /_api/audit-logs/check-retrievals */
-export async function checkRetrievals(
-  ctx: AppContext,
-  auth: AuthContext,
-  input: { organizationId: string; logIds?: string[] },
-): Promise<CheckRetrievalsResponse> {
-  readers(auth, input.organizationId);
-  const orgId = auth.user.organizationId;
-  const now = new Date();
-  let rows: RetrievalRow[];
-  if (input.logIds) {
-    // Only entries the caller can see; others are simply not reported.
-    const visible = (await logsByIds(ctx.db, orgId, [...new Set(input.logIds)]))
-      .filter((l) => visibleLog(auth, l))
-      .map((l) => String(l.id));
-    rows = await retrievalsOf(ctx.db, orgId, { logIds: visible });
-  } else {
-    rows = await retrievalsOf(ctx.db, orgId, {
-      requestedBy: auth.user.id,
-      since: new Date(now.getTime() - ARCHIVAL_LIMITS.cacheHours * 3_600_000),
-    });
-  }
-  const completed = rows.filter((r) => isCached(r, now)).map((r) => String(r.logId));
-  return {
-    completed: completed.length,
-    logIds: completed,
-    pending: rows.filter((r) => r.status === 'in-progress').map((r) => String(r.logId)),
-    failed: rows.filter((r) => r.status === 'failed').map((r) => String(r.logId)),
-    failures: rows
-      .filter((r) => r.status === 'failed')
-      .map((r) => ({ logId: String(r.logId), message: r.message ?? ARCHIVAL_MSG.retrieveFailed })),
-  };
 }

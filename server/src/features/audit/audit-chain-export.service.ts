@@ -15,13 +15,11 @@
  */
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { AUDIT_LOG_MSG, type AuditChainExportQuery } from '@strongroom/contracts';
+import type { AuditChainExportQuery } from '@strongroom/contracts';
 import { certificateSigner, type CertificateSigner } from '../../platform/signing.js';
 import { canonicalJson } from '../../platform/signing-verify.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
-import { forbidden } from '../../shared/errors.js';
-import { withFreshMfa } from '../mfa/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { archivedDetailsOf, signChainHead } from './audit-chain.service.js';
 import { headsCoveringRange, type StoredHead } from './audit-heads.js';
@@ -38,10 +36,8 @@ export async function exportAuditChain(
   ctx: AppContext,
   auth: AuthContext,
   q: AuditChainExportQuery,
-  mfaToken: string | undefined,
   meta: RequestMeta,
 ): Promise<{ fileName: string; body: Readable }> {
-  if (auth.user.role !== 'admin') throw forbidden(AUDIT_LOG_MSG.chainExportAdminsOnly);
   const organizationId = auth.user.organizationId;
   const generatedAt = new Date();
   // The head as it stands is signed first, so that an export up to now is vouched for up to its newest entry.
@@ -51,7 +47,7 @@ export async function exportAuditChain(
     // The export still answers; its newest entries are then stated as not covered by a signed head.
     ctx.log.warn({ err, organizationId }, 'the audit chain head was not signed before the chain export');
   }
-  const range = await withFreshMfa(ctx, auth, 'EXPORT_AUDIT_LOGS', mfaToken, meta.ip, async (trx) => {
+  const range = await auth.stepUp.run(async (trx) => {
     // The export covers the chain as it stands now; its own entry (below) and later ones are not in it.
     const head = await chainHead(trx, organizationId);
     const found: Range = head

@@ -1,6 +1,7 @@
 /**
  * The audit log's reads: a page of an organization's entries, their count, keyset batches for the CSV export, a
- * chain in sequence order for the integrity check, and the signed chain heads. Every query is scoped by
+ * chain in sequence order for the integrity check, and the signed chain heads; and the range of entries archival
+ * locks and marks archived (shared/audit.ts appends new entries; nothing else writes them). Every query is scoped by
  * organization_id; the daily signing answers the organizations to sign and every later statement is scoped again.
  */
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
@@ -271,4 +272,40 @@ export async function organizationsToSign(db: Executor): Promise<string[]> {
     )
     .execute();
   return rows.map((r) => r.id);
+}
+
+// ---- Archival: the entries moved out of the database ------------------------------------------------------
+
+/** The entries of seq from..to of the chain, locked for the archival's transaction. */
+export async function lockRange(trx: Executor, organizationId: string, fromSeq: string, toSeq: string) {
+  return trx
+    .selectFrom('auditLogs')
+    .select(['id', 'seq', 'archived', 'hash'])
+    .where('organizationId', '=', organizationId)
+    .where('chainKey', '=', organizationId)
+    .where('seq', '>=', fromSeq)
+    .where('seq', '<=', toSeq)
+    .orderBy('seq')
+    .forUpdate()
+    .execute();
+}
+
+/** Marks the range archived in the batch and clears its details from the database. */
+export async function markArchived(
+  trx: Executor,
+  organizationId: string,
+  fromSeq: string,
+  toSeq: string,
+  batchId: string,
+): Promise<number> {
+  const r = await trx
+    .updateTable('auditLogs')
+    .set({ archived: true, archiveBatchId: batchId, details: '{}' })
+    .where('organizationId', '=', organizationId)
+    .where('chainKey', '=', organizationId)
+    .where('seq', '>=', fromSeq)
+    .where('seq', '<=', toSeq)
+    .where('archived', '=', false)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { auditChainExportQuery, auditLogExportQuery, auditLogListQuery, auditLogListResponse } from '@strongroom/contracts';
+import { AUDIT_LOG_MSG, auditChainExportQuery, auditLogExportQuery, auditLogListQuery, auditLogListResponse } from '@strongroom/contracts';
+import type { RouteAccess } from '../../shared/route-access.js';
 import type { AppContext } from '../../shared/context.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { authOf } from '../sessions/index.js';
@@ -9,21 +10,48 @@ import { exportAuditLogs, listAuditLogs } from './audit.service.js';
 /** The audit log's calls: the list page, the CSV export and the chain export for offline checking. */
 export function auditRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const config = { auth: 'signed-in' } as const;
+    /** Guests see no audit log at all. */
+    const readers = [{ rule: 'member', deny: AUDIT_LOG_MSG.guestsNotAllowed }] as const;
+    const exportStepUp = { operation: 'EXPORT_AUDIT_LOGS', accepts: 'code-or-token' } as const;
+    const config = { access: { who: 'signed-in', allow: readers } satisfies RouteAccess };
+    const exportConfig = { access: { who: 'signed-in', allow: readers, stepUp: exportStepUp } satisfies RouteAccess };
+    const chainExportConfig = {
+      access: {
+        who: 'signed-in',
+        allow: [{ rule: 'admin', deny: AUDIT_LOG_MSG.chainExportAdminsOnly }],
+        stepUp: exportStepUp,
+      } satisfies RouteAccess,
+    };
     const tags = ['audit-logs'];
     app.get(
       '/_api/audit-logs/list',
-      { schema: { tags, querystring: auditLogListQuery, response: { 200: auditLogListResponse } }, config },
+      {
+        schema: {
+          operationId: 'listAuditLogs',
+          summary: "Lists the organization's audit entries the caller may see, filtered and paged.",
+          tags,
+          querystring: auditLogListQuery,
+          response: { 200: auditLogListResponse },
+        },
+        config,
+      },
       async (request) => listAuditLogs(ctx, authOf(request), request.query),
     );
-    // A CSV file of any size, streamed. The system MFA token comes in the X-MFA-Token header (or mfaToken).
+    // A CSV file of any size, streamed, behind a fresh code or a token of the export class.
     app.get(
       '/_api/audit-logs/export',
-      { schema: { tags, querystring: auditLogExportQuery, produces: ['text/csv'] }, config },
+      {
+        schema: {
+          operationId: 'exportAuditLogs',
+          summary: 'Downloads the filtered audit entries as a CSV file, streamed.',
+          tags,
+          querystring: auditLogExportQuery,
+          produces: ['text/csv'],
+        },
+        config: exportConfig,
+      },
       async (request, reply) => {
-        const header = request.headers['x-mfa-token'];
-        const mfaToken = typeof header === 'string' && header !== '' ? header : request.query.mfaToken;
-        const { fileName, body } = await exportAuditLogs(ctx, authOf(request), request.query, mfaToken, requestMeta(request));
+        const { fileName, body } = await exportAuditLogs(ctx, authOf(request), request.query, requestMeta(request));
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="${fileName}"`)
@@ -35,11 +63,18 @@ export function auditRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // The chain as signed JSON lines, streamed; the same step-up as the CSV export.
     app.get(
       '/_api/audit-logs/chain-export',
-      { schema: { tags, querystring: auditChainExportQuery, produces: ['application/x-ndjson'] }, config },
+      {
+        schema: {
+          operationId: 'exportAuditChain',
+          summary: "Downloads the organization's audit hash chain as signed JSON lines, for offline verification.",
+          tags,
+          querystring: auditChainExportQuery,
+          produces: ['application/x-ndjson'],
+        },
+        config: chainExportConfig,
+      },
       async (request, reply) => {
-        const header = request.headers['x-mfa-token'];
-        const mfaToken = typeof header === 'string' && header !== '' ? header : request.query.mfaToken;
-        const { fileName, body } = await exportAuditChain(ctx, authOf(request), request.query, mfaToken, requestMeta(request));
+        const { fileName, body } = await exportAuditChain(ctx, authOf(request), request.query, requestMeta(request));
         return reply
           .type('application/x-ndjson; charset=utf-8')
           .header('content-disposition', `attachment; filename="${fileName}"`)

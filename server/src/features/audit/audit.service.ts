@@ -7,7 +7,6 @@
  */
 import { Readable } from 'node:stream';
 import {
-  AUDIT_LOG_MSG,
   AUDIT_SHARED_ACTIONS,
   type AuditLogEntry,
   type AuditLogExportQuery,
@@ -16,10 +15,9 @@ import {
 } from '@strongroom/contracts';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
-import { forbidden } from '../../shared/errors.js';
-import { withFreshMfa } from '../mfa/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { CSV_BOM, CSV_HEADER, csvRow } from './audit-csv.js';
+import { namesOfEntries } from './audit-names.repository.js';
 import {
   auditEntriesAfter,
   chainHead,
@@ -43,10 +41,6 @@ type FilterQuery = Pick<
   AuditLogListQuery,
   'startDate' | 'endDate' | 'actions' | 'actions[]' | 'actorIds' | 'actorIds[]' | 'ipAddress' | 'search'
 >;
-
-function readers(auth: AuthContext): void {
-  if (auth.user.role === 'guest') throw forbidden(AUDIT_LOG_MSG.guestsNotAllowed);
-}
 
 function filtersOf(auth: AuthContext, q: FilterQuery): AuditFilters {
   const actions = [...(q.actions ?? []), ...(q['actions[]'] ?? [])];
@@ -90,7 +84,6 @@ function toEntry(r: AuditLogRow): AuditLogEntry {
 
 /** GET /_api/audit-logs/list */
 export async function listAuditLogs(ctx: AppContext, auth: AuthContext, q: AuditLogListQuery): Promise<AuditLogListResponse> {
-  readers(auth);
   const f = filtersOf(auth, q);
   const order: AuditOrder = { sortBy: q.sortBy, direction: q.sortDirection };
   const [rows, counted] = await Promise.all([
@@ -100,8 +93,9 @@ export async function listAuditLogs(ctx: AppContext, auth: AuthContext, q: Audit
   ]);
   const capped = hasNarrowing(f) && counted > COUNT_CAP;
   const totalCount = capped ? COUNT_CAP : counted;
+  const names = await namesOfEntries(ctx.db, f.organizationId, rows);
   return {
-    logs: rows.map(toEntry),
+    logs: rows.map((r) => ({ ...toEntry(r), names: names.get(r.id) ?? { matter: null, target: null } })),
     pagination: { page: q.page, limit: q.limit, totalCount, totalPages: Math.ceil(totalCount / q.limit), totalCountCapped: capped },
     totalCount,
   };
@@ -117,14 +111,12 @@ export async function exportAuditLogs(
   ctx: AppContext,
   auth: AuthContext,
   q: AuditLogExportQuery,
-  mfaToken: string | undefined,
   meta: RequestMeta,
 ): Promise<{ fileName: string; body: Readable; rows: number }> {
-  readers(auth);
   const base = filtersOf(auth, q);
   const order: AuditOrder = { sortBy: q.sortBy, direction: q.sortDirection };
   const at = new Date();
-  const { f, rows } = await withFreshMfa(ctx, auth, 'EXPORT_AUDIT_LOGS', mfaToken, meta.ip, async (trx) => {
+  const { f, rows } = await auth.stepUp.run(async (trx) => {
     const upToId = await newestEntryId(trx, base.organizationId);
     const f: AuditFilters = { ...base, upToId: upToId ?? '0' };
     const matching = await countAuditEntries(trx, f, q.limit ?? Number.MAX_SAFE_INTEGER - 1);

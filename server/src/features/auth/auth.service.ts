@@ -17,8 +17,8 @@ import {
   tellLockout,
   tellRecoveryCodeUsed,
 } from '../mfa/index.js';
-import { createSession, revokeSession, sessionExpiresAt, type AuthContext } from '../sessions/sessions.service.js';
-import { findOrganization, findUserByEmail, findUserById, toSessionUser, verifyPassword, type UserRow } from '../users/users.service.js';
+import { createSession, revokeSession, sessionExpiresAt, type AuthContext } from '../sessions/index.js';
+import { findOrganization, findUserByEmail, findUserById, toSessionUser, verifyPassword, type UserRow } from '../users/index.js';
 import { endPendingLogin, findLivePendingLogin, insertPendingLogin, reservePendingLoginAttempt } from './auth.repository.js';
 
 export const PENDING_LOGIN_MINUTES = 10;

@@ -3,8 +3,8 @@ import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest } from '../../shared/errors.js';
 import { confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
-import { revokeUserSessions, type AuthContext } from '../sessions/sessions.service.js';
-import { hashPassword, updateUser, verifyPassword } from '../users/users.service.js';
+import { revokeUserSessions, type AuthContext } from '../sessions/index.js';
+import { hashPassword, updateUser, verifyPassword } from '../users/index.js';
 import { endUserPendingLogins, spendUserResetTokens } from './auth.repository.js';
 
 const WRONG_CURRENT_RULE: ThrottleRule = { limit: 5, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };

@@ -4,8 +4,8 @@ import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest } from '../../shared/errors.js';
 import { clearThrottle, consume, type ThrottleRule } from '../../shared/throttle.js';
 import { hashToken, newToken } from '../../shared/tokens.js';
-import { revokeUserSessions } from '../sessions/sessions.service.js';
-import { findUserByEmail, hashPassword, updateUser } from '../users/users.service.js';
+import { revokeUserSessions } from '../sessions/index.js';
+import { findUserByEmail, hashPassword, updateUser } from '../users/index.js';
 import { endUserPendingLogins, insertResetToken, lockLiveResetToken, markResetTokenUsed, spendUserResetTokens } from './auth.repository.js';
 import { accountKey } from './auth.service.js';
 

@@ -29,12 +29,6 @@ export function listFlags(db: Executor, organizationId: string) {
   return db.selectFrom('featureFlags').select(['flagName', 'enabled']).where('organizationId', '=', organizationId).execute();
 }
 
-/** Locks the organization's row so that flag changes of one organization run one at a time. */
-export async function lockOrganizationForFlags(db: Executor, organizationId: string): Promise<boolean> {
-  const row = await db.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function upsertFlag(db: Executor, organizationId: string, flagName: FeatureFlagName, enabled: boolean): Promise<void> {
   await db
     .insertInto('featureFlags')

@@ -9,10 +9,10 @@ import { FEATURE_FLAG_DESCRIPTIONS, FEATURE_FLAG_NAMES, SETTINGS_MSG } from '@st
 import type { Executor } from '../../platform/db/database.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
-import { forbidden, notFound } from '../../shared/errors.js';
-import { freshCodeRequired, withFreshMfa } from '../mfa/index.js';
+import { notFound } from '../../shared/errors.js';
 import type { AuthContext } from '../sessions/index.js';
-import { findFlag, insertFlags, listFlags, lockOrganizationForFlags, upsertFlag } from './feature-flags.repository.js';
+import { lockOrganization } from '../users/index.js';
+import { findFlag, insertFlags, listFlags, upsertFlag } from './feature-flags.repository.js';
 
 /** A new organization asks for a fresh second factor on every critical operation. */
 const DEFAULT_FLAGS: Record<FeatureFlagName, boolean> = {
@@ -43,14 +43,8 @@ async function flagsOf(db: Executor, organizationId: string): Promise<FeatureFla
   }));
 }
 
-/** The Security tab is for administrators only. */
-function requireAdmin(auth: AuthContext): void {
-  if (auth.user.role !== 'admin') throw forbidden(SETTINGS_MSG.adminsOnly);
-}
-
 /** GET /_api/settings/feature-flags (admins). */
 export async function getFeatureFlags(ctx: AppContext, auth: AuthContext): Promise<FeatureFlagsResponse> {
-  requireAdmin(auth);
   return { featureFlags: await flagsOf(ctx.db, auth.user.organizationId) };
 }
 
@@ -66,19 +60,17 @@ const isMfaFlag = (name: FeatureFlagName) => name.startsWith('MFA_');
  * before and after, and how MFA was given.
  */
 export async function updateFeatureFlags(
-  ctx: AppContext,
   auth: AuthContext,
   input: UpdateFeatureFlagsRequest,
   meta: RequestMeta,
 ): Promise<UpdateFeatureFlagsResponse> {
-  requireAdmin(auth);
   const orgId = auth.user.organizationId;
-  if (input.organizationId !== undefined && input.organizationId !== orgId) throw forbidden(SETTINGS_MSG.organizationMismatch);
-  const featureFlags = await withFreshMfa(ctx, auth, 'MANAGE_FEATURE_FLAGS', input.mfaToken, meta.ip, async (trx, mfa) => {
-    if (!(await lockOrganizationForFlags(trx, orgId))) throw notFound();
+  const featureFlags = await auth.stepUp.run(async (trx, via) => {
+    // Flag changes of one organization run one at a time, under the organization's row lock.
+    if (!(await lockOrganization(trx, orgId))) throw notFound();
     const before = Object.fromEntries((await flagsOf(trx, orgId)).map((f) => [f.flagName, f.enabled]));
     const turnsSafeguardOff = input.flagsToUpdate.some((f) => isMfaFlag(f.flagName) && before[f.flagName] && !f.enabled);
-    if (turnsSafeguardOff && mfa.via !== 'code') throw freshCodeRequired(auth, 'MANAGE_FEATURE_FLAGS');
+    if (turnsSafeguardOff && via !== 'code') throw auth.stepUp.freshCodeRequired();
     for (const f of input.flagsToUpdate) await upsertFlag(trx, orgId, f.flagName, f.enabled);
     const now = await flagsOf(trx, orgId);
     const after = Object.fromEntries(now.map((f) => [f.flagName, f.enabled]));
@@ -87,7 +79,7 @@ export async function updateFeatureFlags(
       trx,
       'UPDATE_FEATURE_FLAGS',
       { table: 'feature_flags', id: orgId },
-      { before, after, changed, mfa: mfa.via },
+      { before, after, changed, mfa: via },
     );
     return now;
   });

@@ -10,30 +10,52 @@ import {
 import type { AppContext } from '../../shared/context.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { authOf } from '../sessions/index.js';
-import { acceptInvitation, inviteUser, verifyInvitation } from './invitations.service.js';
+import { acceptInvitation, inviteUser, PEOPLE_STEP_UP, verifyInvitation } from './invitations.service.js';
 
 export function invitationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/_api/settings/users/invite',
-      { schema: { tags: ['settings'], body: inviteUserRequest, response: { 200: inviteUserResponse } }, config: { auth: 'signed-in' } },
-      async (request) => {
-        // The second factor may come in the body or, as the client's retry sends it, in the X-MFA-Token header.
-        const headerToken = request.headers['x-mfa-token'];
-        const body = { ...request.body, mfaToken: request.body.mfaToken ?? (typeof headerToken === 'string' ? headerToken : undefined) };
-        return inviteUser(ctx, authOf(request), body, requestMeta(request));
+      {
+        schema: {
+          operationId: 'inviteUser',
+          summary: 'Invites someone to the organization by email, with a role and permissions.',
+          tags: ['settings'],
+          body: inviteUserRequest,
+          response: { 200: inviteUserResponse },
+        },
+        config: { access: { who: 'signed-in', allow: 'invite', stepUp: PEOPLE_STEP_UP } },
       },
+      async (request) => inviteUser(ctx, authOf(request), request.body, requestMeta(request)),
     );
 
     app.post(
       '/_api/auth/invitation-verify',
-      { schema: { tags: ['auth'], body: invitationVerifyRequest, response: { 200: invitationVerifyResponse } } },
+      {
+        schema: {
+          operationId: 'verifyInvitation',
+          summary: "Checks an invitation link's token and tells whom it invites and to which organization.",
+          tags: ['auth'],
+          body: invitationVerifyRequest,
+          response: { 200: invitationVerifyResponse },
+        },
+        config: { access: { who: 'public', why: 'the invitation link: authorized by its one-time token' } },
+      },
       async (request) => verifyInvitation(ctx, request.body.token),
     );
 
     app.post(
       '/_api/auth/invitation-accept',
-      { schema: { tags: ['auth'], body: invitationAcceptRequest, response: { 200: messageResponse } } },
+      {
+        schema: {
+          operationId: 'acceptInvitation',
+          summary: "Accepts an invitation: creates the user's account with a password.",
+          tags: ['auth'],
+          body: invitationAcceptRequest,
+          response: { 200: messageResponse },
+        },
+        config: { access: { who: 'public', why: 'the invitation link: authorized by its one-time token' } },
+      },
       async (request) => acceptInvitation(ctx, request.body, requestMeta(request)),
     );
   };

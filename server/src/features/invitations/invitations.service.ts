@@ -1,14 +1,13 @@
 import type { InvitationActionRequest, InvitationActionResponse, InviteUserRequest, PendingInvitation, Role } from '@strongroom/contracts';
-import { DEFAULT_PERMISSIONS, MAIL, MSG, TEAM_MSG, canInviteMembers, invitableRoles } from '@strongroom/contracts';
+import { DEFAULT_PERMISSIONS, MAIL, MSG, TEAM_MSG, invitableRoles } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
+import type { StepUpDeclaration } from '../../shared/route-access.js';
 import { conflict, forbidden, notFound, serviceUnavailable } from '../../shared/errors.js';
 import { hashToken, newToken } from '../../shared/tokens.js';
-import { isFlagEnabled } from '../feature-flags/feature-flags.service.js';
-import { withFreshMfa } from '../mfa/index.js';
-import type { AuthContext } from '../sessions/sessions.service.js';
-import { findUserByEmail, hashPassword, insertUser } from '../users/users.service.js';
+import type { AuthContext } from '../sessions/index.js';
+import { findUserByEmail, hashPassword, insertUser } from '../users/index.js';
 import {
   findOpenInvitation,
   findPendingInvitationByEmail,
@@ -30,9 +29,18 @@ type Inviter = Pick<AuthContext['user'], 'role' | 'permissions'>;
 /** The roles a person may invite: the contract's rule, the same one the web's Invite User buttons follow. */
 export { invitableRoles };
 
-/** Refuses an invitation of `role` by someone who may not send it. */
+/** Managing people asks for a fresh code (or a token of the people class) while MFA_USER_MANAGEMENT is on. */
+export const PEOPLE_STEP_UP = {
+  operation: 'MFA_USER_MANAGEMENT',
+  flag: 'MFA_USER_MANAGEMENT',
+  accepts: 'code-or-token',
+} as const satisfies StepUpDeclaration;
+
+/**
+ * Refuses an invitation of `role` by someone who may not send it (the route already let through only people who
+ * may invite someone).
+ */
 function requireMayInvite(user: Inviter, role: Role): void {
-  if (!canInviteMembers(user)) throw forbidden();
   const roles = invitableRoles(user);
   if (role === 'admin' && user.role !== 'admin') throw forbidden(MSG.inviteAdminOnly);
   if (!roles.includes(role)) throw forbidden(TEAM_MSG.inviteGuestsOnly);
@@ -63,7 +71,6 @@ export async function inviteUser(ctx: AppContext, auth: AuthContext, input: Invi
     return existing;
   };
   await assertInvitable(ctx.db);
-  const needsMfa = await isFlagEnabled(ctx.db, user.organizationId, 'MFA_USER_MANAGEMENT');
   const token = newToken();
   const save = async (trx: Executor) => {
     await lockInvitationAddress(trx, user.organizationId, email);
@@ -82,9 +89,7 @@ export async function inviteUser(ctx: AppContext, auth: AuthContext, input: Invi
     await auditFor(user, meta)(trx, 'INVITE_USER', { table: 'invitations', id: row.id }, { email, role: input.role });
     return { row, hasAccount: !!existing };
   };
-  const { row: invitation, hasAccount } = needsMfa
-    ? await withFreshMfa(ctx, auth, 'MFA_USER_MANAGEMENT', input.mfaToken, meta.ip, (trx) => save(trx))
-    : await ctx.db.transaction().execute(save);
+  const { row: invitation, hasAccount } = await auth.stepUp.run(save);
   await sendInvitationMail(ctx, auth, email, token, hasAccount);
   return {
     success: true as const,
@@ -135,7 +140,6 @@ export async function resendInvitation(
   const found = await lockInvitationById(ctx.db, user.organizationId, input.invitationId);
   if (!found) throw notFound(TEAM_MSG.invitationNotFound);
   requireMayInvite(user, found.role);
-  const needsMfa = await isFlagEnabled(ctx.db, user.organizationId, 'MFA_USER_MANAGEMENT');
   const token = newToken();
   const save = async (trx: Executor) => {
     const inv = await lockInvitationById(trx, user.organizationId, input.invitationId);
@@ -151,9 +155,7 @@ export async function resendInvitation(
     await auditFor(user, meta)(trx, 'INVITATION_RESENT', { table: 'invitations', id: inv.id }, { email: inv.email, role: inv.role });
     return { row, hasAccount: !!existing };
   };
-  const { row, hasAccount } = needsMfa
-    ? await withFreshMfa(ctx, auth, 'MFA_USER_MANAGEMENT', input.mfaToken, meta.ip, (trx) => save(trx))
-    : await ctx.db.transaction().execute(save);
+  const { row, hasAccount } = await auth.stepUp.run(save);
   await sendInvitationMail(ctx, auth, row.email, token, hasAccount);
   const [pending] = (await listPendingInvitations(ctx.db, user.organizationId)).filter((p) => p.id === row.id);
   return { success: true, message: TEAM_MSG.invitationResent(row.email), ...(pending ? { invitation: pending } : {}) };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS, MSG } from '@strongroom/contracts';
-import { createSession } from '../sessions/sessions.service.js';
+import { createSession } from '../sessions/index.js';
 import {
   API,
   Client,

@@ -1,5 +1,5 @@
 /**
- * Applying and removing a matter's legal hold (POST /_api/matters/legal-hold). Admins only. A held matter takes
+ * Applying and removing a matter's legal hold (POST /_api/matters/legal-hold), by administrators (the route's rule). A held matter takes
  * no changes and cannot be vaulted. On a vaulted matter the hold may be removed (the matter stays vaulted and
  * read-only: that is what lets its retention end) and applied again; its vault objects' holds follow the
  * matter's through a durable job.
@@ -9,13 +9,10 @@ import { VAULT_MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
-import { conflict, forbidden } from '../../shared/errors.js';
-import { isFlagEnabled } from '../feature-flags/feature-flags.service.js';
-import { getVisibleMatter, lockVisibleMatter, toMatterDto, type MatterRow } from '../matters/index.js';
-import { withFreshMfa } from '../mfa/index.js';
+import { conflict } from '../../shared/errors.js';
+import { getVisibleMatter, lockVisibleMatter, setMatterHold, toMatterDto, type MatterRow } from '../matters/index.js';
 import type { AuthContext } from '../sessions/index.js';
-import { followMatterHold } from '../vault/vault.service.js';
-import { setMatterHold } from './legal-hold.repository.js';
+import { followMatterHold } from '../vault/index.js';
 
 /** Applying a hold that is on, or removing one that is off, is refused with a clear word (409). */
 function requireChange(matter: Pick<MatterRow, 'legalHold'>, action: LegalHoldRequest['action']): void {
@@ -35,8 +32,6 @@ export async function changeLegalHold(
   meta: RequestMeta,
 ): Promise<LegalHoldResponse> {
   const { user } = auth;
-  // Admins only: users and guests alike are told so.
-  if (user.role !== 'admin') throw forbidden(VAULT_MSG.holdPermissionDenied);
   requireChange(await getVisibleMatter(ctx.db, user, input.matterId), input.action);
 
   const change = async (trx: Executor) => {
@@ -60,8 +55,6 @@ export async function changeLegalHold(
     if (matter.isVaulted) await followMatterHold(ctx, trx, user.organizationId, matter.id);
     return updated;
   };
-  const updated = (await isFlagEnabled(ctx.db, user.organizationId, 'MFA_VAULT_OPERATIONS'))
-    ? await withFreshMfa(ctx, auth, 'MFA_VAULT_OPERATIONS', input.mfaToken, meta.ip, change)
-    : await ctx.db.transaction().execute(change);
+  const updated = await auth.stepUp.run(change);
   return { matter: toMatterDto(updated), message: input.action === 'apply' ? VAULT_MSG.holdApplied : VAULT_MSG.holdRemoved };
 }

@@ -3,9 +3,14 @@
 export {
   getVisibleMatter,
   lockVisibleMatter,
+  readOnlyRefusal,
   requireMatterWritable,
   requireMatterWriter,
   requireVisible,
   toMatterDto,
+  visibleMatters,
   type MatterRow,
 } from './matter-access.js';
+// The matter's state changed by the features that own the change, under the matter's row lock: the legal hold
+// (legal-hold), vaulting (vault), and the lock the retention-end job takes before destroying files (vault).
+export { lockMatterForChange, markMatterVaulted, setMatterHold } from './matter-state.service.js';

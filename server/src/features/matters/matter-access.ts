@@ -7,8 +7,8 @@ import { MATTER_MSG, MSG, canChangeMatters, retentionExpired } from '@strongroom
 import type { Executor } from '../../platform/db/database.js';
 import { requireMemberRole, requirePermission } from '../../shared/access.js';
 import { AppError, conflict, forbidden, notFound } from '../../shared/errors.js';
-import type { UserRow } from '../users/users.service.js';
-import { findMatter, hasGuestGrant, lockMatterRow, type MatterRow } from './matters.repository.js';
+import type { UserRow } from '../users/index.js';
+import { findMatter, hasGuestGrant, lockMatterRow, visibleMattersQuery, type MatterRow } from './matters.repository.js';
 
 export type { MatterRow } from './matters.repository.js';
 
@@ -64,6 +64,18 @@ export function matterReadScope(user: Pick<UserRow, 'id' | 'role'>): { guestUser
   return user.role === 'guest' ? { guestUserId: user.id } : {};
 }
 
+/**
+ * Every matter of the viewer's organization the viewer may see (the query, not yet run, to select from or to use
+ * as a subquery): vaulted ones only with canViewVaulted, for a guest only the matters shared with them.
+ */
+export function visibleMatters(db: Executor, user: Pick<UserRow, 'organizationId' | 'permissions' | 'id' | 'role'>) {
+  return visibleMattersQuery(db, {
+    organizationId: user.organizationId,
+    includeVaulted: user.permissions.canViewVaulted,
+    ...matterReadScope(user),
+  });
+}
+
 /** A matter of the user's organization that the user may see; another organization's id answers 404. */
 export async function getVisibleMatter(db: Executor, user: Viewer, matterId: string): Promise<MatterRow> {
   const matter = await findMatter(db, user.organizationId, matterId);
@@ -94,6 +106,12 @@ export function requireMatterWritable(
   if (retentionExpired(matter)) throw conflict(MSG.readOnlyMatter, { reason: 'RETENTION_EXPIRED' });
 }
 
+/** The refusal of a member who may change no matter (see requireMatterWriter), or undefined for anyone else. */
+export function readOnlyRefusal(user: Pick<UserRow, 'role' | 'permissions'>): AppError | undefined {
+  if (user.role === 'guest' || canChangeMatters(user)) return undefined;
+  return new AppError(403, MSG.readOnlyMatter, 'PERMISSION_ERROR', { reason: 'READ_ONLY' });
+}
+
 /**
  * A person who may see matters but holds no permission that changes them (not an admin, none of canUpload,
  * canRename, canDelete) sees every matter read-only: a change is refused with 403, the read-only text and
@@ -101,7 +119,8 @@ export function requireMatterWritable(
  */
 export function requireMatterWriter(user: Pick<UserRow, 'role' | 'permissions'>, permission: PermissionKey | 'editor'): void {
   requireMemberRole(user);
-  if (!canChangeMatters(user)) throw new AppError(403, MSG.readOnlyMatter, 'PERMISSION_ERROR', { reason: 'READ_ONLY' });
+  const readOnly = readOnlyRefusal(user);
+  if (readOnly) throw readOnly;
   // Matter details are edited by admins and holders of canUpload, the same people who create matters.
   if (permission === 'editor') {
     if (user.role !== 'admin' && !user.permissions.canUpload) throw forbidden();

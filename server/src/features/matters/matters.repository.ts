@@ -1,7 +1,7 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { MatterSortField, MatterStatus } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
-import type { MattersTable } from '../../platform/db/schema.js';
+import type { DB, MattersTable } from '../../platform/db/schema.js';
 import { containsPattern, prefixPattern } from '../../shared/like-patterns.js';
 import { matterNumberYearPatterns } from '../../shared/matter-number.js';
 
@@ -51,6 +51,56 @@ export function updateMatterRow(db: Executor, matter: MatterRow, changes: Matter
     .where('organizationId', '=', matter.organizationId)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** Sets the matter's legal hold and its reason, raising its version; the caller holds the row lock. */
+export function setMatterHoldRow(
+  db: Executor,
+  matter: Pick<MatterRow, 'id' | 'organizationId' | 'version'>,
+  values: { legalHold: boolean; holdReason: string | null; userId: number },
+) {
+  return db
+    .updateTable('matters')
+    .set({
+      legalHold: values.legalHold,
+      holdReason: values.holdReason,
+      version: matter.version + 1,
+      updatedBy: values.userId,
+      updatedAt: new Date(),
+    })
+    .where('id', '=', matter.id)
+    .where('organizationId', '=', matter.organizationId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Marks the matter vaulted, with the legal hold applied (its reason kept when it has one), raising its version.
+ * Only a matter that is not vaulted yet changes: of two starts at once, the second finds none and answers undefined.
+ */
+export function markMatterVaultedRow(
+  db: Executor,
+  matter: Pick<MatterRow, 'id' | 'organizationId' | 'version' | 'holdReason'>,
+  values: { vaultedAt: Date; retentionExpiresAt: Date; holdReason: string; userId: number },
+) {
+  return db
+    .updateTable('matters')
+    .set({
+      isVaulted: true,
+      status: 'Vaulted',
+      vaultedAt: values.vaultedAt,
+      retentionExpiresAt: values.retentionExpiresAt,
+      legalHold: true,
+      holdReason: matter.holdReason ?? values.holdReason,
+      version: matter.version + 1,
+      updatedBy: values.userId,
+      updatedAt: values.vaultedAt,
+    })
+    .where('id', '=', matter.id)
+    .where('organizationId', '=', matter.organizationId)
+    .where('isVaulted', '=', false)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function matterNumberTaken(
@@ -128,7 +178,11 @@ export type MatterFilters = {
   search?: string;
   status?: MatterStatus;
   clientName?: string;
+  /** The client name is a picked suggestion: the whole name matches, not a part of it. */
+  clientNameExact?: boolean;
   responsibleLawyer?: string;
+  /** The lawyer is a picked suggestion: the whole name matches, not a part of it. */
+  responsibleLawyerExact?: boolean;
   createdFrom?: Date;
   createdBefore?: Date;
 };
@@ -148,6 +202,15 @@ export async function hasGuestGrant(db: Executor, organizationId: string, matter
   return row !== undefined;
 }
 
+/**
+ * A client or lawyer filter, ignoring case: typed text matches anywhere in the name (its `%`, `_` and `\` taken
+ * literally); a picked suggestion (exact) matches the whole name only.
+ */
+function nameFilter(column: 'clientName' | 'responsibleLawyer', text: string, exact = false) {
+  return (eb: ExpressionBuilder<DB, 'matters'>) =>
+    exact ? eb(eb.fn('lower', [column]), '=', text.toLowerCase()) : eb(column, 'ilike', containsPattern(text));
+}
+
 function filtered(db: Executor, f: MatterFilters) {
   let q = db.selectFrom('matters').where('organizationId', '=', f.organizationId);
   if (!f.includeVaulted) q = q.where('isVaulted', '=', false);
@@ -165,11 +228,19 @@ function filtered(db: Executor, f: MatterFilters) {
     );
   }
   if (f.status) q = q.where('isVaulted', '=', f.status === 'Vaulted');
-  if (f.clientName) q = q.where((eb) => eb(eb.fn('lower', ['clientName']), '=', f.clientName!.toLowerCase()));
-  if (f.responsibleLawyer) q = q.where((eb) => eb(eb.fn('lower', ['responsibleLawyer']), '=', f.responsibleLawyer!.toLowerCase()));
+  if (f.clientName) q = q.where(nameFilter('clientName', f.clientName, f.clientNameExact));
+  if (f.responsibleLawyer) q = q.where(nameFilter('responsibleLawyer', f.responsibleLawyer, f.responsibleLawyerExact));
   if (f.createdFrom) q = q.where('createdAt', '>=', f.createdFrom);
   if (f.createdBefore) q = q.where('createdAt', '<', f.createdBefore);
   return q;
+}
+
+/**
+ * The matters a viewer may see, with no other filter (the query, not yet run): the same rule as the matters list,
+ * for features that search inside those matters (search).
+ */
+export function visibleMattersQuery(db: Executor, f: Pick<MatterFilters, 'organizationId' | 'includeVaulted' | 'guestUserId'>) {
+  return filtered(db, f);
 }
 
 export type MatterOrder = { sortBy: MatterSortField; direction: 'asc' | 'desc' };

@@ -12,15 +12,14 @@ import type {
 } from '@strongroom/contracts';
 import { MATTER_LIMITS, MATTER_MSG } from '@strongroom/contracts';
 import { auditFor } from '../../shared/audit.js';
-import { requirePermission } from '../../shared/access.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import type { Executor } from '../../platform/db/database.js';
 import { conflict } from '../../shared/errors.js';
 import { formatMatterNumber } from '../../shared/matter-number.js';
 import { isUniqueViolation } from '../../shared/unique-violation.js';
 import type { AuthContext } from '../sessions/index.js';
-import { recordUndo, undoUnavailable, type UndoEntry, type UndoOffer } from '../undo/undo.service.js';
-import type { UserRow } from '../users/users.service.js';
+import { recordUndo, undoUnavailable, type UndoEntry, type UndoOffer } from '../undo/index.js';
+import type { UserRow } from '../users/index.js';
 import { lockVisibleMatter, matterReadScope, requireMatterWritable, requireMatterWriter, toMatterDto } from './matter-access.js';
 import {
   countMatters,
@@ -60,7 +59,9 @@ export async function listMatters(ctx: AppContext, auth: AuthContext, q: MatterL
     search: q.search,
     status: q.status,
     clientName: q.clientName,
+    clientNameExact: q.clientNameExact,
     responsibleLawyer: q.responsibleLawyer,
+    responsibleLawyerExact: q.responsibleLawyerExact,
     ...dateBounds(q),
   };
   const [rows, totalCount] = await Promise.all([
@@ -80,7 +81,6 @@ export async function listMatters(ctx: AppContext, auth: AuthContext, q: MatterL
  * the dialog sends it back only when the user changed it, so a creation in between costs nobody a conflict.
  */
 export async function nextMatterNumber(ctx: AppContext, auth: AuthContext): Promise<{ matterNumber: string }> {
-  requirePermission(auth.user, 'canUpload');
   const year = new Date().getUTCFullYear();
   // Past the counter and every number of the year typed by hand: free when asked.
   const counter = await peekMatterCounter(ctx.db, auth.user.organizationId, year);
@@ -95,7 +95,6 @@ export async function createMatter(
   meta: RequestMeta,
 ): Promise<MatterResponse> {
   const { user } = auth;
-  requirePermission(user, 'canUpload');
   const givenNumber = input.matterNumber?.trim();
   try {
     const matter = await ctx.db.transaction().execute(async (trx) => {

@@ -1,16 +1,20 @@
-// What other features use of MFA: the gate of sensitive actions, the second step of signing in, emailed codes
-// for signed-in users, and the authenticator's current code.
+// What other features use of MFA; its repository stays private to this feature.
+
+// The gate of sensitive actions: a fresh code required and checked (the access guard).
+export { freshCodeRequired, withFreshMfa } from './mfa.service.js';
+// The second step of signing in: codes reserved, checked, consumed, and the lockout told (auth).
 export {
   confirmCodeFailure,
   consumeEmailCode,
   consumeTotp,
   createEmailCode,
-  freshCodeRequired,
   releaseCodeAttempt,
   reserveCodeAttempt,
   tellLockout,
-  withFreshMfa,
 } from './mfa.service.js';
+// An emailed code for a signed-in user's sensitive action (auth's routes).
 export { sendActionEmailCode } from './mfa-manage.service.js';
+// The authenticator's current code (tests and the probe sign in with it).
 export { currentTotp } from './totp.js';
+// Recovery codes: spent at sign-in (auth), counted (settings), cleared with the authenticator (team).
 export { clearRecoveryCodes, remainingRecoveryCodes, spendUserRecoveryCode, tellRecoveryCodeUsed } from './recovery-codes.service.js';

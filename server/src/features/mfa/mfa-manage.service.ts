@@ -4,8 +4,8 @@ import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest, internalError } from '../../shared/errors.js';
 import { deliverOr503 } from '../../shared/mail-delivery.js';
-import type { AuthContext } from '../sessions/sessions.service.js';
-import { lockUser, updateUser, type UserRow } from '../users/users.service.js';
+import type { AuthContext } from '../sessions/index.js';
+import { lockUser, updateUser, type UserRow } from '../users/index.js';
 import {
   consumeEmailCode,
   consumeTotp,

@@ -19,37 +19,71 @@ export function mfaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/_api/settings/mfa-manage',
-      { schema: { tags: ['settings'], body: mfaManageRequest, response: { 200: mfaManageResponse } }, config: { auth: 'setup-wall-ok' } },
+      {
+        schema: {
+          operationId: 'manageMfa',
+          summary: "Sets up, switches or confirms the user's second-factor method.",
+          tags: ['settings'],
+          body: mfaManageRequest,
+          response: { 200: mfaManageResponse },
+        },
+        config: { access: { who: 'setup-wall-ok' } },
+      },
       async (request) => manageMfa(ctx, authOf(request), request.body, requestMeta(request)),
     );
     app.get(
       '/_api/settings/mfa',
-      { schema: { tags: ['settings'], response: { 200: mfaStatusResponse } }, config: { auth: 'setup-wall-ok' } },
+      {
+        schema: {
+          operationId: 'getMfaStatus',
+          summary: "Tells the user's second-factor method and how many recovery codes remain.",
+          tags: ['settings'],
+          response: { 200: mfaStatusResponse },
+        },
+        config: { access: { who: 'setup-wall-ok' } },
+      },
       async (request) => mfaStatus(ctx, authOf(request)),
     );
     app.post(
       '/_api/settings/mfa',
-      { schema: { tags: ['settings'], body: mfaSettingsRequest, response: { 200: mfaManageResponse } }, config: { auth: 'setup-wall-ok' } },
+      {
+        schema: {
+          operationId: 'changeMfaMethod',
+          summary: "Switches the user's second-factor method between authenticator app and emailed codes.",
+          tags: ['settings'],
+          body: mfaSettingsRequest,
+          response: { 200: mfaManageResponse },
+        },
+        config: { access: { who: 'setup-wall-ok' } },
+      },
       async (request) => mfaSettings(ctx, authOf(request), request.body, requestMeta(request)),
     );
     app.post(
       '/_api/settings/mfa/recovery-codes',
       {
-        schema: { tags: ['settings'], body: regenerateRecoveryCodesRequest, response: { 200: recoveryCodesResponse } },
-        config: { auth: 'signed-in' },
+        schema: {
+          operationId: 'regenerateRecoveryCodes',
+          summary: "Replaces the user's recovery codes with new ones, behind a fresh code.",
+          tags: ['settings'],
+          body: regenerateRecoveryCodesRequest,
+          response: { 200: recoveryCodesResponse },
+        },
+        // These codes are a second factor themselves: only a fresh code of the authenticator buys new ones.
+        config: { access: { who: 'signed-in', stepUp: { operation: 'MFA_SETTINGS', accepts: 'code' } } },
       },
-      async (request) => {
-        // The code may come in the body or, as the client's retry sends it, in the X-MFA-Token header.
-        const header = request.headers['x-mfa-token'];
-        const mfaToken = request.body.mfaToken ?? (typeof header === 'string' ? header : undefined);
-        return regenerateRecoveryCodes(ctx, authOf(request), { mfaToken }, requestMeta(request));
-      },
+      async (request) => regenerateRecoveryCodes(ctx, authOf(request), requestMeta(request)),
     );
     app.post(
       '/_api/auth/verifySystemMfa',
       {
-        schema: { tags: ['auth'], body: verifySystemMfaRequest, response: { 200: verifySystemMfaResponse } },
-        config: { auth: 'signed-in' },
+        schema: {
+          operationId: 'verifySystemMfa',
+          summary: "Exchanges a fresh code for a short-lived system MFA token of an operation's risk class.",
+          tags: ['auth'],
+          body: verifySystemMfaRequest,
+          response: { 200: verifySystemMfaResponse },
+        },
+        config: { access: { who: 'signed-in' } },
       },
       async (request) => verifySystemMfa(ctx, authOf(request), request.body, requestMeta(request)),
     );

@@ -1,5 +1,5 @@
 import type { SystemMfaOperation } from '@strongroom/contracts';
-import { MAIL, MSG } from '@strongroom/contracts';
+import { MAIL, MSG, riskClassOf } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import type { MailMessage } from '../../platform/mail/mailer.js';
 import type { AppContext } from '../../shared/context.js';
@@ -7,8 +7,9 @@ import { AppError, mfaRequired, tooManyRequests } from '../../shared/errors.js';
 import { auditFor } from '../../shared/audit.js';
 import { assertNotLocked, confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
 import { hashToken, newSixDigitCode, newToken, safeEqualHex } from '../../shared/tokens.js';
-import type { AuthContext } from '../sessions/sessions.service.js';
-import { lockUser, setTotpState, type UserRow } from '../users/users.service.js';
+import type { StepUpOperation } from '../../shared/route-access.js';
+import type { SessionContext } from '../sessions/index.js';
+import { lockUser, setTotpState, type UserRow } from '../users/index.js';
 import {
   findLiveSystemTokenOperation,
   insertEmailCode,
@@ -103,40 +104,17 @@ function availableMethods(user: UserRow): [method: 'totp' | 'email'] {
   return user.mfaEnabled && user.mfaPrimaryMethod === 'totp' ? ['totp'] : ['email'];
 }
 
-/**
- * Risk classes of step-up: a system MFA token serves only operations of the class it was issued for, so a
- * token obtained to look at statistics cannot invite an administrator or delete a matter. A person's own second
- * factor's settings (MFA_SETTINGS: new recovery codes) are a class of their own, 'own-mfa': a token bought to
- * change one's own settings manages nobody else. Switching one's method takes a code of the current factor
- * itself, never a token. An operation not listed here is a class of its own.
- */
-const RISK_CLASSES: Record<string, string> = {
-  VIEW_ARCHIVAL_STATS: 'insight',
-  REVIEW_MIGRATION_LOGS: 'insight',
-  EXPORT_AUDIT_LOGS: 'export',
-  DELETE_MATTER: 'matters',
-  VAULT_MATTER: 'matters',
-  MFA_VAULT_OPERATIONS: 'matters',
-  MFA_USER_MANAGEMENT: 'people',
-  MFA_SETTINGS: 'own-mfa',
-  MANAGE_FEATURE_FLAGS: 'organization',
-  MFA_ORGANIZATION_SETTINGS: 'organization',
-  MFA_RETENTION_POLICIES: 'organization',
-  MFA_SYSTEM_OPERATIONS: 'organization',
-};
+/** The risk classes of step-up are shared with the web (contracts): a token serves only its own class. */
+export { riskClassOf } from '@strongroom/contracts';
 
-function riskClassOf(operation: string): string {
-  return RISK_CLASSES[operation] ?? `operation:${operation}`;
-}
-
-export async function issueSystemToken(trx: Executor, auth: AuthContext, operation: SystemMfaOperation) {
+export async function issueSystemToken(trx: Executor, auth: SessionContext, operation: SystemMfaOperation) {
   const token = newToken();
   const expiresAt = new Date(Date.now() + SYSTEM_TOKEN_MINUTES * 60_000);
   await insertSystemToken(trx, { tokenHash: hashToken(token), userId: auth.user.id, sessionId: auth.session.id, operation, expiresAt });
   return { token, expiresAt };
 }
 
-async function systemTokenValid(trx: Executor, auth: AuthContext, token: string, operation: string): Promise<boolean> {
+async function systemTokenValid(trx: Executor, auth: SessionContext, token: string, operation: string): Promise<boolean> {
   const issuedFor = await findLiveSystemTokenOperation(trx, hashToken(token), auth.user.id, auth.session.id);
   return issuedFor !== undefined && riskClassOf(issuedFor) === riskClassOf(operation);
 }
@@ -145,7 +123,7 @@ async function systemTokenValid(trx: Executor, auth: AuthContext, token: string,
  * The MFA_REQUIRED answer for a change that only a fresh code may make: the client asks for a code and sends the
  * request again with it; a system MFA token of any class does not serve.
  */
-export function freshCodeRequired(auth: AuthContext, operation: string): AppError {
+export function freshCodeRequired(auth: SessionContext, operation: StepUpOperation): AppError {
   return mfaRequired(operation, availableMethods(auth.user), availableMethods(auth.user)[0]);
 }
 
@@ -242,7 +220,8 @@ export async function withCodeAttempt<T>(
 export type FreshMfaResult = { via: 'code' | 'system-token' };
 
 /**
- * The gate of a sensitive action. Check every rule of the request before calling it, so a code is never
+ * The gate of a sensitive action, behind the access guard's `auth.stepUp.run` (routes declare their step-up; the
+ * guard decides whether it applies). Check every rule of the request before calling it, so a code is never
  * spent on a request that was going to fail. Without mfaToken the answer is MFA_REQUIRED (the client asks
  * for a code and sends the same request again); with one it must be a live system MFA token of this session
  * whose risk class matches `operation`, or a fresh code of the user's method. A code check is reserved
@@ -251,8 +230,8 @@ export type FreshMfaResult = { via: 'code' | 'system-token' };
  */
 export async function withFreshMfa<T>(
   ctx: AppContext,
-  auth: AuthContext,
-  operation: string,
+  auth: SessionContext,
+  operation: StepUpOperation,
   mfaToken: string | undefined,
   ip: string | null,
   action: (trx: Executor, mfa: FreshMfaResult) => Promise<T>,

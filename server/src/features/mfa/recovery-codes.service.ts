@@ -1,14 +1,14 @@
 import { randomInt } from 'node:crypto';
-import type { RecoveryCodesResponse, RegenerateRecoveryCodesRequest } from '@strongroom/contracts';
+import type { RecoveryCodesResponse } from '@strongroom/contracts';
 import { MAIL, SETTINGS_LIMITS, SETTINGS_MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { badRequest } from '../../shared/errors.js';
-import type { AuthContext } from '../sessions/sessions.service.js';
-import type { UserRow } from '../users/users.service.js';
+import type { AuthContext } from '../sessions/index.js';
+import type { UserRow } from '../users/index.js';
 import { countUnusedRecoveryCodes, deleteRecoveryCodes, replaceRecoveryCodes, spendRecoveryCode } from './mfa.repository.js';
-import { consumeUserCode, withFreshMfa } from './mfa.service.js';
+import { consumeUserCode } from './mfa.service.js';
 import { recoveryCodeHash } from './secret-box.js';
 
 /**
@@ -108,16 +108,10 @@ export async function consumeCurrentFactor(
  * POST /_api/settings/mfa/recovery-codes: a new set for an authenticator user, always behind a fresh code of the
  * authenticator (a system MFA token is not enough: these codes are a second factor themselves).
  */
-export async function regenerateRecoveryCodes(
-  ctx: AppContext,
-  auth: AuthContext,
-  input: RegenerateRecoveryCodesRequest,
-  meta: RequestMeta,
-): Promise<RecoveryCodesResponse> {
+export async function regenerateRecoveryCodes(ctx: AppContext, auth: AuthContext, meta: RequestMeta): Promise<RecoveryCodesResponse> {
   const user = auth.user;
   if (!user.mfaEnabled || user.mfaPrimaryMethod !== 'totp') throw badRequest(SETTINGS_MSG.recoveryCodeNoTotp);
-  const code = input.mfaToken && /^\d{6}$/.test(input.mfaToken) ? input.mfaToken : undefined;
-  const recoveryCodes = await withFreshMfa(ctx, auth, 'MFA_SETTINGS', code, meta.ip, async (trx) => {
+  const recoveryCodes = await auth.stepUp.run(async (trx) => {
     const codes = await issueRecoveryCodes(ctx, trx, user);
     await auditFor(user, meta)(trx, 'MFA_RECOVERY_CODES_REGENERATED', { table: 'users', id: user.id }, { count: codes.length });
     return codes;

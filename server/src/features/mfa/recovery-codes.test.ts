@@ -64,6 +64,49 @@ describe('recovery codes', () => {
     }
   });
 
+  it('given at enrolment on the setup wall are answered there only, and one of them signs the user in once', async () => {
+    const acct = await createOrgWithAdmin(t, 'Enrol Once LLP');
+    const c = await signInWithEmailCode(t, acct);
+    const { secret } = (await c.post('/_api/settings/mfa-manage', { operation: 'generate_totp_secret' })).json();
+    const sw = await c.post('/_api/settings/mfa-manage', {
+      operation: 'switch_to_totp',
+      totpToken: currentTotp(secret),
+      mfaToken: 'setup',
+    });
+    expect(sw.statusCode, sw.body).toBe(200);
+    const codes: string[] = sw.json().recoveryCodes;
+    expect(codes).toHaveLength(10);
+    // No later answer carries them again: not the session, not the MFA settings, not the profile.
+    for (const path of ['/_api/auth/session', '/_api/settings/mfa', '/_api/settings/profile']) {
+      const res = await c.get(path, API);
+      expect(res.statusCode, `${path} ${res.body}`).toBe(200);
+      for (const code of codes) expect(res.body).not.toContain(code);
+    }
+    // A second enrolment step cannot replay the switch: the pending secret is spent.
+    const replay = await c.post('/_api/settings/mfa-manage', {
+      operation: 'switch_to_totp',
+      totpToken: currentTotp(secret),
+      mfaToken: 'setup',
+    });
+    expect(replay.statusCode).toBeGreaterThanOrEqual(400);
+    expect(replay.statusCode).toBeLessThan(500);
+    expect(replay.body).not.toContain(codes[0]!);
+
+    // After sign-out, the password and one of those codes sign the user in; the same code again is refused.
+    expect((await c.post('/_api/auth/logout', {})).statusCode).toBe(200);
+    const first = new Client(t.app, freshIp());
+    expect((await first.post('/_api/auth/login_with_password', { email: acct.email, password: acct.password })).statusCode).toBe(200);
+    const ok = await first.post('/_api/auth/mfa-recovery', { userId: acct.userId, recoveryCode: codes[3] });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ recoveryCodesRemaining: 9, user: { id: acct.userId } });
+    expect((await first.get('/_api/auth/session', API)).statusCode).toBe(200);
+    const second = new Client(t.app, freshIp());
+    expect((await second.post('/_api/auth/login_with_password', { email: acct.email, password: acct.password })).statusCode).toBe(200);
+    const spent = await second.post('/_api/auth/mfa-recovery', { userId: acct.userId, recoveryCode: codes[3] });
+    expect(spent.statusCode).toBe(401);
+    expect(spent.json().error).toBe(MSG.invalidCode);
+  });
+
   it('each sign a user in once instead of the authenticator; the user is mailed and it is audited', async () => {
     const { p, codes } = await withCodes();
     const c = await pending(p);

@@ -1,6 +1,13 @@
-// What other features use of nodes: a file node's place and name checked and the node inserted (uploads), the
-// node as the API answers it, the few row reads they run in their own transactions, and the deletion of stored
-// objects that rows no longer point at (a durable job).
+// What other features use of nodes (this feature writes the nodes table; other features call these).
+
+// A file node's place and name checked and the node inserted, and the node as the API answers it (uploads).
+export { insertFileNode, requireNameFree, resolveParentFolder } from './nodes-changes.service.js';
+export { nodeDto } from './nodes.service.js';
+// The matter with its tree, as the vault's read-only views show it (vault).
+export { getMatterDetail } from './nodes.service.js';
+// Reading one node, and which stored objects nodes still point at (uploads' clean-up).
+export { findNode, keysStillReferenced } from './node-records.service.js';
+// A vaulted file's node moved to its vault copy (the vault transfer).
+export { moveNodeToVaultCopy } from './node-records.service.js';
+// Deleting stored objects that rows no longer point at, as a durable job (uploads, vault).
 export { enqueueObjectDeletion } from './nodes.jobs.js';
-export { findNode, referencedKeys } from './nodes.repository.js';
-export { insertFileNode, nodeDto, requireNameFree, resolveParentFolder } from './nodes.service.js';

@@ -3,14 +3,18 @@ import type { Executor } from '../../platform/db/database.js';
 import type { NodesTable } from '../../platform/db/schema.js';
 
 export type NodeRow = Selectable<NodesTable>;
-/** A node with its creator's profile id (uuid). */
-export type NodeWithCreator = NodeRow & { creatorId: string | null };
+/** A node with its creator's profile id (uuid) and name. */
+export type NodeWithCreator = NodeRow & { creatorId: string | null; creatorName: string | null };
 
 /** The root of a matter counts as a folder; the unique index compares parents through this stand-in. */
 const ROOT = '00000000-0000-0000-0000-000000000000';
 
 function withCreator(db: Executor) {
-  return db.selectFrom('nodes').leftJoin('users', 'users.id', 'nodes.createdBy').selectAll('nodes').select('users.publicId as creatorId');
+  return db
+    .selectFrom('nodes')
+    .leftJoin('users', 'users.id', 'nodes.createdBy')
+    .selectAll('nodes')
+    .select(['users.publicId as creatorId', 'users.fullName as creatorName']);
 }
 
 export function listMatterNodes(db: Executor, organizationId: string, matterId: string): Promise<NodeWithCreator[]> {
@@ -143,4 +147,24 @@ export async function referencedKeys(db: Executor, keys: string[]): Promise<Set<
   if (keys.length === 0) return new Set();
   const rows = await db.selectFrom('nodes').select('storagePath').where('storagePath', 'in', keys).execute();
   return new Set(rows.map((r) => r.storagePath!));
+}
+
+/**
+ * Points a file node at its vault copy, only while it still points at the working copy it was copied from (a
+ * node whose storage moved on since stays as it is).
+ */
+export async function pointNodeAtVaultCopy(
+  db: Executor,
+  organizationId: string,
+  nodeId: string,
+  workingKey: string,
+  vaultKey: string,
+): Promise<void> {
+  await db
+    .updateTable('nodes')
+    .set({ storagePath: vaultKey, updatedAt: new Date() })
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', nodeId)
+    .where('storagePath', '=', workingKey)
+    .execute();
 }

@@ -154,7 +154,7 @@ describe('POST /_api/nodes/rename', () => {
     expect(renames.at(-1)).toMatchObject({ targetId: a.id, details: { from: 'New', to: 'NEW', matterId: m.id } });
   });
 
-  it('refuses a name the folder already holds, files, and bad input', async () => {
+  it('refuses a name the folder already holds, and bad input', async () => {
     const m = await createMatter(admin.client);
     const a = await createFolder(admin.client, m.id, 'One');
     await createFolder(admin.client, m.id, 'Two');
@@ -165,10 +165,6 @@ describe('POST /_api/nodes/rename', () => {
       code: 'CONFLICT_ERROR',
       details: { reason: 'NAME_TAKEN', field: 'name' },
     });
-    const file = await uploadFile(t, admin.client, m.id, 'memo.pdf', Buffer.from('memo'));
-    const r = await admin.client.post('/_api/nodes/rename', { nodeId: file.id, newName: 'other.pdf' });
-    expect(r.statusCode).toBe(400);
-    expect(r.json().error).toBe(NODE_MSG.renameFoldersOnly);
     const v = async (body: object) => (await admin.client.post('/_api/nodes/rename', body)).json().error;
     expect(await v({ nodeId: a.id, newName: '' })).toBe('Name cannot be empty.');
     expect(await v({ nodeId: a.id, newName: 'y'.repeat(256) })).toBe('Name is too long.');
@@ -195,6 +191,107 @@ describe('POST /_api/nodes/rename', () => {
     expect((await admin.client.post('/_api/nodes/rename', { nodeId: a.id, newName: 'H' })).json().error).toBe(
       'Actions are disabled for vaulted matters',
     );
+  });
+});
+
+describe('POST /_api/nodes/rename of a file', () => {
+  const renames = async (nodeId: string) =>
+    (await auditActions(t, admin.organizationId)).filter((e) => e.action === 'RENAME_NODE' && e.targetId === nodeId);
+  const fileRow = (id: string) =>
+    t.ctx.db.selectFrom('nodes').select(['name', 'storagePath', 'sha256Hash', 'fileSize']).where('id', '=', id).executeTakeFirstOrThrow();
+
+  it('renames a file, audited; its stored object, hash and size stay, and downloads use the new name', async () => {
+    const m = await createMatter(admin.client);
+    const folder = await createFolder(admin.client, m.id, 'Pleadings');
+    const file = await uploadFile(t, admin.client, m.id, 'draft.pdf', Buffer.from('the claim'), folder.id);
+    const before = await fileRow(file.id);
+    const r = ok(await admin.client.post('/_api/nodes/rename', { nodeId: file.id, newName: '  Claim (final).pdf ' }));
+    expect(r.node).toMatchObject({ id: file.id, name: 'Claim (final).pdf', nodeType: 'file', path: '/Pleadings/Claim (final).pdf' });
+    expect(r.undoId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await fileRow(file.id)).toEqual({ ...before, name: 'Claim (final).pdf' });
+    expect((await renames(file.id)).at(-1)).toMatchObject({
+      details: { matterId: m.id, nodeType: 'file', from: 'draft.pdf', to: 'Claim (final).pdf' },
+    });
+    const url = new URL(ok(await admin.client.get(`/_api/nodes/download-url?nodeId=${file.id}`)).url);
+    const got = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
+    expect(got.body).toBe('the claim');
+    expect(got.headers['content-disposition']).toContain('Claim (final).pdf');
+    expect(got.headers['content-disposition']).not.toContain('draft.pdf');
+  });
+
+  it('refuses a name its folder already holds, ignoring case, and the name rules', async () => {
+    const m = await createMatter(admin.client);
+    const file = await uploadFile(t, admin.client, m.id, 'memo.pdf', Buffer.from('memo'));
+    await uploadFile(t, admin.client, m.id, 'Letter.pdf', Buffer.from('letter'));
+    await createFolder(admin.client, m.id, 'Archive');
+    for (const name of ['LETTER.PDF', 'archive']) {
+      const clash = await admin.client.post('/_api/nodes/rename', { nodeId: file.id, newName: name });
+      expect(clash.statusCode).toBe(409);
+      expect(clash.json()).toEqual({
+        error: `An item named "${name}" already exists in this folder.`,
+        code: 'CONFLICT_ERROR',
+        details: { reason: 'NAME_TAKEN', field: 'name' },
+      });
+    }
+    const v = async (newName: string) => (await admin.client.post('/_api/nodes/rename', { nodeId: file.id, newName })).json().error;
+    expect(await v('.hidden.pdf')).toBe("Name cannot start with '.'.");
+    expect(await v('a/b.pdf')).toBe('Name cannot contain directory separators.');
+    expect(await v('a?.pdf')).toBe('Name contains invalid characters.');
+    // Only the case changes: allowed.
+    expect(ok(await admin.client.post('/_api/nodes/rename', { nodeId: file.id, newName: 'MEMO.pdf' })).node.name).toBe('MEMO.pdf');
+    expect((await renames(file.id)).map((e) => e.details.to)).toEqual(['MEMO.pdf']);
+  });
+
+  it('needs canRename; another organization, hold and vault are refused', async () => {
+    const m = await createMatter(admin.client);
+    const file = await uploadFile(t, admin.client, m.id, 'deed.pdf', Buffer.from('deed'));
+    const uploader = await addMember(t, admin.organizationId, 'user', { canUpload: true, canRename: false });
+    const denied = await uploader.client.post('/_api/nodes/rename', { nodeId: file.id, newName: 'x.pdf' });
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json()).toEqual({ error: MSG.permissionDenied, code: 'PERMISSION_ERROR' });
+    const foreign = await other.client.post('/_api/nodes/rename', { nodeId: file.id, newName: 'x.pdf' });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error).toBe(NODE_MSG.itemNotFound);
+    await setMatterFlags(t, m.id, { legalHold: true });
+    const held = await admin.client.post('/_api/nodes/rename', { nodeId: file.id, newName: 'x.pdf' });
+    expect(held.statusCode).toBe(409);
+    expect(held.json()).toMatchObject({ error: NODE_MSG.legalHold, details: { reason: 'LEGAL_HOLD' } });
+    await setMatterFlags(t, m.id, { vaulted: true });
+    expect((await admin.client.post('/_api/nodes/rename', { nodeId: file.id, newName: 'x.pdf' })).json().error).toBe(NODE_MSG.vaulted);
+    expect((await fileRow(file.id)).name).toBe('deed.pdf');
+    expect(await renames(file.id)).toEqual([]);
+  });
+
+  it('undo gives the file its former name back', async () => {
+    const m = await createMatter(admin.client);
+    const file = await uploadFile(t, admin.client, m.id, 'exhibit-a.pdf', Buffer.from('a'));
+    const before = await fileRow(file.id);
+    const { undoId } = ok(await admin.client.post('/_api/nodes/rename', { nodeId: file.id, newName: 'Exhibit A.pdf' }));
+    const res = ok(await admin.client.post('/_api/undo', { undoId }));
+    expect(res).toMatchObject({ kind: 'node.rename', targetId: file.id, matterId: m.id });
+    expect(await fileRow(file.id)).toEqual(before);
+    const entry = (await auditActions(t, admin.organizationId)).find((e) => e.action === 'UNDO_RENAME_NODE' && e.targetId === file.id);
+    expect(entry?.details).toMatchObject({ nodeType: 'file', from: 'Exhibit A.pdf', to: 'exhibit-a.pdf', undoId });
+  });
+
+  it('two renames sent at once: they run one after the other and the audit chain ends at the final name', async () => {
+    const m = await createMatter(admin.client);
+    const file = await uploadFile(t, admin.client, m.id, 'scan.pdf', Buffer.from('scan'));
+    const [x, y] = await Promise.all([
+      admin.client.post('/_api/nodes/rename', { nodeId: file.id, newName: 'Scan A.pdf' }),
+      admin.client.post('/_api/nodes/rename', { nodeId: file.id, newName: 'Scan B.pdf' }),
+    ]);
+    const final = (await fileRow(file.id)).name;
+    expect(['Scan A.pdf', 'Scan B.pdf']).toContain(final);
+    const succeeded = [x, y].filter((r) => r.statusCode === 200);
+    // Either both went through, one after the other, or one was refused; never a 5xx.
+    for (const r of [x, y]) expect([200, 409]).toContain(r.statusCode);
+    expect(succeeded.length).toBeGreaterThanOrEqual(1);
+    const chain = (await renames(file.id)).map((e) => e.details as { from: string; to: string });
+    expect(chain).toHaveLength(succeeded.length);
+    expect(chain[0]!.from).toBe('scan.pdf');
+    for (let i = 1; i < chain.length; i++) expect(chain[i]!.from).toBe(chain[i - 1]!.to);
+    expect(chain.at(-1)!.to).toBe(final);
   });
 });
 
@@ -387,7 +484,10 @@ describe('GET /_api/nodes/download-url', () => {
     expect(folderUrl.json().error).toBe(NODE_MSG.downloadFilesOnly);
     expect((await other.client.get(`/_api/nodes/download-url?nodeId=${f.id}`)).statusCode).toBe(404);
     expect((await admin.client.get('/_api/nodes/download-url?nodeId=1')).json().error).toBe('Invalid Node ID format.');
+    // A guest to whom this matter was never shared is told nothing of it, whatever their canRetrieve says.
     const guest = await addMember(t, admin.organizationId, 'guest', { canRetrieve: true });
-    expect((await guest.client.get(`/_api/nodes/download-url?nodeId=${f.id}`)).statusCode).toBe(403);
+    const unshared = await guest.client.get(`/_api/nodes/download-url?nodeId=${f.id}`);
+    expect(unshared.statusCode).toBe(404);
+    expect(unshared.json().error).toBe(NODE_MSG.itemNotFound);
   });
 });

@@ -1,12 +1,16 @@
-// What other features use of sessions: creating one, the signed-in context, and the guard's HTTP side (cookies,
-// `authOf`).
-export { createSession, type AuthContext } from './sessions.service.js';
+// What other features use of sessions; the repository stays private to this feature.
+
+// Creating a session and the signed-in context every service takes (auth, every feature's services).
+export { createSession, type AuthContext, type SessionContext } from './sessions.service.js';
+// Ending sessions and their lifetime: sign-out, a password change or reset, a member deactivated (auth, team).
+export { revokeSession, revokeUserSessions, sessionExpiresAt } from './sessions.service.js';
+// The guard's HTTP side: cookies, the session a request carries, `authOf` (every feature's routes, the access guard).
 export {
   authOf,
   clearSessionCookie,
   cookieOptions,
   PENDING_COOKIE,
-  registerSessionGuard,
   SESSION_COOKIE,
+  sessionFor,
   setSessionCookie,
 } from './session-guard.js';

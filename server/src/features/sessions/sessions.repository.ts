@@ -1,5 +1,6 @@
 import type { Executor } from '../../platform/db/database.js';
-import type { OrganizationRow, UserRow } from '../users/users.service.js';
+import type { StepUp } from '../../shared/route-access.js';
+import type { OrganizationRow, UserRow } from '../users/index.js';
 
 export type SessionRow = {
   id: string;
@@ -11,7 +12,9 @@ export type SessionRow = {
 };
 
 /** A live session with its user and organization: who is asking, for every guarded call. */
-export type AuthContext = { session: SessionRow; user: UserRow; org: OrganizationRow };
+export type SessionContext = { session: SessionRow; user: UserRow; org: OrganizationRow };
+/** The signed-in caller of a guarded route: the session, and the step-up its route declared. */
+export type AuthContext = SessionContext & { stepUp: StepUp };
 
 export function insertSession(
   db: Executor,
@@ -87,7 +90,7 @@ export function liveSessionQuery(db: Executor, tokenHash: string, now: Date) {
  * one query: this runs on every authenticated call. A session of a user since moved to another organization is
  * not live.
  */
-export async function findLiveSession(db: Executor, tokenHash: string, now: Date): Promise<AuthContext | null> {
+export async function findLiveSession(db: Executor, tokenHash: string, now: Date): Promise<SessionContext | null> {
   const row = await liveSessionQuery(db, tokenHash, now).executeTakeFirst();
   if (!row) return null;
   const {

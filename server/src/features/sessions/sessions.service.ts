@@ -1,11 +1,11 @@
 import type { Executor } from '../../platform/db/database.js';
 import type { AppContext } from '../../shared/context.js';
 import { hashToken, newToken } from '../../shared/tokens.js';
-import type { UserRow } from '../users/users.service.js';
+import type { UserRow } from '../users/index.js';
 import * as sessions from './sessions.repository.js';
 import type { SessionRow } from './sessions.repository.js';
 
-export type { AuthContext, SessionRow } from './sessions.repository.js';
+export type { AuthContext, SessionContext, SessionRow } from './sessions.repository.js';
 
 /** A new session for a user who passed both factors. The token goes to the cookie; only its hash is kept. */
 export async function createSession(

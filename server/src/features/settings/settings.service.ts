@@ -12,34 +12,13 @@ import type {
 import { MAIL, SETTINGS_MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { auditFor } from '../../shared/audit.js';
-import { requireMemberRole } from '../../shared/access.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
-import { conflict, forbidden, notFound } from '../../shared/errors.js';
+import { conflict, notFound } from '../../shared/errors.js';
 import { isUniqueViolation } from '../../shared/unique-violation.js';
-import { isFlagEnabled } from '../feature-flags/feature-flags.service.js';
-import { remainingRecoveryCodes, withFreshMfa } from '../mfa/index.js';
+import { remainingRecoveryCodes } from '../mfa/index.js';
 import type { AuthContext } from '../sessions/index.js';
-import {
-  findOrganizationSettings,
-  findOtherUserWithEmail,
-  lockOrganizationSettings,
-  lockProfile,
-  updateOrganizationSettings,
-  updateProfile as saveProfile,
-} from './settings.repository.js';
-
-/** Runs `change` in a transaction of its own, or behind a fresh MFA code when the organization's flag asks for one. */
-async function guarded<T>(
-  ctx: AppContext,
-  auth: AuthContext,
-  needsMfa: boolean,
-  operation: string,
-  mfaToken: string | undefined,
-  meta: RequestMeta,
-  change: (trx: Executor) => Promise<T>,
-): Promise<T> {
-  return needsMfa ? withFreshMfa(ctx, auth, operation, mfaToken, meta.ip, (trx) => change(trx)) : ctx.db.transaction().execute(change);
-}
+import { lockOrganizationSettings, lockProfile, saveOrganizationSettings, saveProfile } from '../users/index.js';
+import { findOrganizationSettings, findOtherUserWithEmail } from './settings.repository.js';
 
 // ---- Profile -------------------------------------------------------------------------------------------
 
@@ -96,7 +75,7 @@ export async function updateProfile(
   };
   let changed: boolean;
   try {
-    changed = await guarded(ctx, auth, emailChanged, 'UPDATE_PROFILE_EMAIL', input.mfaToken, meta, change);
+    changed = await auth.stepUp.run(change);
   } catch (err) {
     // Two accounts racing for one address: the unique index decides, and the loser hears the same 409.
     if (isUniqueViolation(err)) throw emailTaken();
@@ -114,11 +93,6 @@ export async function updateProfile(
 
 // ---- Organization --------------------------------------------------------------------------------------
 
-function requireAdmin(auth: AuthContext): void {
-  requireMemberRole(auth.user);
-  if (auth.user.role !== 'admin') throw forbidden();
-}
-
 async function organizationOf(ctx: AppContext, auth: AuthContext): Promise<OrganizationSettingsResponse> {
   const org = await findOrganizationSettings(ctx.db, auth.user.organizationId);
   if (!org) throw notFound();
@@ -134,7 +108,6 @@ async function organizationOf(ctx: AppContext, auth: AuthContext): Promise<Organ
 
 /** GET /_api/settings/organization: admins and users read the firm's details; guests see nothing of it. */
 export function getOrganization(ctx: AppContext, auth: AuthContext): Promise<OrganizationSettingsResponse> {
-  requireMemberRole(auth.user);
   return organizationOf(ctx, auth);
 }
 
@@ -145,11 +118,9 @@ export async function updateOrganization(
   input: UpdateOrganizationRequest,
   meta: RequestMeta,
 ): Promise<UpdateOrganizationResponse> {
-  requireAdmin(auth);
   const orgId = auth.user.organizationId;
-  const { mfaToken, ...after } = input;
-  const needsMfa = await isFlagEnabled(ctx.db, orgId, 'MFA_ORGANIZATION_SETTINGS');
-  await guarded(ctx, auth, needsMfa, 'MFA_ORGANIZATION_SETTINGS', mfaToken, meta, async (trx) => {
+  const { mfaToken: _mfaToken, ...after } = input;
+  await auth.stepUp.run(async (trx) => {
     const org = await lockOrganizationSettings(trx, orgId);
     if (!org) throw notFound();
     const before = {
@@ -158,7 +129,7 @@ export async function updateOrganization(
       primaryContactEmail: org.primaryContactEmail,
       primaryContactPhone: org.primaryContactPhone,
     };
-    await updateOrganizationSettings(trx, orgId, after);
+    await saveOrganizationSettings(trx, orgId, after);
     await auditFor(auth.user, meta)(trx, 'UPDATE_ORG_INFO', { table: 'organizations', id: orgId }, { before, after });
   });
   return { success: true, message: SETTINGS_MSG.organizationUpdated, organization: await organizationOf(ctx, auth) };
@@ -172,7 +143,6 @@ export async function updateOrganization(
  * store really enforces write-once.
  */
 export async function getRetention(ctx: AppContext, auth: AuthContext): Promise<RetentionSettingsResponse> {
-  requireMemberRole(auth.user);
   const org = await findOrganizationSettings(ctx.db, auth.user.organizationId);
   if (!org) throw notFound();
   const writeOnce = await ctx.store.writeOnceStatus();
@@ -185,18 +155,15 @@ export async function getRetention(ctx: AppContext, auth: AuthContext): Promise<
 
 /** POST /_api/settings/retention: admins; a fresh code while MFA_RETENTION_POLICIES is on; UPDATE_RETENTION audited. */
 export async function updateRetention(
-  ctx: AppContext,
   auth: AuthContext,
   input: UpdateRetentionRequest,
   meta: RequestMeta,
 ): Promise<UpdateRetentionResponse> {
-  requireAdmin(auth);
   const orgId = auth.user.organizationId;
-  const needsMfa = await isFlagEnabled(ctx.db, orgId, 'MFA_RETENTION_POLICIES');
-  await guarded(ctx, auth, needsMfa, 'MFA_RETENTION_POLICIES', input.mfaToken, meta, async (trx) => {
+  await auth.stepUp.run(async (trx) => {
     const org = await lockOrganizationSettings(trx, orgId);
     if (!org) throw notFound();
-    await updateOrganizationSettings(trx, orgId, { defaultRetentionYears: input.defaultRetentionYears });
+    await saveOrganizationSettings(trx, orgId, { defaultRetentionYears: input.defaultRetentionYears });
     await auditFor(auth.user, meta)(
       trx,
       'UPDATE_RETENTION',

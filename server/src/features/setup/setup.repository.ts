@@ -4,14 +4,6 @@ import type { Executor } from '../../platform/db/database.js';
 /** The system setting that holds the hash of the one-time setup token. */
 const SETUP_TOKEN_KEY = 'setup_token_hash';
 
-export function insertOrganization(db: Executor, values: { name: string; primaryContactName: string; primaryContactEmail: string }) {
-  return db
-    .insertInto('organizations')
-    .values({ ...values, primaryContactPhone: null })
-    .returning(['id', 'name'])
-    .executeTakeFirstOrThrow();
-}
-
 /** Keeps the setup token's hash, replacing one kept before. */
 export async function saveSetupTokenHash(db: Executor, tokenHash: string): Promise<void> {
   await db

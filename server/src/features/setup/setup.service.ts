@@ -4,15 +4,9 @@ import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, conflict } from '../../shared/errors.js';
 import { hashToken, newToken, safeEqualHex } from '../../shared/tokens.js';
-import { insertDefaultFlags } from '../feature-flags/feature-flags.service.js';
-import { countOrganizations, findUserByEmail, hashPassword, insertUser } from '../users/users.service.js';
-import {
-  deleteSetupTokenHash,
-  findSetupTokenHash,
-  insertOrganization,
-  lockOrganizationSetup,
-  saveSetupTokenHash,
-} from './setup.repository.js';
+import { insertDefaultFlags } from '../feature-flags/index.js';
+import { countOrganizations, createOrganization as insertOrganization, findUserByEmail, hashPassword, insertUser } from '../users/index.js';
+import { deleteSetupTokenHash, findSetupTokenHash, lockOrganizationSetup, saveSetupTokenHash } from './setup.repository.js';
 
 export type NewOrganization = { name: string; adminName: string; adminEmail: string; adminPassword: string };
 

@@ -1,5 +1,4 @@
 import { sql, type Selectable } from 'kysely';
-import type { Permissions, Role } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import type { UsersTable } from '../../platform/db/schema.js';
 
@@ -79,27 +78,6 @@ export async function findMember(db: Executor, organizationId: string, publicId:
   return row ? shaped(row) : undefined;
 }
 
-/**
- * Locks the organization's row for the rest of the transaction. Every change of a user's role, status or
- * permissions takes it first, so two administrators demoting each other run one after the other and the
- * second sees the first's result when it counts the remaining administrators.
- */
-export async function lockOrganization(db: Executor, organizationId: string): Promise<void> {
-  await db.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().executeTakeFirst();
-}
-
-/** The user's row, locked (after the organization's), by uuid within the organization. */
-export function lockMember(db: Executor, organizationId: string, publicId: string) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'publicId', 'role', 'permissions', 'isActive', 'mfaEnabled', 'mfaPrimaryMethod', 'version', 'fullName', 'email'])
-    .where('organizationId', '=', organizationId)
-    .where('publicId', '=', publicId)
-    .forUpdate()
-    .executeTakeFirst();
-}
-export type LockedMember = NonNullable<Awaited<ReturnType<typeof lockMember>>>;
-
 /** Active administrators who can manage users, other than the one named. */
 export async function countOtherActiveManagers(db: Executor, organizationId: string, exceptUserId: number): Promise<number> {
   const row = await db
@@ -114,43 +92,6 @@ export async function countOtherActiveManagers(db: Executor, organizationId: str
   return Number(row.n);
 }
 
-export type MemberChanges = { role?: Role; isActive?: boolean; permissions?: Permissions };
-
-/** Applies a change and raises the version by one; the caller holds the row lock and checked the version. */
-export async function updateMember(db: Executor, organizationId: string, userId: number, changes: MemberChanges, changedBy: number) {
-  const { permissions, ...rest } = changes;
-  await db
-    .updateTable('users')
-    .set({
-      ...rest,
-      ...(permissions ? { permissions: JSON.stringify(permissions) } : {}),
-      version: sql<number>`version + 1`,
-      updatedAt: new Date(),
-      updatedBy: changedBy,
-    })
-    .where('organizationId', '=', organizationId)
-    .where('id', '=', userId)
-    .execute();
-}
-
-/** Removes the authenticator: the user signs in with emailed codes from now on. */
-export async function clearAuthenticator(db: Executor, organizationId: string, userId: number, changedBy: number): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({
-      totpSecret: null,
-      totpPendingSecret: null,
-      totpLastUsedStep: null,
-      mfaPrimaryMethod: 'email',
-      version: sql<number>`version + 1`,
-      updatedAt: new Date(),
-      updatedBy: changedBy,
-    })
-    .where('organizationId', '=', organizationId)
-    .where('id', '=', userId)
-    .execute();
-}
-
 // ---- Guest access -----------------------------------------------------------------------------------
 
 export type GuestGrantRow = {
@@ -160,7 +101,10 @@ export type GuestGrantRow = {
   matterNumber: string | null;
   grantedByName: string | null;
   grantedAt: Date;
+  access: GuestAccess;
 };
+
+type GuestAccess = 'download' | 'view';
 
 /** The matters shared with a guest, by matter name. */
 export function listGuestGrants(db: Executor, organizationId: string, userId: number): Promise<GuestGrantRow[]> {
@@ -176,6 +120,7 @@ export function listGuestGrants(db: Executor, organizationId: string, userId: nu
       'm.matterNumber',
       'granter.fullName as grantedByName',
       'g.grantedAt',
+      'g.access',
     ])
     .where('g.organizationId', '=', organizationId)
     .where('g.userId', '=', userId)
@@ -184,18 +129,48 @@ export function listGuestGrants(db: Executor, organizationId: string, userId: nu
     .execute();
 }
 
-/** Shares a matter with a guest; answers false when it was shared already. */
-export async function insertGuestGrant(
+/**
+ * Shares a matter with a guest, or changes the access of the grant when it was shared with another one. Answers
+ * 'granted', 'changed' (with the access it had) or 'unchanged' (shared already with this access).
+ */
+export async function upsertGuestGrant(
   db: Executor,
-  values: { organizationId: string; matterId: string; userId: number; grantedBy: number },
-): Promise<boolean> {
-  const rows = await db
+  values: { organizationId: string; matterId: string; userId: number; grantedBy: number; access: GuestAccess },
+): Promise<{ outcome: 'granted' } | { outcome: 'changed'; previous: GuestAccess } | { outcome: 'unchanged' }> {
+  const inserted = await db
     .insertInto('guestMatterGrants')
     .values(values)
     .onConflict((oc) => oc.columns(['matterId', 'userId']).doNothing())
     .returning('matterId')
     .execute();
-  return rows.length > 0;
+  if (inserted.length > 0) return { outcome: 'granted' };
+  const before = await guestGrantAccess(db, values.organizationId, values.matterId, values.userId);
+  if (before === null || before === values.access) return { outcome: 'unchanged' };
+  await db
+    .updateTable('guestMatterGrants')
+    .set({ access: values.access })
+    .where('organizationId', '=', values.organizationId)
+    .where('matterId', '=', values.matterId)
+    .where('userId', '=', values.userId)
+    .execute();
+  return { outcome: 'changed', previous: before };
+}
+
+/** The access of the guest's grant on the matter, or null when the matter is not shared with them. */
+export async function guestGrantAccess(
+  db: Executor,
+  organizationId: string,
+  matterId: string,
+  userId: number,
+): Promise<GuestAccess | null> {
+  const row = await db
+    .selectFrom('guestMatterGrants')
+    .select('access')
+    .where('organizationId', '=', organizationId)
+    .where('matterId', '=', matterId)
+    .where('userId', '=', userId)
+    .executeTakeFirst();
+  return row?.access ?? null;
 }
 
 /** Stops sharing a matter with a guest; answers false when it was not shared. */

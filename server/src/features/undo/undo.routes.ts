@@ -13,7 +13,16 @@ export function undoRoutes(ctx: AppContext, handlers: UndoHandlers): FastifyPlug
   return async (app) => {
     app.post(
       '/_api/undo',
-      { schema: { tags: ['undo'], body: undoRequest, response: { 200: undoResponse } }, config: { auth: 'signed-in' } },
+      {
+        schema: {
+          operationId: 'undoChange',
+          summary: 'Undoes a recent change (a rename, a move, a matter or user update).',
+          tags: ['undo'],
+          body: undoRequest,
+          response: { 200: undoResponse },
+        },
+        config: { access: { who: 'signed-in', allow: 'member' } },
+      },
       async (request) => applyUndo(ctx, authOf(request), handlers, request.body.undoId, requestMeta(request)),
     );
   };

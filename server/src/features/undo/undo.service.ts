@@ -11,7 +11,6 @@
  */
 import { UNDO_MSG, UNDO_WINDOW_MS, type UndoKind, type UndoResponse } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
-import { requireMemberRole } from '../../shared/access.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, conflict, forbidden, notFound } from '../../shared/errors.js';
 import type { AuthContext } from '../sessions/index.js';
@@ -66,7 +65,6 @@ export async function applyUndo(
   meta: RequestMeta,
 ): Promise<UndoResponse> {
   const { user } = auth;
-  requireMemberRole(user);
   const done = await ctx.db.transaction().execute(async (trx) => {
     const found = await findUndoEntry(trx, user.organizationId, undoId);
     if (!found) throw notFound(UNDO_MSG.unavailable);

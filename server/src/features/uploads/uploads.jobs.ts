@@ -15,7 +15,7 @@ import { UPLOAD_LIMITS } from '@strongroom/contracts';
 import { BlobNotSupportedError } from '../../platform/storage/blob-store.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext } from '../../shared/context.js';
-import { enqueueObjectDeletion, referencedKeys } from '../nodes/index.js';
+import { enqueueObjectDeletion, keysStillReferenced } from '../nodes/index.js';
 import {
   deadUploadsSince,
   expiredPendingUploads,
@@ -71,7 +71,7 @@ async function sweepDeadUploads(ctx: AppContext, now: Date): Promise<number> {
     const batch = await deadUploadsSince(ctx.db, new Date(now.getTime() - SWEEP_WINDOW_MS), after, BATCH);
     if (batch.length === 0) break;
     after = batch[batch.length - 1]!.id;
-    const used = await referencedKeys(
+    const used = await keysStillReferenced(
       ctx.db,
       batch.map((s) => s.s3Key),
     );

@@ -205,27 +205,6 @@ export async function purgeFinishedUploads(db: Executor, before: Date): Promise<
 }
 
 /**
- * The organization's own storage quota (organizations.storage_quota_bytes; null: none of its own), with its
- * row locked until the transaction ends when `lock` is set. Read apart from the organization's typed row,
- * which only the uploads feature needs.
- */
-export async function organizationQuota(db: Executor, organizationId: string, lock = false): Promise<{ storageQuotaBytes: string | null }> {
-  const { rows } = lock
-    ? await sql<{
-        quota: string | null;
-      }>`select storage_quota_bytes::text as quota from organizations where id = ${organizationId} for update`.execute(db.withoutPlugins())
-    : await sql<{
-        quota: string | null;
-      }>`select storage_quota_bytes::text as quota from organizations where id = ${organizationId}`.execute(db.withoutPlugins());
-  return { storageQuotaBytes: rows[0]?.quota ?? null };
-}
-
-/** Sets an organization's own storage quota (null: the server default). */
-export async function setOrganizationQuota(db: Executor, organizationId: string, bytes: number | null): Promise<void> {
-  await sql`update organizations set storage_quota_bytes = ${bytes} where id = ${organizationId}`.execute(db.withoutPlugins());
-}
-
-/**
  * Bytes the organization holds or has reserved: its stored files, plus the declared sizes of uploads in
  * flight (pending and not expired, or being completed), not counting `exceptSessionId`.
  */

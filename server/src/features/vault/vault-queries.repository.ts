@@ -348,17 +348,6 @@ export function mattersDueForDestruction(db: Executor, now: Date, limit: number,
     .execute();
 }
 
-/** The matter row, locked for the rest of the transaction (retention end re-checks hold and retention under it). */
-export function lockMatterForDestruction(db: Executor, organizationId: string, matterId: string) {
-  return db
-    .selectFrom('matters')
-    .selectAll()
-    .where('organizationId', '=', organizationId)
-    .where('id', '=', matterId)
-    .forUpdate()
-    .executeTakeFirst();
-}
-
 /** The head of the organization's audit chain now (null before its first entry). */
 export async function auditChainHead(db: Executor, organizationId: string): Promise<{ sequence: number; hash: string } | null> {
   const head = await db

@@ -14,12 +14,11 @@ import type {
   VaultedMatterDto,
 } from '@strongroom/contracts';
 import { VAULT_MSG } from '@strongroom/contracts';
-import { requireMemberRole } from '../../shared/access.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
-import { forbidden, notFound } from '../../shared/errors.js';
+import { notFound } from '../../shared/errors.js';
 import { getVisibleMatter, toMatterDto, type MatterRow } from '../matters/index.js';
-import { getMatterDetail } from '../nodes/nodes.service.js';
+import { getMatterDetail } from '../nodes/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import {
   countMatterAudit,
@@ -35,16 +34,11 @@ import {
   type VaultFacts,
   type VaultListFilters,
 } from './vault-queries.repository.js';
-import { renderVaultReport, reportFileName } from './vault-report.js';
+import { renderVaultReport } from './vault-report-html.js';
+import { reportFileName } from './vault-report.js';
 import { renderVaultReportPdf } from './vault-report-pdf.js';
 
 type Viewer = AuthContext['user'];
-
-/** Guests see no matters at all; members need canViewVaulted to see anything of the vault. */
-function requireVaultViewer(user: Viewer): void {
-  requireMemberRole(user);
-  if (!user.permissions.canViewVaulted) throw forbidden(VAULT_MSG.viewPermissionDenied);
-}
 
 /**
  * A vaulted matter of the viewer's organization. Another organization's id and an unknown id answer 404 'Matter
@@ -78,7 +72,6 @@ function toVaultedMatterDto(m: MatterRow, facts: VaultFacts = EMPTY_FACTS): Vaul
 
 export async function listVault(ctx: AppContext, auth: AuthContext, q: VaultListQuery): Promise<VaultListResponse> {
   const { user } = auth;
-  requireVaultViewer(user);
   const filters: VaultListFilters = {
     organizationId: user.organizationId,
     search: q.searchQuery,
@@ -103,7 +96,6 @@ export async function listVault(ctx: AppContext, auth: AuthContext, q: VaultList
 
 export async function vaultDetail(ctx: AppContext, auth: AuthContext, matterId: string): Promise<VaultDetailResponse> {
   const { user } = auth;
-  requireVaultViewer(user);
   const matter = await vaultedMatter(ctx, user, matterId);
   const [detail, facts]: [MatterDetailResponse, Map<string, VaultFacts>] = await Promise.all([
     getMatterDetail(ctx, auth, matter.id),
@@ -114,7 +106,6 @@ export async function vaultDetail(ctx: AppContext, auth: AuthContext, matterId: 
 
 export async function vaultAudit(ctx: AppContext, auth: AuthContext, q: VaultAuditQuery): Promise<VaultAuditResponse> {
   const { user } = auth;
-  requireVaultViewer(user);
   const matter = await vaultedMatter(ctx, user, q.matterId);
   const [rows, totalCount] = await Promise.all([
     listMatterAudit(ctx.db, user.organizationId, matter.id, { limit: q.pageSize, offset: (q.page - 1) * q.pageSize }),
@@ -146,7 +137,6 @@ export async function vaultReport(
   meta: RequestMeta,
 ): Promise<{ fileName: string; contentType: string; body: string | Buffer }> {
   const { user } = auth;
-  requireVaultViewer(user);
   const matter = await vaultedMatter(ctx, user, query.matterId);
   const org = user.organizationId;
   const [organization, transfer, objects, verifications, audit, certificates] = await Promise.all([

@@ -22,7 +22,7 @@ import {
   type TotpMember,
 } from '../../../test/factories.js';
 import { VAULT_TRANSFER_JOB } from './vault-transfer.jobs.js';
-import { auditSentence, dateInWords, groupedInFours } from './vault-report.js';
+import { auditSentence, dateInWords, groupedInFours } from './vault-report-words.js';
 
 /** Windows-1252 bytes above 0x7f that the report prints (curly quotes, dashes, the middle dot). */
 const WIN_ANSI: Record<number, string> = { 0x91: '‘', 0x92: '’', 0x93: '“', 0x94: '”', 0x96: '–', 0x97: '—', 0x85: '…', 0xb7: '·' };

@@ -27,9 +27,9 @@ import { certificateBytes, signCertificate, verifyCertificate } from '../../plat
 import { BlobLockedError, BlobObjectExistsError } from '../../platform/storage/blob-store.js';
 import { auditFor, type AuditOrigin } from '../../shared/audit.js';
 import type { AppContext } from '../../shared/context.js';
+import { lockMatterForChange } from '../matters/index.js';
 import {
   insertDestructionCertificate,
-  lockMatterForDestruction,
   markDestroyed,
   matterObjects,
   mattersDueForDestruction,
@@ -76,7 +76,8 @@ async function deleteObjects(
   let deleted = 0;
   for (const object of objects) {
     const stopped = await ctx.db.transaction().execute(async (trx) => {
-      const matter = await lockMatterForDestruction(trx, organizationId, matterId);
+      // Retention end re-checks hold and retention under the matter's row lock.
+      const matter = await lockMatterForChange(trx, organizationId, matterId);
       if (!matter || !matter.isVaulted || matter.legalHold || !matter.retentionExpiresAt || matter.retentionExpiresAt > now) return true;
       try {
         await ctx.store.delete(object.objectKey);
@@ -108,7 +109,7 @@ async function certify(ctx: AppContext, organizationId: string, matterId: string
   const confirmed = new Map((vaultCertificate?.body.payload.files ?? []).map((f) => [f.objectKey, f]));
   const wasProtected = vaultCertificate?.body.payload.storeProtection?.writeOnce ?? vaultCertificate !== undefined;
   const result = await ctx.db.transaction().execute(async (trx) => {
-    const matter = await lockMatterForDestruction(trx, organizationId, matterId);
+    const matter = await lockMatterForChange(trx, organizationId, matterId);
     if (!matter) return null;
     const org = await organizationName(trx, organizationId);
     const destroyedAt = objects.reduce<Date | null>((a, o) => (o.destroyedAt && (!a || o.destroyedAt > a) ? o.destroyedAt : a), null);

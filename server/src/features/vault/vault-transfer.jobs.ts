@@ -36,7 +36,7 @@ import { certificateBytes, signCertificate } from '../../platform/signing.js';
 import { BlobNotSupportedError, BlobObjectExistsError, type VaultLock } from '../../platform/storage/blob-store.js';
 import { auditFor, latestEntryPosition } from '../../shared/audit.js';
 import type { AppContext } from '../../shared/context.js';
-import { enqueueObjectDeletion } from '../nodes/index.js';
+import { enqueueObjectDeletion, moveNodeToVaultCopy } from '../nodes/index.js';
 import { certifiedLock, lockShortfall, readWriteOnceStatus, requireWriteOnceStore, storeProtection } from './vault-protection.js';
 import {
   findMatterRow,
@@ -137,24 +137,22 @@ async function vaultOneFile(
       };
     }
     const recorded = await ctx.db.transaction().execute(async (trx) => {
-      const inserted = await recordVaultedFile(
-        trx,
-        {
-          organizationId: job.organizationId,
-          matterId: job.matterId,
-          nodeId: file.node.id,
-          path: file.path,
-          objectKey: vaultKey,
-          versionId: readBack.versionId,
-          sha256: found,
-          size: file.size,
-          storageClass: info.storageClass,
-          retainUntil: lock.retainUntil,
-          // The hold the matter asks for: the hold sync makes the store follow it.
-          legalHold: readBack.lock?.legalHold ?? lock.legalHold,
-        },
-        file.node.storagePath,
-      );
+      const inserted = await recordVaultedFile(trx, {
+        organizationId: job.organizationId,
+        matterId: job.matterId,
+        nodeId: file.node.id,
+        path: file.path,
+        objectKey: vaultKey,
+        versionId: readBack.versionId,
+        sha256: found,
+        size: file.size,
+        storageClass: info.storageClass,
+        retainUntil: lock.retainUntil,
+        // The hold the matter asks for: the hold sync makes the store follow it.
+        legalHold: readBack.lock?.legalHold ?? lock.legalHold,
+      });
+      // The node points at the vault copy from now on (only while it still points at the working copy).
+      if (inserted) await moveNodeToVaultCopy(trx, job.organizationId, file.node.id, file.node.storagePath, vaultKey);
       // The working copy goes once this commits: a durable job, so that a crash before the delete below still
       // removes it when the job runs (it finds nothing left to do otherwise).
       if (inserted) await enqueueObjectDeletion(ctx, trx, job.organizationId, [file.node.storagePath], 'vaulted');

@@ -1,44 +1,14 @@
 /**
- * The rows of vaulting and of the transfer into the vault: the matter marked vaulted, the transfer's state and
- * progress, the files of the matter, the vault objects recorded as each file is verified in the vault, and the
- * vault certificate. Every query is scoped by organization_id.
+ * The rows of vaulting and of the transfer into the vault: the transfer's state and progress, the files of the
+ * matter, the vault objects recorded as each file is verified in the vault, and the vault certificate. The matter
+ * and its nodes are changed through the matters and nodes features. Every query is scoped by organization_id.
  */
 import { sql, type Selectable } from 'kysely';
 import type { SignedCertificate } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
-import type { MattersTable, VaultCertificatesTable, VaultObjectsTable, VaultTransfersTable } from '../../platform/db/schema.js';
+import type { VaultCertificatesTable, VaultObjectsTable, VaultTransfersTable } from '../../platform/db/schema.js';
 
 export type VaultTransferRow = Selectable<VaultTransfersTable>;
-type MatterRow = Selectable<MattersTable>;
-
-/**
- * Marks the matter vaulted, with the legal hold applied (its reason kept when it has one). Only a matter that is
- * not vaulted yet changes: of two starts at once, the second finds none and answers undefined.
- */
-export function markMatterVaulted(
-  db: Executor,
-  matter: Pick<MatterRow, 'id' | 'organizationId' | 'version' | 'holdReason'>,
-  values: { vaultedAt: Date; retentionExpiresAt: Date; holdReason: string; userId: number },
-) {
-  return db
-    .updateTable('matters')
-    .set({
-      isVaulted: true,
-      status: 'Vaulted',
-      vaultedAt: values.vaultedAt,
-      retentionExpiresAt: values.retentionExpiresAt,
-      legalHold: true,
-      holdReason: matter.holdReason ?? values.holdReason,
-      version: matter.version + 1,
-      updatedBy: values.userId,
-      updatedAt: values.vaultedAt,
-    })
-    .where('id', '=', matter.id)
-    .where('organizationId', '=', matter.organizationId)
-    .where('isVaulted', '=', false)
-    .returningAll()
-    .executeTakeFirst();
-}
 
 export function insertTransfer(
   db: Executor,
@@ -131,11 +101,11 @@ export type NewVaultObject = Pick<
 > & { size: number };
 
 /**
- * Records one verified file in the vault: its vault object, the node pointing at the vault copy (only while it
- * still points at the working copy it was copied from) and the transfer's progress. Answers false when the file
- * was recorded already (another run of the job got there first): nothing changes then.
+ * Records one verified file in the vault: its vault object and the transfer's progress (the caller points the
+ * node at the vault copy in the same transaction). Answers false when the file was recorded already (another run
+ * of the job got there first): nothing changes then.
  */
-export async function recordVaultedFile(db: Executor, object: NewVaultObject, workingKey: string): Promise<boolean> {
+export async function recordVaultedFile(db: Executor, object: NewVaultObject): Promise<boolean> {
   const inserted = await db
     .insertInto('vaultObjects')
     .values({ ...object, state: 'vaulted' })
@@ -143,13 +113,6 @@ export async function recordVaultedFile(db: Executor, object: NewVaultObject, wo
     .returning('id')
     .executeTakeFirst();
   if (!inserted) return false;
-  await db
-    .updateTable('nodes')
-    .set({ storagePath: object.objectKey, updatedAt: new Date() })
-    .where('organizationId', '=', object.organizationId)
-    .where('id', '=', object.nodeId)
-    .where('storagePath', '=', workingKey)
-    .execute();
   await db
     .updateTable('vaultTransfers')
     .set((eb) => ({ filesDone: eb('filesDone', '+', 1), bytesDone: sql`bytes_done + ${object.size}` }))

@@ -6,25 +6,17 @@ import type { VaultDetailQuery, VaultStartRequest, VaultStartResponse } from '@s
 import { VAULT_MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { certificateBytes } from '../../platform/signing.js';
-import { requireMemberRole } from '../../shared/access.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
-import { conflict, forbidden } from '../../shared/errors.js';
-import { getVisibleMatter, lockVisibleMatter, type MatterRow } from '../matters/index.js';
-import { withFreshMfa } from '../mfa/index.js';
+import { conflict } from '../../shared/errors.js';
+import { getVisibleMatter, lockVisibleMatter, markMatterVaulted, type MatterRow } from '../matters/index.js';
 import type { AuthContext } from '../sessions/index.js';
-import { findVaultCertificate, insertTransfer, markMatterVaulted, matterFileTotals } from './vault.repository.js';
+import { findVaultCertificate, insertTransfer, matterFileTotals } from './vault.repository.js';
 import { requireWriteOnceStore } from './vault-protection.js';
 import { enqueueVaultHoldSync, enqueueVaultTransfer } from './vault-transfer.jobs.js';
 
 /** The reason a hold applied by vaulting carries when the matter had none. */
 export const AUTOMATIC_HOLD_REASON = 'Applied automatically when the matter was vaulted';
-
-/** Admins and holders of canVault vault matters. */
-function requireVaulter(auth: AuthContext): void {
-  requireMemberRole(auth.user);
-  if (auth.user.role !== 'admin' && !auth.user.permissions.canVault) throw forbidden(VAULT_MSG.vaultPermissionDenied);
-}
 
 /** A vaulted matter cannot be vaulted again; a matter under legal hold cannot be vaulted. */
 function requireVaultable(matter: Pick<MatterRow, 'isVaulted' | 'status' | 'legalHold'>): void {
@@ -54,12 +46,11 @@ export async function startVault(
   input: VaultStartRequest,
   meta: RequestMeta,
 ): Promise<VaultStartResponse> {
-  requireVaulter(auth);
   const { user } = auth;
   requireVaultable(await getVisibleMatter(ctx.db, user, input.matterId));
   // Before any code is asked for or anything written: a store that does not lock what it keeps is refused.
   await requireWriteOnceStore(ctx);
-  const vaulted = await withFreshMfa(ctx, auth, 'VAULT_MATTER', input.mfaToken, meta.ip, async (trx) => {
+  const vaulted = await auth.stepUp.run(async (trx) => {
     const matter = await lockVisibleMatter(trx, user, input.matterId);
     requireVaultable(matter);
     const vaultedAt = new Date(Math.floor(Date.now()));
@@ -106,8 +97,6 @@ export async function getVaultCertificate(
   auth: AuthContext,
   query: VaultDetailQuery,
 ): Promise<{ body: Buffer; fileName: string }> {
-  requireMemberRole(auth.user);
-  if (!auth.user.permissions.canViewVaulted) throw forbidden(VAULT_MSG.viewPermissionDenied);
   const matter = await getVisibleMatter(ctx.db, auth.user, query.matterId);
   if (!matter.isVaulted) throw conflict(VAULT_MSG.notVaulted, { reason: 'NOT_READY' });
   const row = await findVaultCertificate(ctx.db, auth.user.organizationId, matter.id);

@@ -89,8 +89,18 @@ function ownerOnly(Base: NodeFsClass): NodeFsClass {
 
 const camel = () => new CamelCasePlugin({ maintainNestedObjectKeys: true });
 
-export async function openPostgres(connectionString: string, max = 10): Promise<DatabaseHandle> {
+/**
+ * A pool over node-postgres. An idle connection that the server ends (a restart, a failover, an administrator,
+ * a dropped database) is taken out of the pool, which opens a new one for the next query; the error is reported
+ * to `onIdleError` instead of ending the process.
+ */
+export async function openPostgres(
+  connectionString: string,
+  max = 10,
+  onIdleError: (err: Error) => void = (err) => console.warn(`PostgreSQL closed an idle connection: ${err.message}`),
+): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString, max });
+  pool.on('error', onIdleError);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [camel()] });
   return { db, kind: 'postgres', pool, close: () => db.destroy() };
 }

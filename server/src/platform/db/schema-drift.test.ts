@@ -291,6 +291,7 @@ const EXPECTED = {
     userId: 'int4',
     grantedBy: 'int4 null',
     grantedAt: 'timestamptz',
+    access: 'text',
   },
   undoEntries: {
     id: 'uuid',
@@ -426,6 +427,24 @@ const EXPECTED = {
     publicKeyPem: 'text',
     notBefore: 'timestamptz',
     notAfter: 'timestamptz null',
+  },
+  notificationReads: {
+    userId: 'int4',
+    notificationKey: 'text',
+    organizationId: 'uuid',
+    readAt: 'timestamptz',
+  },
+  notificationMailDays: {
+    userId: 'int4',
+    day: 'text',
+    organizationId: 'uuid',
+    sentAt: 'timestamptz',
+  },
+  storageUsage: {
+    id: 'int8',
+    organizationId: 'uuid',
+    hotBytes: 'int8',
+    vaultedBytes: 'int8',
   },
 } as const satisfies { [T in keyof DB]: { [C in keyof DB[T]]: ColumnSpec } };
 

@@ -148,6 +148,35 @@ interface AuditLogsTable {
   archiveBatchId: string | null;
 }
 
+interface NotificationReadsTable {
+  userId: number;
+  /** `audit-<entry id>`, `retention-<matter id>-<YYYY-MM-DD>`, or `all` (everything up to readAt). */
+  notificationKey: string;
+  organizationId: string;
+  readAt: Timestamp;
+}
+
+interface NotificationMailDaysTable {
+  userId: number;
+  /** The UTC day, YYYY-MM-DD. */
+  day: string;
+  organizationId: string;
+  sentAt: Timestamp;
+}
+
+/**
+ * Signed changes of an organization's stored bytes, written by database triggers in the transaction of each
+ * change to nodes, matters (vaulting) and vault_objects; the figure is the sum of the organization's rows.
+ */
+interface StorageUsageTable {
+  id: Generated<string>;
+  organizationId: string;
+  /** Bytes of files in matters not vaulted. */
+  hotBytes: ColumnType<string, number | string, number | string>;
+  /** Bytes of vault objects still held. */
+  vaultedBytes: ColumnType<string, number | string, number | string>;
+}
+
 interface SigningKeysTable {
   keyId: string;
   algorithm: string;
@@ -297,6 +326,8 @@ interface GuestMatterGrantsTable {
   userId: number;
   grantedBy: number | null;
   grantedAt: Generated<Date>;
+  /** 'download': the guest may download the matter's files; 'view': they are listed only. */
+  access: Generated<'download' | 'view'>;
 }
 
 export interface UndoEntriesTable {
@@ -484,4 +515,7 @@ export interface DB {
   vulnerabilityFindings: VulnerabilityFindingsTable;
   securityAssessments: SecurityAssessmentsTable;
   signingKeys: SigningKeysTable;
+  notificationReads: NotificationReadsTable;
+  notificationMailDays: NotificationMailDaysTable;
+  storageUsage: StorageUsageTable;
 }

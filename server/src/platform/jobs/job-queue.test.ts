@@ -165,8 +165,18 @@ describe('embedded runner', () => {
   });
 
   it('runs pg-boss maintenance and schedules through the app pool without errors or warnings', async () => {
-    // Supervision, the cron pass and background migrations start with the runner; give them a moment.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Supervision and the cron pass start with the runner: each stamps its pass in pg-boss's own tables, and
+    // those stamps are what this waits for (the queues' maintenance and the scheduler's last tick).
+    await vi.waitFor(
+      async () => {
+        const { rows } = await sql<{ maintained: number; cronOn: Date | null }>`
+          select (select count(*)::int from pgboss.queue where maintain_on is not null) as maintained,
+                 (select cron_on from pgboss.version limit 1) as "cronOn"`.execute(t.ctx.db);
+        expect(rows[0]?.maintained, 'a queue maintenance pass').toBeGreaterThan(0);
+        expect(rows[0]?.cronOn, 'a scheduler pass').not.toBeNull();
+      },
+      { timeout: 60_000, interval: 250 },
+    );
     expect(problems).toEqual([]);
   });
 });

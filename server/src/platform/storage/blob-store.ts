@@ -11,13 +11,15 @@
  * - ETags are the quoted strings S3 puts in the ETag header: `"<md5 hex>"` for single PUTs and parts,
  *   `"<md5 of the concatenated binary part md5s>-<part count>"` for completed multipart objects.
  *
- * Vault (write-once storage): `copyToVault` / `putLocked` store an object under a lock (mode COMPLIANCE, a
- * retain-until date, a legal hold). Until the retain-until date has passed and the hold is off, no call removes or
- * replaces a locked object: S3 refuses by itself (Object Lock), the local store refuses in the store itself,
- * whichever code path asks. Nothing shortens a retention.
+ * The port has two parts, and each adapter implements both: ObjectStore, the plain object store (below), and
+ * VaultStore, the write-once vault (vault-store.ts). BlobStore is the two together, as the app holds the store.
  */
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { VaultStore } from './vault-store.js';
+
+/** The vault types callers have long imported from here. */
+export type { VaultLock, VaultObjectInfo, WriteOnceStatus } from './vault-store.js';
 
 /** The longest life of a presigned URL (the issue: within 15 minutes). */
 export const MAX_PRESIGN_SECONDS = 15 * 60;
@@ -92,7 +94,11 @@ export type BlobHead = { size: number; etag: string; contentType?: string };
 /** Inclusive byte range, as in an HTTP Range header (`bytes=start-end`). `end` omitted: to the last byte. */
 export type ByteRange = { start: number; end?: number };
 
-export interface BlobStore {
+/** The store the app holds (AppContext.store): the plain object store and the write-once vault. */
+export interface BlobStore extends ObjectStore, VaultStore {}
+
+/** The plain object store: uploads, reads, deletes and listings of objects by key. */
+export interface ObjectStore {
   readonly kind: 'local' | 's3';
   /**
    * Single PUT of a whole object (the issue: files under 100 MB). Write-once: the URL cannot replace an object
@@ -144,27 +150,29 @@ export interface BlobStore {
    * (DaysAfterInitiation: 7) does this work there.
    */
   cleanupIncompleteMultipart(olderThan: Date): Promise<number>;
-
-  // ---------------------------------------------------------------- vault (write-once)
-
   /**
-   * Copies a stored object to vaultKey under the lock. Idempotent: when vaultKey already holds the same bytes
-   * (same size and ETag/sha256) its info is answered; other bytes throw BlobObjectExistsError. Files over 5 GiB
-   * copy by parts on S3. storageClass: S3 only (default from config VAULT_STORAGE_CLASS, default GLACIER_IR).
-   * The copy is verified (size and ETag) before it answers.
+   * The bucket settings that bear on security (versioning, public access, bucket policy, lifecycle rules), each
+   * read on its own; null for the local store, which has no bucket.
    */
-  copyToVault(input: CopyToVaultInput): Promise<VaultObjectInfo>;
-  /** Writes small bytes (a certificate) straight under the lock; same idempotency rule. */
-  putLocked(input: PutLockedInput): Promise<VaultObjectInfo>;
-  /** The vault facts of an object; null when there is no object. A non-vault object answers lock null -> use head(). */
-  vaultInfo(key: string): Promise<VaultObjectInfo | null>;
-  /** Turns the object's legal hold on or off. Never changes the retention. */
-  setLegalHold(key: string, on: boolean): Promise<void>;
-  /** Starts a restore for a class that needs one (S3); no-op elsewhere. Answers the restore state. */
-  requestRestore(key: string, days: number): Promise<VaultObjectInfo['restore']>;
-  /** Whether the store really enforces write-once (S3: bucket Object Lock enabled; local: always, enforced by the store). */
-  writeOnceStatus(): Promise<WriteOnceStatus>;
+  securitySettings(): Promise<BucketSecuritySettings | null>;
 }
+
+/** One setting as the store read it: its value, or the name and message of the error that kept it from reading. */
+export type SettingRead<T> = { value: T } | { error: { name: string | undefined; message: string } };
+
+export type BucketSecuritySettings = {
+  bucket: string;
+  /** The versioning status (Enabled, Suspended; undefined when never enabled). */
+  versioning: SettingRead<{ status: string | undefined }>;
+  /** The public access block as the server answers it; undefined when it answers none. */
+  publicAccessBlock: SettingRead<
+    { BlockPublicAcls?: boolean; IgnorePublicAcls?: boolean; BlockPublicPolicy?: boolean; RestrictPublicBuckets?: boolean } | undefined
+  >;
+  /** Whether the bucket policy makes the bucket public. */
+  policyStatus: SettingRead<{ isPublic: boolean }>;
+  /** The lifecycle rules: enabled or not, and after how many days each aborts incomplete multipart uploads. */
+  lifecycleRules: SettingRead<{ enabled: boolean; abortIncompleteUploadsAfterDays: number | undefined }[]>;
+};
 
 /** The most keys one listKeys call answers (S3 answers at most 1000 a request). */
 const LIST_KEYS_MAX = 1000;
@@ -180,41 +188,6 @@ export function listKeysLimit(prefix: string, opts: ListKeysOptions | undefined)
     throw new BlobInvalidArgumentError(`limit must be an integer from 1 to ${LIST_KEYS_MAX}`);
   }
   return limit;
-}
-
-/** The lock of a vault object: COMPLIANCE mode (nobody may shorten it), the date it runs to, and the legal hold. */
-export type VaultLock = { mode: 'COMPLIANCE'; retainUntil: Date; legalHold: boolean };
-
-export type VaultObjectInfo = {
-  key: string;
-  versionId: string | null;
-  size: number;
-  etag: string;
-  /** null: the object exists but is not a vault object (no lock). */
-  lock: VaultLock | null;
-  storageClass: string | null;
-  /** S3 classes that need a restore before reading (GLACIER, DEEP_ARCHIVE): the restore state; null otherwise. */
-  restore: { required: true; ongoing: boolean; readyUntil: Date | null } | null;
-};
-
-export type WriteOnceStatus = { enforced: boolean; store: 'local' | 's3'; mode: 'COMPLIANCE' | null; detail: string };
-
-export type CopyToVaultInput = { sourceKey: string; vaultKey: string; lock: VaultLock; storageClass?: string };
-export type PutLockedInput = { key: string; body: Buffer; contentType: string; lock: VaultLock };
-
-/** Whether a lock still protects its object at `now`: retention not yet over, or the legal hold on. */
-export function isLockActive(lock: VaultLock | null, now: Date): boolean {
-  if (!lock) return false;
-  return lock.legalHold || lock.retainUntil.getTime() > now.getTime();
-}
-
-/** Checks a caller's lock: COMPLIANCE mode and a valid date. */
-export function assertVaultLock(lock: VaultLock): void {
-  if (!lock || lock.mode !== 'COMPLIANCE') throw new BlobInvalidArgumentError('A vault lock must use mode COMPLIANCE');
-  if (!(lock.retainUntil instanceof Date) || Number.isNaN(lock.retainUntil.getTime())) {
-    throw new BlobInvalidArgumentError('A vault lock needs a valid retainUntil date');
-  }
-  if (typeof lock.legalHold !== 'boolean') throw new BlobInvalidArgumentError('A vault lock needs legalHold true or false');
 }
 
 export type BlobStoreErrorCode =

@@ -97,76 +97,110 @@ export const localStoreRoutes: FastifyPluginAsync<LocalStoreRoutesOptions> = asy
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-  app.put('/*', { bodyLimit: MAX_SINGLE_PUT_SIZE }, async (request, reply) => {
-    const key = (request.params as { '*': string })['*'];
-    try {
-      const signed = await store.verifySignedRequest('PUT', key, request.query as Record<string, unknown>);
-      const declared = request.headers['content-length'];
-      if (signed.length !== undefined) {
-        if (declared === undefined) return refuse(reply, 411, 'Content-Length required');
-        if (!/^\d+$/.test(declared) || Number(declared) !== signed.length) {
-          return refuse(reply, 403, 'Access denied: Content-Length differs from the signed length');
+  app.put(
+    '/*',
+    {
+      schema: {
+        operationId: 'putObject',
+        summary: "Stores a file's bytes, or one part of a multipart upload, through a URL the server signed.",
+        description:
+          'Only with the whole URL an upload call answered (POST /_api/upload/presigned or multipart-init): its query ' +
+          '(expires, length or max, uploadId and partNumber for a part, sig) is the authorization, and the upload must ' +
+          'still be open. The body is the raw bytes; the answer carries the ETag header.',
+        tags: ['objects'],
+      },
+      config: {
+        access: { who: 'public', why: 'the browser PUTs file bytes to a URL the server signed; the signature is the authorization' },
+      },
+      bodyLimit: MAX_SINGLE_PUT_SIZE,
+    },
+    async (request, reply) => {
+      const key = (request.params as { '*': string })['*'];
+      try {
+        const signed = await store.verifySignedRequest('PUT', key, request.query as Record<string, unknown>);
+        const declared = request.headers['content-length'];
+        if (signed.length !== undefined) {
+          if (declared === undefined) return refuse(reply, 411, 'Content-Length required');
+          if (!/^\d+$/.test(declared) || Number(declared) !== signed.length) {
+            return refuse(reply, 403, 'Access denied: Content-Length differs from the signed length');
+          }
+        } else if (
+          signed.maxLength !== undefined &&
+          declared !== undefined &&
+          (!/^\d+$/.test(declared) || Number(declared) > signed.maxLength)
+        ) {
+          return refuse(reply, 413, 'Body larger than the signed limit');
         }
-      } else if (
-        signed.maxLength !== undefined &&
-        declared !== undefined &&
-        (!/^\d+$/.test(declared) || Number(declared) > signed.maxLength)
-      ) {
-        return refuse(reply, 413, 'Body larger than the signed limit');
+        const isPart = signed.uploadId !== undefined || signed.partNumber !== undefined;
+        if (isPart && (signed.uploadId === undefined || signed.partNumber === undefined)) return refuse(reply, 403, 'Access denied: part');
+        if (!isPart && signed.length === undefined && signed.maxLength === undefined)
+          return refuse(reply, 403, 'Access denied: unbound length');
+        if (guard && !(await guard.mayPut({ key, uploadId: signed.uploadId, partNumber: signed.partNumber }))) {
+          return refuse(reply, 410, 'This upload is no longer open');
+        }
+        const body = (request.body as Readable | undefined) ?? request.raw;
+        let etag: string;
+        if (isPart) {
+          ({ etag } = await store.writePart(key, signed.uploadId!, signed.partNumber!, body, {
+            length: signed.length,
+            maxLength: signed.maxLength,
+          }));
+        } else {
+          ({ etag } = await store.writeObject(key, body, {
+            length: signed.length,
+            maxLength: signed.maxLength,
+            contentType: request.headers['content-type'],
+          }));
+        }
+        return reply.code(200).header('ETag', etag).header('Access-Control-Expose-Headers', 'ETag').send();
+      } catch (err) {
+        return handleError(reply, err);
       }
-      const isPart = signed.uploadId !== undefined || signed.partNumber !== undefined;
-      if (isPart && (signed.uploadId === undefined || signed.partNumber === undefined)) return refuse(reply, 403, 'Access denied: part');
-      if (!isPart && signed.length === undefined && signed.maxLength === undefined)
-        return refuse(reply, 403, 'Access denied: unbound length');
-      if (guard && !(await guard.mayPut({ key, uploadId: signed.uploadId, partNumber: signed.partNumber }))) {
-        return refuse(reply, 410, 'This upload is no longer open');
-      }
-      const body = (request.body as Readable | undefined) ?? request.raw;
-      let etag: string;
-      if (isPart) {
-        ({ etag } = await store.writePart(key, signed.uploadId!, signed.partNumber!, body, {
-          length: signed.length,
-          maxLength: signed.maxLength,
-        }));
-      } else {
-        ({ etag } = await store.writeObject(key, body, {
-          length: signed.length,
-          maxLength: signed.maxLength,
-          contentType: request.headers['content-type'],
-        }));
-      }
-      return reply.code(200).header('ETag', etag).header('Access-Control-Expose-Headers', 'ETag').send();
-    } catch (err) {
-      return handleError(reply, err);
-    }
-  });
+    },
+  );
 
-  app.get('/*', { exposeHeadRoute: false }, async (request, reply) => {
-    const key = (request.params as { '*': string })['*'];
-    try {
-      const signed = await store.verifySignedRequest('GET', key, request.query as Record<string, unknown>);
-      if (guard && !(await guard.mayGet(key))) return refuse(reply, 404, 'No such object');
-      const head = await store.head(key);
-      if (!head) return refuse(reply, 404, 'No such object');
-      const range = parseRange(request.headers.range, head.size);
-      if (range === 'unsatisfiable') {
-        return reply.code(416).header('Content-Range', `bytes */${head.size}`).send();
+  app.get(
+    '/*',
+    {
+      schema: {
+        operationId: 'getObject',
+        summary: "Downloads a file's bytes through a URL the server signed, with byte ranges.",
+        description:
+          'Only with the whole URL GET /_api/nodes/download-url answered: its query (expires, filename, type, sig) is the ' +
+          'authorization, and a file must still point at the object. Answers the bytes as an attachment; a Range header ' +
+          'asks for part of them (206, or 416 when it cannot be satisfied).',
+        tags: ['objects'],
+      },
+      config: { access: { who: 'public', why: 'downloads through a URL the server signed; the signature is the authorization' } },
+      exposeHeadRoute: false,
+    },
+    async (request, reply) => {
+      const key = (request.params as { '*': string })['*'];
+      try {
+        const signed = await store.verifySignedRequest('GET', key, request.query as Record<string, unknown>);
+        if (guard && !(await guard.mayGet(key))) return refuse(reply, 404, 'No such object');
+        const head = await store.head(key);
+        if (!head) return refuse(reply, 404, 'No such object');
+        const range = parseRange(request.headers.range, head.size);
+        if (range === 'unsatisfiable') {
+          return reply.code(416).header('Content-Range', `bytes */${head.size}`).send();
+        }
+        const opened = await store.openObject(key, range ?? undefined);
+        reply
+          .header('Content-Type', signed.contentType ?? head.contentType ?? 'application/octet-stream')
+          .header('Content-Disposition', contentDispositionAttachment(signed.fileName ?? key.split('/').pop() ?? 'download'))
+          .header('Content-Length', String(opened.size === 0 ? 0 : opened.end - opened.start + 1))
+          .header('ETag', head.etag)
+          .header('Accept-Ranges', 'bytes')
+          .header('Cache-Control', 'private, no-store')
+          .header('X-Content-Type-Options', 'nosniff')
+          .header('Content-Security-Policy', "default-src 'none'; sandbox")
+          .header('Access-Control-Expose-Headers', 'ETag, Content-Disposition, Content-Length, Content-Range');
+        if (range) reply.code(206).header('Content-Range', `bytes ${opened.start}-${opened.end}/${opened.size}`);
+        return reply.send(opened.stream);
+      } catch (err) {
+        return handleError(reply, err);
       }
-      const opened = await store.openObject(key, range ?? undefined);
-      reply
-        .header('Content-Type', signed.contentType ?? head.contentType ?? 'application/octet-stream')
-        .header('Content-Disposition', contentDispositionAttachment(signed.fileName ?? key.split('/').pop() ?? 'download'))
-        .header('Content-Length', String(opened.size === 0 ? 0 : opened.end - opened.start + 1))
-        .header('ETag', head.etag)
-        .header('Accept-Ranges', 'bytes')
-        .header('Cache-Control', 'private, no-store')
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Security-Policy', "default-src 'none'; sandbox")
-        .header('Access-Control-Expose-Headers', 'ETag, Content-Disposition, Content-Length, Content-Range');
-      if (range) reply.code(206).header('Content-Range', `bytes ${opened.start}-${opened.end}/${opened.size}`);
-      return reply.send(opened.stream);
-    } catch (err) {
-      return handleError(reply, err);
-    }
-  });
+    },
+  );
 };

@@ -31,21 +31,18 @@ import {
 } from './blob-store.js';
 import type {
   BlobHead,
-  BlobStore,
   ByteRange,
   CompleteMultipartInput,
   CreateMultipartInput,
+  ListKeysOptions,
+  ObjectStore,
   PresignedRequest,
   PresignGetInput,
   PresignPartInput,
   PresignPutInput,
   UploadedPart,
-  CopyToVaultInput,
-  ListKeysOptions,
-  PutLockedInput,
-  VaultObjectInfo,
-  WriteOnceStatus,
 } from './blob-store.js';
+import type { CopyToVaultInput, PutLockedInput, VaultObjectInfo, VaultStore, WriteOnceStatus } from './vault-store.js';
 import { cleanupLocalStore } from './local/cleanup.js';
 import { LocalLayout, UPLOAD_ID } from './local/layout.js';
 import { listLocalKeys } from './local/listing.js';
@@ -71,7 +68,7 @@ export type LocalBlobStoreOptions = {
   now?: () => Date;
 };
 
-export class LocalBlobStore implements BlobStore {
+export class LocalBlobStore implements ObjectStore, VaultStore {
   readonly kind = 'local' as const;
   /** DATA_DIR/objects */
   readonly root: string;
@@ -195,6 +192,11 @@ export class LocalBlobStore implements BlobStore {
     await fs.writeFile(probe, 'ok', { flag: 'wx' });
     await fs.rm(probe);
     await this.signer.key();
+  }
+
+  /** No bucket: the local store's safety is the data directory's permissions, which a review reads there. */
+  async securitySettings(): Promise<null> {
+    return null;
   }
 
   // ---------------------------------------------------------------- multipart

@@ -383,6 +383,38 @@ describe('the Audit Logs page', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('heading', { name: ARCHIVAL_MSG.panelTitle })).not.toBeInTheDocument();
   });
 
+  it('reads each row as a sentence with names, the raw action code beside it', async () => {
+    logs = [
+      entry(1),
+      entry(2, {
+        action: 'USER_REMOVE',
+        targetTable: 'users',
+        targetId: 'u-2',
+        details: { email: 'bob@acme.test' },
+        names: { matter: null, target: 'Bob Baker' },
+      }),
+      entry(3, {
+        action: 'UPLOAD_FILE',
+        targetTable: 'nodes',
+        details: { fileName: 'Defence.pdf' },
+        names: { matter: 'Smith v Jones', target: 'Defence.pdf' },
+      }),
+    ];
+    renderPage();
+    await within(table()).findByText('Person 3');
+    const sentences = within(table())
+      .getAllByTestId('audit-sentence')
+      .map((s) => s.textContent);
+    expect(sentences).toEqual([
+      'Person 1 created the matter “Matter 1”',
+      'Person 2 deactivated Bob Baker',
+      'Person 3 uploaded “Defence.pdf” to “Smith v Jones”',
+    ]);
+    const rows = within(table()).getAllByTestId('audit-row');
+    expect(rows[1]).toHaveTextContent('USER_REMOVE');
+    expect(rows[2]).toHaveTextContent('UPLOAD_FILE');
+  });
+
   it('labels what a browser reported, in the row and in its details, with the action in words', async () => {
     logs = [entry(1), entry(4, { action: 'CLIENT_REPORTED_MFA_VERIFICATION_FAILED', details: { reason: 'wrong code' } })];
     const { user } = renderPage();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ChevronLeft, ChevronRight, Download, RefreshCw, ScrollText } from 'lucide-react';
-import { AUDIT_LOG_LIMITS, AUDIT_LOG_MSG } from '@strongroom/contracts';
+import { AUDIT_ACTIONS, AUDIT_CATEGORY_NAMES, AUDIT_LOG_LIMITS, AUDIT_LOG_MSG, auditCategoryOf } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ErrorState } from '@/components/ui/error-state';
@@ -9,21 +9,37 @@ import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
 import { useDocumentTitle } from '@/lib/document-title';
 import { toast } from '@/lib/toast';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { exportAuditLogs } from '@/features/audit-logs/api/export-audit-logs';
-import { auditLogsQueryKey, useAuditLogs } from '@/features/audit-logs/api/get-audit-logs';
-import { AuditLogFilters } from '@/features/audit-logs/components/audit-log-filters';
-import { AuditLogTable } from '@/features/audit-logs/components/audit-log-table';
+import { exportAuditLogs } from '@/features/audit/api/export-audit-logs';
+import { auditLogsQueryKey, useAuditLogs } from '@/features/audit/api/get-audit-logs';
+import { AuditLogFilters } from '@/features/audit/components/audit-log-filters';
+import { AuditLogTable } from '@/features/audit/components/audit-log-table';
 import { ArchivalPanel } from '@/features/archival/components/archival-panel';
 import { ArchivedLogDialog } from '@/features/archival/components/archived-log-dialog';
 import { useArchivedRetrievals } from '@/features/archival/hooks/use-archived-retrievals';
 import { useCurrentUser } from '@/features/auth/hooks/use-current-user';
-import { DEFAULT_SORT, initialFilters, nextSort, type AuditFilters, type AuditSort } from '@/features/audit-logs/lib/audit-filters';
+import { DEFAULT_SORT, initialFilters, nextSort, type AuditFilters, type AuditSort } from '@/features/audit/lib/audit-filters';
+import { shows } from '@/lib/access-visibility';
+
+/** A notification's link (?action=…&day=YYYY-MM-DD) opens the page on that entry's action and day. */
+function filtersFromLink(sp: URLSearchParams): Omit<AuditFilters, 'search'> | null {
+  const action = sp.get('action');
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(sp.get('day') ?? '');
+  if (!action || !AUDIT_ACTIONS.includes(action) || !day) return null;
+  const date = new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
+  const category = auditCategoryOf(action);
+  const known = AUDIT_CATEGORY_NAMES.find((c) => c === category);
+  return { range: { from: date, to: date }, category: known ?? null, action };
+}
 
 export function AuditLogsPage() {
   useDocumentTitle(AUDIT_LOG_MSG.title);
   const user = useCurrentUser();
   const retrievals = useArchivedRetrievals(user?.organizationId ?? null);
-  const [filters, setFilters] = useState<Omit<AuditFilters, 'search'>>(() => initialFilters());
+  const [filters, setFilters] = useState<Omit<AuditFilters, 'search'>>(
+    () => filtersFromLink(new URLSearchParams(window.location.search)) ?? initialFilters(),
+  );
+  // The entry a notification linked to, marked in the table (?entry=<id>).
+  const [highlightId] = useState(() => new URLSearchParams(window.location.search).get('entry'));
   const [searchText, setSearchText] = useState('');
   const search = useDebouncedValue(searchText, AUDIT_LOG_LIMITS.searchDebounceMs);
   const [sort, setSort] = useState<AuditSort>(DEFAULT_SORT);
@@ -77,7 +93,7 @@ export function AuditLogsPage() {
           </>
         }
       />
-      {user?.role === 'admin' ? <ArchivalPanel auditLogsKey={auditLogsQueryKey} /> : null}
+      {user && shows(user, 'archivalPanel') ? <ArchivalPanel auditLogsKey={auditLogsQueryKey} /> : null}
       <AuditLogFilters
         search={searchText}
         onSearch={setSearchText}
@@ -107,6 +123,7 @@ export function AuditLogsPage() {
             cachedDetails={retrievals.cached}
             pendingIds={retrievals.pendingIds}
             onRetrieve={retrievals.open}
+            highlightId={highlightId}
           />
         )}
       </div>

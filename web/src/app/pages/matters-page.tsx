@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ChevronLeft, ChevronRight, Plus } from 'lucide-react';
 import { MATTER_MSG, MATTER_SORT_FIELDS, type MatterSortField } from '@strongroom/contracts';
@@ -13,8 +13,12 @@ import { CreateMatterDialog } from '@/features/matters/components/create-matter-
 import { MatterFilters, type MatterFilterValues } from '@/features/matters/components/matter-filters';
 import { MattersTable } from '@/features/matters/components/matters-table';
 import { MatterDetailDialog } from './matters/matter-detail-dialog';
+import { shows } from '@/lib/access-visibility';
+import { withParams } from '@/lib/search-params';
 
 const PAGE_SIZE = 50;
+/** The sticky top bar's height: what lies under it is out of sight. */
+const TOP_BAR_PX = 64;
 
 /**
  * Filters, sort, page and the open matter live in the query string, so a reload keeps them. The search text is
@@ -26,10 +30,14 @@ function readParams(sp: URLSearchParams) {
   const page = Number(sp.get('page') ?? '1');
   return {
     filters: {
-      search: sp.get('q') ?? '',
+      // Older links say ?search=; they keep working and are rewritten as q on the next change of a filter.
+      search: sp.get('q') ?? sp.get('search') ?? '',
       status: status === 'Open' || status === 'Vaulted' ? status : 'All',
       clientName: sp.get('client') ?? '',
+      // A picked suggestion (clientExact=1) matches the whole name; typed text matches anywhere in it.
+      clientNameExact: sp.get('clientExact') === '1',
       responsibleLawyer: sp.get('lawyer') ?? '',
+      responsibleLawyerExact: sp.get('lawyerExact') === '1',
       dateFrom: sp.get('from') ?? '',
       dateTo: sp.get('to') ?? '',
     } satisfies MatterFilterValues,
@@ -47,25 +55,16 @@ export function MattersPage() {
   const state = readParams(sp);
   const [createOpen, setCreateOpen] = useState(false);
 
-  const update = (change: Record<string, string | null>) =>
-    setSp(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(change)) {
-          if (v === null || v === '') next.delete(k);
-          else next.set(k, v);
-        }
-        return next;
-      },
-      { replace: !('matter' in change) },
-    );
+  const update = (change: Record<string, string | null>) => setSp((prev) => withParams(prev, change), { replace: !('matter' in change) });
 
   // The list's query key is compared by value, so a fresh object each render asks for nothing new.
   const params: MatterListParams = {
     search: state.filters.search || undefined,
     status: state.filters.status === 'All' ? undefined : state.filters.status,
     clientName: state.filters.clientName || undefined,
+    clientNameExact: (state.filters.clientName && state.filters.clientNameExact) || undefined,
     responsibleLawyer: state.filters.responsibleLawyer || undefined,
+    responsibleLawyerExact: (state.filters.responsibleLawyer && state.filters.responsibleLawyerExact) || undefined,
     dateFrom: state.filters.dateFrom || undefined,
     dateTo: state.filters.dateTo || undefined,
     sortBy: state.sortBy,
@@ -76,15 +75,32 @@ export function MattersPage() {
   const list = useMatters(params);
   const total = list.data?.totalCount ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const first = total === 0 ? 0 : (state.page - 1) * PAGE_SIZE + 1;
-  const last = Math.min(total, state.page * PAGE_SIZE);
+  // A page beyond the last one (an old link, ?page=99, matters removed meanwhile) shows the last page.
+  const page = Math.min(state.page, pages);
+  const first = total === 0 ? 0 : (page - 1) * PAGE_SIZE + 1;
+  const last = Math.min(total, page * PAGE_SIZE);
+  const beyondLast = list.isSuccess && !list.isPlaceholderData && state.page > pages;
+  useEffect(() => {
+    if (beyondLast) setSp((prev) => withParams(prev, { page: pages > 1 ? String(pages) : null }), { replace: true });
+  }, [beyondLast, pages, setSp]);
+
+  // Paging brings the top of the list into view when it has scrolled out of sight (under the top bar).
+  const listTop = useRef<HTMLDivElement>(null);
+  const goToPage = (n: number) => {
+    update({ page: n > 1 ? String(n) : null });
+    const el = listTop.current;
+    if (el && el.getBoundingClientRect().top < TOP_BAR_PX) el.scrollIntoView({ block: 'start' });
+  };
 
   const setFilters = (f: MatterFilterValues) =>
     update({
       q: f.search,
+      search: null,
       status: f.status === 'All' ? null : f.status,
       client: f.clientName,
+      clientExact: f.clientName && f.clientNameExact ? '1' : null,
       lawyer: f.responsibleLawyer,
+      lawyerExact: f.responsibleLawyer && f.responsibleLawyerExact ? '1' : null,
       from: f.dateFrom,
       to: f.dateTo,
       page: null,
@@ -107,7 +123,7 @@ export function MattersPage() {
         title="Matters"
         description="Every case your firm keeps, with its folders and files."
         actions={
-          user?.permissions.canUpload ? (
+          user && shows(user, 'newMatter') ? (
             <Button onClick={() => setCreateOpen(true)}>
               <Plus aria-hidden="true" />
               New Matter
@@ -125,7 +141,7 @@ export function MattersPage() {
           className="rounded-lg border border-border"
         />
       ) : (
-        <div className="grid gap-3">
+        <div ref={listTop} className="grid scroll-mt-20 gap-3">
           <MattersTable
             matters={list.data?.matters ?? []}
             loading={list.isFetching}
@@ -137,14 +153,14 @@ export function MattersPage() {
           <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-muted-foreground">
             <p aria-live="polite">{list.data ? (total === 0 ? 'No matters' : `Showing ${first}–${last} of ${total} matters`) : ''}</p>
             <nav aria-label="Pagination" className="flex items-center gap-2">
-              <Button variant="outline" size="sm" disabled={state.page <= 1} onClick={() => update({ page: String(state.page - 1) })}>
+              <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => goToPage(page - 1)}>
                 <ChevronLeft aria-hidden="true" />
                 Previous
               </Button>
               <span className="tabular-nums">
-                Page {Math.min(state.page, pages)} of {pages}
+                Page {page} of {pages}
               </span>
-              <Button variant="outline" size="sm" disabled={state.page >= pages} onClick={() => update({ page: String(state.page + 1) })}>
+              <Button variant="outline" size="sm" disabled={page >= pages} onClick={() => goToPage(page + 1)}>
                 Next
                 <ChevronRight aria-hidden="true" />
               </Button>
@@ -152,13 +168,13 @@ export function MattersPage() {
           </div>
         </div>
       )}
-      {user?.permissions.canUpload ? <CreateMatterDialog open={createOpen} onOpenChange={setCreateOpen} /> : null}
+      {user && shows(user, 'newMatter') ? <CreateMatterDialog open={createOpen} onOpenChange={setCreateOpen} /> : null}
       {state.matterId && user ? (
         <MatterDetailDialog
           key={state.matterId}
           matterId={state.matterId}
           user={user}
-          onClose={() => update({ matter: null, folder: null })}
+          onClose={() => update({ matter: null, folder: null, file: null })}
         />
       ) : null}
     </div>

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { SEARCH_MSG } from '@strongroom/contracts';
 import { SearchBox } from '@/app/shell/search-box';
 import { renderWithClient } from '@/test/dom';
 import { MattersPage } from './matters-page';
@@ -42,11 +43,23 @@ describe("the top bar's search", () => {
         </Routes>
       </MemoryRouter>,
     );
-    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'lease{Enter}');
+    await user.type(screen.getByRole('combobox', { name: SEARCH_MSG.label }), 'lease{Enter}');
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/matters?q=lease'));
     await waitFor(() => expect(listCalls.length).toBeGreaterThan(0));
     expect(listCalls.every((u) => u.searchParams.get('search') === 'lease')).toBe(true);
     expect(screen.getByLabelText('Search matters')).toHaveValue('lease');
+  });
+
+  it('reads the older ?search= links as q', async () => {
+    renderWithClient(
+      <MemoryRouter initialEntries={['/matters?search=harbour']}>
+        <Routes>
+          <Route path="/matters" element={<MattersPage />} />
+        </Routes>
+      </MemoryRouter>,
+    );
+    await waitFor(() => expect(listCalls.at(-1)?.searchParams.get('search')).toBe('harbour'));
+    expect(screen.getByLabelText('Search matters')).toHaveValue('harbour');
   });
 
   it("keeps the page's own search in the same q parameter", async () => {

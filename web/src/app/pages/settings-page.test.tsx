@@ -2,13 +2,13 @@ import { screen } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PERMISSIONS, type Role, type SessionUser } from '@strongroom/contracts';
+import { DEFAULT_PERMISSIONS, type Permissions, type Role, type SessionUser } from '@strongroom/contracts';
 import { sessionQueryKey } from '@/features/auth/api/get-session';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch } from '@/test/fetch-stub';
 import { SettingsPage } from './settings-page';
 
-function sessionUser(role: Role): SessionUser {
+function sessionUser(role: Role, permissions: Partial<Permissions> = {}): SessionUser {
   return {
     id: 7,
     email: 'fay@first.test',
@@ -18,7 +18,7 @@ function sessionUser(role: Role): SessionUser {
     organizationName: 'First Firm LLP',
     role,
     status: 'active',
-    permissions: DEFAULT_PERMISSIONS[role],
+    permissions: { ...DEFAULT_PERMISSIONS[role], ...permissions },
     mfaSetupRequired: false,
     mfaEnabled: true,
     mfaPrimaryMethod: 'email',
@@ -29,9 +29,9 @@ function Location() {
   return <output data-testid="location">{useLocation().search}</output>;
 }
 
-function renderPage(role: Role, entry = '/settings') {
+function renderPage(role: Role, entry = '/settings', permissions: Partial<Permissions> = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
-  client.setQueryData(sessionQueryKey, { user: sessionUser(role), session: null, apiVersion: null });
+  client.setQueryData(sessionQueryKey, { user: sessionUser(role, permissions), session: null, apiVersion: null });
   return renderWithClient(
     <MemoryRouter initialEntries={[entry]}>
       <Routes>
@@ -89,6 +89,35 @@ describe('the Settings page', () => {
     renderPage('user', '/settings?tab=security');
     expect(screen.getByRole('tab', { name: 'Security' })).toBeDisabled();
     expect(screen.getByRole('tab', { name: 'Profile' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('gives a guest the Profile tab alone (their details, password, second factor), whatever the link asks for', async () => {
+    for (const entry of [
+      '/settings',
+      '/settings?tab=organization',
+      '/settings?tab=team',
+      '/settings?tab=retention',
+      '/settings?tab=security',
+    ]) {
+      const { unmount } = renderPage('guest', entry);
+      expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Profile']);
+      expect(screen.getByRole('tab', { name: 'Profile' })).toHaveAttribute('aria-selected', 'true');
+      unmount();
+    }
+    renderPage('guest');
+    expect(await screen.findByRole('region', { name: 'Personal Information' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Security' })).toBeInTheDocument();
+  });
+
+  it('shows a plain user no Team tab (there is no team list they may read), and a link to it opens Profile', () => {
+    renderPage('user', '/settings?tab=team');
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Profile', 'Organization', 'Security', 'Retention & Vault']);
+    expect(screen.getByRole('tab', { name: 'Profile' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('shows the Team tab to a user who may invite guests (their read-only team list)', () => {
+    renderPage('user', '/settings?tab=team', { canInviteUsers: true });
+    expect(screen.getByRole('tab', { name: 'Team & Permissions' })).toHaveAttribute('aria-selected', 'true');
   });
 
   it('opens the Security tab from a link for an admin', async () => {

@@ -11,6 +11,7 @@ import { ProfileTab } from '@/features/settings/components/profile-tab';
 import { RetentionTab } from '@/features/settings/components/retention-tab';
 import { TeamPermissionsTab } from '@/features/team/components/team-permissions-tab';
 import { useDocumentTitle } from '@/lib/document-title';
+import { shows } from '@/lib/access-visibility';
 
 const TABS = ['profile', 'organization', 'team', 'security', 'retention'] as const;
 type SettingsTab = (typeof TABS)[number];
@@ -21,7 +22,8 @@ function isTab(value: string | null): value is SettingsTab {
 
 /**
  * Settings: Profile (the default), Organization, Team & Permissions, Security (administrators only) and
- * Retention & Vault. The open tab is kept in the address (?tab=) so a reload or a shared link opens it again.
+ * Retention & Vault, each offered only to whom its calls answer (a guest gets Profile alone). The open tab is
+ * kept in the address (?tab=) so a reload or a shared link opens it again.
  */
 export function SettingsPage() {
   useDocumentTitle('Settings');
@@ -29,10 +31,22 @@ export function SettingsPage() {
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const user = session.data?.user ?? null;
-  const isAdmin = user?.role === 'admin';
+  const isAdmin = user ? shows(user, 'securitySettings') : false;
+  // Which tabs this person gets, by the same rules the server applies to the calls behind them: a guest has only
+  // Profile (their details, password, second factor and recovery codes); a user who can neither manage nor invite
+  // people has no Team tab (there is no list they may read); Security is shown, disabled, to members only.
+  const offered = (t: SettingsTab): boolean => {
+    if (!user) return true;
+    if (t === 'organization') return shows(user, 'organizationTab');
+    if (t === 'team') return shows(user, 'teamTab');
+    if (t === 'security') return user.role !== 'guest';
+    if (t === 'retention') return shows(user, 'retentionTab');
+    return true;
+  };
   const requested = params.get('tab');
-  // The Security tab is disabled for anyone but an administrator: a link to it opens the Profile tab instead.
-  const tab: SettingsTab = isTab(requested) && (requested !== 'security' || isAdmin || session.isPending) ? requested : 'profile';
+  // A link to a tab this person does not get (or the disabled Security tab) opens the Profile tab instead.
+  const tab: SettingsTab =
+    isTab(requested) && offered(requested) && (requested !== 'security' || isAdmin || session.isPending) ? requested : 'profile';
 
   const selectTab = (value: string) =>
     setParams(
@@ -57,22 +71,30 @@ export function SettingsPage() {
               <User aria-hidden="true" />
               Profile
             </TabsTrigger>
-            <TabsTrigger value="organization">
-              <Building2 aria-hidden="true" />
-              Organization
-            </TabsTrigger>
-            <TabsTrigger value="team">
-              <Users aria-hidden="true" />
-              Team &amp; Permissions
-            </TabsTrigger>
-            <TabsTrigger value="security" disabled={!isAdmin}>
-              <ShieldCheck aria-hidden="true" />
-              Security
-            </TabsTrigger>
-            <TabsTrigger value="retention">
-              <Archive aria-hidden="true" />
-              Retention &amp; Vault
-            </TabsTrigger>
+            {offered('organization') ? (
+              <TabsTrigger value="organization">
+                <Building2 aria-hidden="true" />
+                Organization
+              </TabsTrigger>
+            ) : null}
+            {offered('team') ? (
+              <TabsTrigger value="team">
+                <Users aria-hidden="true" />
+                Team &amp; Permissions
+              </TabsTrigger>
+            ) : null}
+            {offered('security') ? (
+              <TabsTrigger value="security" disabled={!isAdmin}>
+                <ShieldCheck aria-hidden="true" />
+                Security
+              </TabsTrigger>
+            ) : null}
+            {offered('retention') ? (
+              <TabsTrigger value="retention">
+                <Archive aria-hidden="true" />
+                Retention &amp; Vault
+              </TabsTrigger>
+            ) : null}
           </TabsList>
         </div>
         <TabsContent value="profile" className="mt-6">

@@ -18,6 +18,8 @@ import { ExportReportButton } from '@/features/vault/components/export-report-bu
 import { VaultDetailSheet } from '@/features/vault/components/vault-detail-sheet';
 import { VaultTable } from '@/features/vault/components/vault-table';
 import { VaultFiles } from './vault/vault-files';
+import { shows } from '@/lib/access-visibility';
+import { withParams } from '@/lib/search-params';
 
 const DESCRIPTION = 'Review immutable vaulted matters, read-only, for compliance and chain of custody.';
 const HOLD_FILTERS = [
@@ -63,22 +65,11 @@ function readParams(sp: URLSearchParams) {
 export function VaultPage() {
   useDocumentTitle('Vault');
   const user = useCurrentUser();
-  const allowed = user?.permissions.canViewVaulted ?? false;
+  const allowed = user ? shows(user, 'vaultPage') : false;
   const [sp, setSp] = useSearchParams();
   const state = readParams(sp);
 
-  const update = (change: Record<string, string | null>) =>
-    setSp(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(change)) {
-          if (v === null || v === '') next.delete(k);
-          else next.set(k, v);
-        }
-        return next;
-      },
-      { replace: !('matter' in change) },
-    );
+  const update = (change: Record<string, string | null>) => setSp((prev) => withParams(prev, change), { replace: !('matter' in change) });
 
   // The search box follows the address (Back, a shared link) and writes to it 500 ms after the last keystroke.
   const [text, setText] = useState(state.searchQuery);
@@ -118,7 +109,11 @@ export function VaultPage() {
 
   return (
     <div className="grid gap-6">
-      <PageHeader title="Vault" description={DESCRIPTION} actions={denied ? null : <ExportReportButton matter={selectedMatter} />} />
+      <PageHeader
+        title="Vault"
+        description={DESCRIPTION}
+        actions={denied ? null : <ExportReportButton matter={selectedMatter} register />}
+      />
       {denied ? (
         <EmptyState
           icon={ShieldAlert}

@@ -46,6 +46,7 @@ function renderAt(path: string, role: Role) {
           <Route index element={<p>Dashboard page</p>} />
           <Route path="/matters" element={<p>Matters page</p>} />
           <Route path="/settings" element={<p>Settings page</p>} />
+          <Route path="/audit-logs" element={<p>Audit logs page</p>} />
           <Route path="/help" element={<p>Help page</p>} />
         </Route>
       </Routes>
@@ -55,7 +56,7 @@ function renderAt(path: string, role: Role) {
 }
 
 describe('a guest in the shell', () => {
-  it('lands on the matters shared with them, with only Matters and Help in the navigation', async () => {
+  it('lands on the matters shared with them, with only Matters, Settings (their own account) and Help in the navigation', async () => {
     renderAt('/', 'guest');
     expect(await screen.findByText('Matters page')).toBeInTheDocument();
     const nav = screen.getAllByRole('navigation', { name: 'Main' })[0]!;
@@ -63,15 +64,20 @@ describe('a guest in the shell', () => {
       within(nav)
         .getAllByRole('link')
         .map((l) => l.textContent),
-    ).toEqual(['Matters', 'Help']);
+    ).toEqual(['Matters', 'Settings', 'Help']);
+  });
+
+  it('opens Settings for their own account', async () => {
+    renderAt('/settings', 'guest');
+    expect(await screen.findByText('Settings page')).toBeInTheDocument();
   });
 
   it('sees Access Denied on any other page, with a way back to the shared matters', async () => {
-    renderAt('/settings', 'guest');
+    renderAt('/audit-logs', 'guest');
     expect(await screen.findByRole('heading', { name: 'Access Denied' })).toBeInTheDocument();
     expect(screen.getByText(MSG.accessDenied('guest'))).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Shared matters' })).toHaveAttribute('href', '/matters');
-    expect(screen.queryByText('Settings page')).toBeNull();
+    expect(screen.queryByText('Audit logs page')).toBeNull();
   });
 
   it('a user keeps every page', async () => {

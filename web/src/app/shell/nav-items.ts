@@ -9,11 +9,14 @@ const NAV_ITEMS: NavItem[] = [
   { label: 'Matters', to: '/matters', icon: FolderKanban, forGuests: true },
   { label: 'Vault', to: '/vault', icon: Archive },
   { label: 'Audit Logs', to: '/audit-logs', icon: ScrollText },
-  { label: 'Settings', to: '/settings', icon: Settings },
+  { label: 'Settings', to: '/settings', icon: Settings, forGuests: true },
   { label: 'Help', to: '/help', icon: LifeBuoy, forGuests: true },
 ];
 
-/** A guest reads the matters shared with them (and Help); every other page is Access Denied. */
+/**
+ * A guest reads the matters shared with them, manages their own account in Settings (Profile alone: details,
+ * password, second factor, recovery codes) and reads Help; every other page is Access Denied.
+ */
 export const GUEST_PATHS: readonly string[] = NAV_ITEMS.filter((i) => i.forGuests).map((i) => i.to);
 
 export function navItemsFor(role: Role): NavItem[] {

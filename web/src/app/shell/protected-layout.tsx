@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { LogOut, ShieldAlert } from 'lucide-react';
@@ -11,6 +11,7 @@ import { sessionQueryKey } from '@/features/auth/api/get-session';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useLogout } from '@/features/auth/hooks/use-logout';
 import { MfaSetupWall } from '@/features/mfa/components/mfa-setup-wall';
+import { releaseRecoveryCodes, useUnsavedRecoveryCodes } from '@/features/mfa/hooks/unsaved-recovery-codes';
 import { AppShell } from './app-shell';
 import { GUEST_PATHS } from './nav-items';
 
@@ -28,6 +29,12 @@ export function ProtectedLayout() {
   const queryClient = useQueryClient();
   const { logout, pending: loggingOut } = useLogout();
   const { pathname } = useLocation();
+  const unsavedRecoveryCodes = useUnsavedRecoveryCodes();
+  // Codes held for the wall belong to the session that enrolled: once it is gone they are dropped, never shown to
+  // whoever signs in next in this tab.
+  useEffect(() => {
+    if (auth.status === 'unauthenticated') releaseRecoveryCodes();
+  }, [auth.status]);
   if (auth.status === 'loading') return <AuthenticatingSkeleton />;
 
   if (auth.status === 'unauthenticated') {
@@ -70,7 +77,8 @@ export function ProtectedLayout() {
   }
 
   const { user } = auth;
-  if (user.mfaSetupRequired) {
+  // The wall stays up after an authenticator is enrolled until its recovery codes are acknowledged.
+  if (user.mfaSetupRequired || unsavedRecoveryCodes) {
     return (
       <MfaSetupWall
         organizationName={user.organizationName}

@@ -1,31 +1,52 @@
-import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
-import { Search } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Search, X } from 'lucide-react';
+import { SEARCH_MSG } from '@strongroom/contracts';
+import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/class-names';
+import { SearchCombobox } from '@/features/search/components/search-combobox';
 
-/** The top-bar search: sends the query to the Matters page, which owns search. */
+/**
+ * The top-bar search: matters, folders and files as the user types. Ctrl+K (Cmd+K on a Mac) focuses it from
+ * anywhere; on a phone the bar shows an icon that opens the search across the bar's full width.
+ */
 export function SearchBox({ className }: { className?: string }) {
-  const navigate = useNavigate();
-  const [query, setQuery] = useState('');
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const q = query.trim();
-    void navigate(q ? `/matters?q=${encodeURIComponent(q)}` : '/matters');
-  };
+  const inlineRef = useRef<HTMLInputElement>(null);
+  const [wide, setWide] = useState(false);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.key.toLowerCase() !== 'k') return;
+      e.preventDefault();
+      const inline = inlineRef.current;
+      // The inline field is hidden on a phone: the full-width search opens instead.
+      if (inline && inline.offsetParent !== null) inline.focus();
+      else setWide(true);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   return (
-    <form role="search" onSubmit={submit} className={cn('relative flex items-center', className)}>
-      <Search aria-hidden="true" className="pointer-events-none absolute left-3 size-4 text-muted-foreground" />
-      <input
-        type="search"
-        aria-label="Search"
-        placeholder="Search matters and files"
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-        className={cn(
-          'h-9 w-full min-w-0 rounded-md border border-input bg-muted/40 pr-3 pl-9 text-sm text-foreground placeholder:text-muted-foreground',
-          'transition-colors focus-visible:border-ring focus-visible:bg-card focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ring/60',
-        )}
-      />
-    </form>
+    <>
+      <SearchCombobox inputRef={inlineRef} className={cn('hidden sm:flex', className)} />
+      <Button
+        variant="ghost"
+        size="icon"
+        className="sm:hidden"
+        aria-label={SEARCH_MSG.label}
+        aria-keyshortcuts="Control+K Meta+K"
+        onClick={() => setWide(true)}
+      >
+        <Search aria-hidden="true" />
+      </Button>
+      {wide ? (
+        <div className="fixed inset-x-0 top-0 z-50 flex h-16 items-center gap-2 border-b border-border bg-card px-3 sm:hidden">
+          <SearchCombobox className="flex-1" autoFocus onDone={() => setWide(false)} onEscape={() => setWide(false)} />
+          <Button variant="ghost" size="icon" aria-label="Close search" onClick={() => setWide(false)}>
+            <X aria-hidden="true" />
+          </Button>
+        </div>
+      ) : null}
+    </>
   );
 }

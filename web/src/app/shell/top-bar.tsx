@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Menu, UserPlus } from 'lucide-react';
-import { canInviteMembers, invitableRoles, type SessionUser } from '@strongroom/contracts';
+import { invitableRoles, type SessionUser } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
 import { InviteUserDialog } from '@/features/team/components/invite-user-dialog';
 import { AvatarMenu } from './avatar-menu';
@@ -9,6 +9,7 @@ import { BrandMark } from './brand';
 import { NotificationsButton } from './notifications-button';
 import { SearchBox } from './search-box';
 import { ThemeToggle } from './theme-toggle';
+import { shows } from '@/lib/access-visibility';
 
 type TopBarProps = { user: SessionUser; onOpenNavigation: () => void; onLogout: () => void };
 
@@ -31,7 +32,7 @@ export function TopBar({ user, onOpenNavigation, onLogout }: TopBarProps) {
         <SearchBox className="max-w-md flex-1" />
         <div className="ml-auto flex items-center gap-1">
           {/* Shown to everyone the server lets invite: the rule is shared with its check. */}
-          {canInviteMembers(user) ? (
+          {shows(user, 'inviteUser') ? (
             <>
               <Button variant="outline" size="sm" onClick={() => setInviteOpen(true)} className="mr-1" aria-label="Invite User">
                 <UserPlus aria-hidden="true" />

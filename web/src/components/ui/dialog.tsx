@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import { useLayoutEffect, useRef, type ComponentProps, type RefObject } from 'react';
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import { cn } from '@/lib/class-names';
@@ -27,7 +27,28 @@ function fromToast(event: Event): boolean {
   return typeof target?.closest === 'function' && target.closest('[data-sonner-toaster]') !== null;
 }
 
-export function DialogContent({ className, children, hideClose, closeLabel = 'Close', onInteractOutside, ...props }: DialogContentProps) {
+/**
+ * Notes what had the focus when the dialog opened (the row or button that opened it). It runs as the content
+ * mounts, before the dialog moves the focus inside.
+ */
+function OpenerMemory({ openerRef }: { openerRef: RefObject<HTMLElement | null> }) {
+  useLayoutEffect(() => {
+    const el = document.activeElement;
+    openerRef.current = el instanceof HTMLElement && el !== document.body ? el : null;
+  }, [openerRef]);
+  return null;
+}
+
+export function DialogContent({
+  className,
+  children,
+  hideClose,
+  closeLabel = 'Close',
+  onInteractOutside,
+  onCloseAutoFocus,
+  ...props
+}: DialogContentProps) {
+  const openerRef = useRef<HTMLElement | null>(null);
   return (
     <DialogPortal>
       <DialogOverlay />
@@ -35,6 +56,15 @@ export function DialogContent({ className, children, hideClose, closeLabel = 'Cl
         onInteractOutside={(event) => {
           if (fromToast(event)) event.preventDefault();
           onInteractOutside?.(event);
+        }}
+        // Closing gives the focus back to what opened the dialog (a dialog opened from a row or a button without
+        // a trigger of its own would otherwise leave it on the page's body), when that is still on the page.
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          const el = openerRef.current;
+          if (event.defaultPrevented || !el?.isConnected) return;
+          event.preventDefault();
+          el.focus({ preventScroll: true });
         }}
         className={cn(
           'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto',
@@ -44,6 +74,7 @@ export function DialogContent({ className, children, hideClose, closeLabel = 'Cl
         )}
         {...props}
       >
+        <OpenerMemory openerRef={openerRef} />
         {children}
         {hideClose ? null : (
           <DialogPrimitive.Close
@@ -63,7 +94,8 @@ export function DialogHeader({ className, ...props }: ComponentProps<'div'>) {
 }
 
 export function DialogFooter({ className, ...props }: ComponentProps<'div'>) {
-  return <div className={cn('flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end', className)} {...props} />;
+  // Marked so that lists inside the dialog (autocompletes) never open over its buttons.
+  return <div data-dialog-footer="" className={cn('flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end', className)} {...props} />;
 }
 
 export function DialogTitle({ className, ...props }: ComponentProps<typeof DialogPrimitive.Title>) {

@@ -12,6 +12,12 @@ import { audit } from './20261128_0011_audit.js';
 import { archival } from './20261128_0012_archival.js';
 import { securityTooling } from './20261128_0013_security_tooling.js';
 import { signingKeys } from './20261129_0014_signing_keys.js';
+import { notifications } from './20261130_0015_notifications.js';
+import { search } from './20261130_0016_search.js';
+import { guestGrantAccess } from './20261130_0017_guest_grant_access.js';
+import { dashboard } from './20261130_0018_dashboard.js';
+import { storageUsage } from './20261201_0019_storage_usage.js';
+import { matterSearchText } from './20261201_0020_matter_search_text.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +34,10 @@ export const migrations: Record<string, Migration> = {
   '20261128_0012_archival': archival,
   '20261128_0013_security_tooling': securityTooling,
   '20261129_0014_signing_keys': signingKeys,
+  '20261130_0015_notifications': notifications,
+  '20261130_0016_search': search,
+  '20261130_0017_guest_grant_access': guestGrantAccess,
+  '20261130_0018_dashboard': dashboard,
+  '20261201_0019_storage_usage': storageUsage,
+  '20261201_0020_matter_search_text': matterSearchText,
 };

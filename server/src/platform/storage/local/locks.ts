@@ -15,7 +15,8 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { assertValidKey, BlobInvalidKeyError, BlobLockedError, isLockActive, type VaultLock } from '../blob-store.js';
+import { assertValidKey, BlobInvalidKeyError, BlobLockedError } from '../blob-store.js';
+import { isLockActive, type VaultLock } from '../vault-store.js';
 import { isCode, type LocalLayout } from './layout.js';
 
 /** Every vault object lives under this prefix; nothing else may write there. */

@@ -17,7 +17,6 @@ import path from 'node:path';
 import { hashPool } from '../hash-pool.js';
 import {
   assertValidKey,
-  assertVaultLock,
   BlobInvalidArgumentError,
   BlobLockedError,
   BlobNotFoundError,
@@ -25,7 +24,8 @@ import {
   quoteEtag,
   safeContentType,
 } from '../blob-store.js';
-import type { CopyToVaultInput, PutLockedInput, VaultLock, VaultObjectInfo } from '../blob-store.js';
+import { assertNewVaultLock } from '../vault-store.js';
+import type { CopyToVaultInput, PutLockedInput, VaultLock, VaultObjectInfo } from '../vault-store.js';
 import { isCode, type LocalLayout } from './layout.js';
 import { assertVaultKey, fsyncDir, lockOf, strongerLock, type LocalLocks, type LockRecord } from './locks.js';
 import type { LocalObjects } from './objects.js';
@@ -54,18 +54,10 @@ export class LocalVault {
     private readonly objects: LocalObjects,
   ) {}
 
-  private assertNewLock(lock: VaultLock): void {
-    assertVaultLock(lock);
-    // As on S3: a retain-until date must lie ahead when an object is locked.
-    if (lock.retainUntil.getTime() <= this.locks.now().getTime()) {
-      throw new BlobInvalidArgumentError('A vault lock needs a retainUntil date in the future');
-    }
-  }
-
   async copyToVault(input: CopyToVaultInput): Promise<VaultObjectInfo> {
     assertValidKey(input.sourceKey);
     assertVaultKey(input.vaultKey);
-    this.assertNewLock(input.lock);
+    assertNewVaultLock(input.lock, this.locks.now());
     if (input.sourceKey === input.vaultKey) throw new BlobInvalidArgumentError('A vault copy needs a source other than its target');
     return this.locks.serialize(input.vaultKey, async () => {
       const source = this.layout.objectPath(input.sourceKey);
@@ -114,7 +106,7 @@ export class LocalVault {
 
   async putLocked(input: PutLockedInput): Promise<VaultObjectInfo> {
     assertVaultKey(input.key);
-    this.assertNewLock(input.lock);
+    assertNewVaultLock(input.lock, this.locks.now());
     if (!Buffer.isBuffer(input.body)) throw new BlobInvalidArgumentError('putLocked takes the bytes as a Buffer');
     const contentType = safeContentType(input.contentType);
     const md5 = createHash('md5').update(input.body).digest('hex');

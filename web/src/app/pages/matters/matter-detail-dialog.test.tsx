@@ -6,6 +6,7 @@ import type { Matter } from '@/lib/dates';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { renderWithClient } from '@/test/dom';
 import { makeMatter } from '@/test/matter';
+import { makeNode } from '@/test/node';
 import { MatterDetailDialog } from './matter-detail-dialog';
 
 const READ_ONLY = 'Actions are disabled for read-only matters';
@@ -20,26 +21,13 @@ const matter = makeMatter({
   updatedAt: new Date('2026-01-02T10:00:00.000Z'),
   version: 1,
 });
-const folder: NodeTreeDto = {
+const folder: NodeTreeDto = makeNode({
   id: '33333333-3333-4333-8333-333333333333',
   matterId: matter.id,
   organizationId: matter.organizationId,
-  parentId: null,
   name: 'Pleadings',
   nodeType: 'folder',
-  path: '/Pleadings',
-  fileSize: null,
-  mimeType: null,
-  sha256Hash: null,
-  storagePath: null,
-  uploadId: null,
-  uploadStatus: null,
-  uploadProgress: null,
-  createdBy: null,
-  createdAt: '2026-01-02T10:00:00.000Z',
-  updatedAt: '2026-01-02T10:00:00.000Z',
-  children: [],
-};
+});
 
 function userWith(role: SessionUser['role'], permissions: Partial<Permissions> = {}): SessionUser {
   return {

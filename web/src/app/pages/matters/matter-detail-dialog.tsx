@@ -24,6 +24,7 @@ import { FileBrowser } from '@/features/nodes/components/file-browser';
 import { findNode } from '@/features/nodes/lib/tree';
 import { UploadDialog } from '@/features/uploads/components/upload-dialog';
 import { VaultMatterDialog } from '@/features/vault/components/vault-matter-dialog';
+import { shows } from '@/lib/access-visibility';
 
 /** The heading of the notice above the files of a read-only matter. */
 const NOTICE_TITLE: Record<MatterReadOnlyReason, string> = {
@@ -55,17 +56,47 @@ function useFolderParam() {
         const next = new URLSearchParams(prev);
         if (id) next.set('folder', id);
         else next.delete('folder');
+        // A file chosen in the top bar's search is selected only in the folder it was found in.
+        next.delete('file');
         return next;
       },
       { replace },
     );
-  return [sp.get('folder'), set] as const;
+  return [sp.get('folder'), set, sp.get('file')] as const;
+}
+
+/** The folder of the matter an id names, or null (a file's id, another matter's, a deleted one). */
+function folderOf(nodes: Parameters<typeof findNode>[0], id: string | null) {
+  const found = findNode(nodes, id);
+  return found?.nodeType === 'folder' ? found : null;
+}
+
+/**
+ * What the file browser offers. A guest downloads by the grant the administrator made for this matter, not by
+ * canRetrieve (the server's rule). Rename and Move follow the rename rule the server's route declares.
+ */
+function browserPermissions(user: SessionUser, guestAccess: 'download' | 'view' | undefined) {
+  const { role, permissions: p } = user;
+  const canRetrieve = role === 'guest' ? guestAccess === 'download' : p.canRetrieve;
+  return { canUpload: p.canUpload, canRename: shows(user, 'renameNode'), canDelete: p.canDelete, canRetrieve };
 }
 
 /** A matter with its folders and files, over the matters page (?matter=<id> reopens it after a reload). */
+/** The dialog's skeleton while the matter and its tree load. */
+function LoadingMatter() {
+  return (
+    <div className="grid gap-3" aria-busy="true" aria-label="Loading matter">
+      <DialogTitle className="sr-only">Loading matter</DialogTitle>
+      <Skeleton className="h-7 w-72" />
+      <Skeleton className="h-4 w-96" />
+      <Skeleton className="mt-4 h-80 w-full" />
+    </div>
+  );
+}
+
 export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDialogProps) {
   const detail = useMatterDetail(matterId);
-  const [folderId, setFolderId] = useFolderParam();
+  const [folderId, setFolderId, fileId] = useFolderParam();
   const [editOpen, setEditOpen] = useState(false);
   const [uploadOpen, setUploadOpen] = useState(false);
   const [holdOpen, setHoldOpen] = useState(false);
@@ -81,10 +112,9 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
   const canEdit = user.role === 'admin' || p.canUpload || reason === 'READ_ONLY';
   // Holds are the administrators' call; vaulting is theirs and that of holders of canVault. A vaulted matter
   // keeps its hold button (an administrator may lift the hold so its retention can end) and loses Vault Matter.
-  const isAdmin = user.role === 'admin';
-  const canVault = isAdmin || p.canVault;
-  const found = findNode(nodes, folderId);
-  const folder = found?.nodeType === 'folder' ? found : null;
+  const isAdmin = shows(user, 'legalHold');
+  const canVault = shows(user, 'vaultMatter');
+  const folder = folderOf(nodes, folderId);
   // An id that is not a folder of this matter (another matter's, deleted, mistyped) means Root, quietly.
   const staleFolder = detail.isSuccess && folderId !== null && folder === null;
   // The address is corrected once when the id turns out stale, not again on every render that follows.
@@ -97,12 +127,7 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
     <Dialog open onOpenChange={(o) => !o && onClose()}>
       <DialogContent className="flex h-[min(52rem,calc(100dvh-2rem))] max-w-6xl flex-col gap-4 overflow-hidden">
         {detail.isPending ? (
-          <div className="grid gap-3" aria-busy="true" aria-label="Loading matter">
-            <DialogTitle className="sr-only">Loading matter</DialogTitle>
-            <Skeleton className="h-7 w-72" />
-            <Skeleton className="h-4 w-96" />
-            <Skeleton className="mt-4 h-80 w-full" />
-          </div>
+          <LoadingMatter />
         ) : detail.isError ? (
           <>
             <DialogTitle className="sr-only">Matter</DialogTitle>
@@ -200,9 +225,11 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
               nodes={nodes}
               folderId={folder?.id ?? null}
               onFolderChange={setFolderId}
-              permissions={{ canUpload: p.canUpload, canRename: p.canRename, canDelete: p.canDelete, canRetrieve: p.canRetrieve }}
+              selectedFileId={fileId}
+              permissions={browserPermissions(user, detail.data?.guestAccess)}
               readOnlyReason={readOnlyReason}
               onUpload={() => setUploadOpen(true)}
+              layoutOwner={user.id}
             />
             <EditMatterDialog matter={matter} open={editOpen} onOpenChange={setEditOpen} />
             <LegalHoldDialog matter={matter} open={holdOpen} onOpenChange={setHoldOpen} isAdmin={isAdmin} />

@@ -5,7 +5,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatBytes } from '@/lib/format-bytes';
 import { FolderPicker } from '@/features/nodes/components/folder-tree';
-import { fileKind } from '@/features/nodes/lib/file-kind';
+import { fileKind } from '@/lib/file-kind';
 import { childrenOf, findNode } from '@/features/nodes/lib/tree';
 
 function formatModified(iso: string) {
@@ -42,7 +42,7 @@ export function VaultFiles({ nodes }: { nodes: NodeTreeDto[] }) {
           <TableBody>
             {entries.map((n) => {
               const isFolder = n.nodeType === 'folder';
-              const kind = isFolder ? { icon: Folder, label: 'Folder' } : fileKind(n.name);
+              const kind = isFolder ? { icon: Folder, label: 'Folder', tone: 'text-warning' } : fileKind(n.name);
               const Icon = kind.icon;
               return (
                 <TableRow key={n.id}>
@@ -58,7 +58,7 @@ export function VaultFiles({ nodes }: { nodes: NodeTreeDto[] }) {
                       </button>
                     ) : (
                       <span className="inline-flex items-center gap-2">
-                        <Icon aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
+                        <Icon aria-hidden="true" className={`size-4 shrink-0 ${kind.tone}`} />
                         {n.name}
                       </span>
                     )}

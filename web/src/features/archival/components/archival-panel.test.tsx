@@ -13,6 +13,8 @@ configure({ asyncUtilTimeout: 5_000 });
 
 const VALID_CODE = '246810';
 const SYSTEM_TOKEN = 'c'.repeat(64);
+/** A token of the organization class (a real archival); the statistics' token serves only the dry run. */
+const ORG_TOKEN = 'd'.repeat(64);
 const mfaRequired = (operation: string) =>
   Response.json(
     { error: 'MFA_REQUIRED', code: 'MFA_REQUIRED', mfaRequired: true, message: MSG.mfaRequired, details: { operation, mfaMethod: 'totp' } },
@@ -35,7 +37,15 @@ beforeEach(() => {
   statsBroken = false;
   archivable = 12;
   refusal = null;
-  archiveAnswer = (dryRun) => Response.json({ archivedCount: archivable, dryRun, batches: dryRun ? 0 : 1 });
+  archiveAnswer = (dryRun) =>
+    Response.json({
+      archivedCount: archivable,
+      dryRun,
+      batches: dryRun ? 0 : 1,
+      ...(dryRun
+        ? { range: { before: '2026-05-30T00:00:00.000Z', oldest: '2025-01-02T10:00:00.000Z', newest: '2026-04-01T10:00:00.000Z' } }
+        : {}),
+    });
   calls = stubFetch(({ path, body }) => {
     const i = calls.length - 1;
     if (path === '/_api/system/archival-stats') {
@@ -52,13 +62,16 @@ beforeEach(() => {
     }
     if (path === '/_api/auth/verifySystemMfa') {
       const { operation, mfaToken } = body as { operation: string; mfaToken: string };
-      if (operation !== 'VIEW_ARCHIVAL_STATS' || mfaToken !== VALID_CODE) return Response.json({ error: MSG.invalidCode }, { status: 400 });
-      return Response.json({ success: true, systemMfaToken: SYSTEM_TOKEN, expiresAt: new Date(Date.now() + 1_800_000).toISOString() });
+      const token = { VIEW_ARCHIVAL_STATS: SYSTEM_TOKEN, MFA_SYSTEM_OPERATIONS: ORG_TOKEN }[operation];
+      if (!token || mfaToken !== VALID_CODE) return Response.json({ error: MSG.invalidCode }, { status: 400 });
+      return Response.json({ success: true, systemMfaToken: token, expiresAt: new Date(Date.now() + 1_800_000).toISOString() });
     }
     if (path === '/_api/system/archive-audit-logs') {
       if (refusal) return refusal;
-      if ((body as { mfaToken?: string }).mfaToken !== VALID_CODE) return mfaRequired('MFA_SYSTEM_OPERATIONS');
-      return archiveAnswer((body as { dryRun: boolean }).dryRun);
+      // As the server: a dry run is of the statistics' class, a real archival of the organization class.
+      const { dryRun } = body as { dryRun: boolean };
+      if (headerOf(i) !== (dryRun ? SYSTEM_TOKEN : ORG_TOKEN)) return mfaRequired(dryRun ? 'VIEW_ARCHIVAL_STATS' : 'MFA_SYSTEM_OPERATIONS');
+      return archiveAnswer(dryRun);
     }
     return Response.json({ error: 'not here' }, { status: 404 });
   });
@@ -151,7 +164,7 @@ describe('the archival panel', { timeout: 20_000 }, () => {
     expect(await screen.findByText(ARCHIVAL_MSG.compliant)).toBeInTheDocument();
   });
 
-  it('runs a dry run by default, straight away, and closes with its count', async () => {
+  it('runs a dry run by default, straight away, on the code the statistics took, and shows its result', async () => {
     const { user } = render();
     await showStats(user);
     await user.click(await screen.findByRole('button', { name: ARCHIVAL_MSG.archiveButton }));
@@ -161,10 +174,27 @@ describe('the archival panel', { timeout: 20_000 }, () => {
     expect(within(dialog).getByRole('checkbox', { name: ARCHIVAL_MSG.dryRunLabel })).toBeChecked();
     expect(within(dialog).queryByText(ARCHIVAL_MSG.dryRunWarning)).not.toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: ARCHIVAL_MSG.runDryRun }));
-    await enterCode(user);
+    // No second prompt: the statistics' code serves the dry run (same class) for its 30 minutes.
     expect(await screen.findByText(ARCHIVAL_MSG.dryRunDone(12))).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByRole('dialog', { name: ARCHIVAL_MSG.dialogTitle })).not.toBeInTheDocument());
-    expect(archives()).toEqual([{ dryRun: true }, { dryRun: true, mfaToken: VALID_CODE }]);
+    expect(screen.queryByRole('dialog', { name: SYSTEM_PROMPT })).not.toBeInTheDocument();
+    const result = within(dialog).getByTestId('dry-run-result');
+    expect(result).toHaveTextContent(ARCHIVAL_MSG.wouldArchive(12));
+    expect(result).toHaveTextContent(/Written between .*2025.* and .*2026/);
+    expect(archives()).toEqual([{ dryRun: true }]);
+  });
+
+  it('says so when a dry run finds nothing to archive', async () => {
+    archivable = 0;
+    archiveAnswer = (dryRun) =>
+      Response.json({ archivedCount: 0, dryRun, batches: 0, range: { before: '2026-05-30T00:00:00.000Z', oldest: null, newest: null } });
+    const { user } = render();
+    await showStats(user);
+    await user.click(await screen.findByRole('button', { name: ARCHIVAL_MSG.archiveButton }));
+    const dialog = await screen.findByRole('dialog', { name: ARCHIVAL_MSG.dialogTitle });
+    await user.click(within(dialog).getByRole('button', { name: ARCHIVAL_MSG.runDryRun }));
+    const result = await within(dialog).findByTestId('dry-run-result');
+    expect(result).toHaveTextContent('0 entries would be archived');
+    expect(result).toHaveTextContent(/No entry written before .*2026.* is left to archive\./);
   });
 
   it('warns when the dry run is unchecked and archives only after Confirm archival', async () => {
@@ -186,10 +216,11 @@ describe('the archival panel', { timeout: 20_000 }, () => {
         name: ARCHIVAL_MSG.confirmButton,
       }),
     );
-    await enterCode(user);
+    // A real archival is another class: it asks for a code of its own.
+    await enterCode(user, SYSTEM_PROMPT);
     expect(await screen.findByText(ARCHIVAL_MSG.archivalDone(12))).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(archives().at(-1)).toEqual({ dryRun: false, mfaToken: VALID_CODE });
+    expect(archives().at(-1)).toEqual({ dryRun: false });
   });
 
   it('toasts a failed archival that came without a JSON error with its HTTP status', async () => {
@@ -199,6 +230,8 @@ describe('the archival panel', { timeout: 20_000 }, () => {
     await user.click(
       within(await screen.findByRole('dialog', { name: ARCHIVAL_MSG.dialogTitle })).getByRole('button', { name: ARCHIVAL_MSG.runDryRun }),
     );
+    // Without a kept token the dry run asks for the statistics' code first.
+    await enterCode(user, SYSTEM_PROMPT);
     expect(await screen.findByText(ARCHIVAL_MSG.archivalFailed(ARCHIVAL_MSG.httpError(503)))).toBeInTheDocument();
   });
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ARCHIVAL_MSG } from '@strongroom/contracts';
+import { ARCHIVAL_MSG, type ArchiveAuditLogsResponse } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -13,18 +13,48 @@ type ArchiveDialogProps = {
   auditLogsKey: readonly unknown[];
 };
 
+/** A date of the dry run's range, in the reader's words. */
+function day(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+/** What a dry run found: how many entries would be archived, and when they were written. */
+function DryRunResult({ result }: { result: ArchiveAuditLogsResponse }) {
+  const range = result.range;
+  return (
+    <div role="status" data-testid="dry-run-result" className="grid gap-1 rounded-md border border-border bg-muted/40 p-3 text-sm">
+      <p className="font-medium">
+        <span className="sr-only">{ARCHIVAL_MSG.dryRunResultTitle}: </span>
+        {ARCHIVAL_MSG.wouldArchive(result.archivedCount)}
+      </p>
+      {range ? (
+        <p className="text-muted-foreground">
+          {range.oldest && range.newest
+            ? `${ARCHIVAL_MSG.wouldArchiveRange(day(range.oldest), day(range.newest))} ${ARCHIVAL_MSG.wouldArchiveBefore(day(range.before))}`
+            : ARCHIVAL_MSG.wouldArchiveNone(day(range.before))}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /**
- * The archival dialog: a dry run (checked by default) runs at once and only counts; unchecked, a warning shows
- * and Archive asks once more in a second 'Confirm archival' dialog before anything moves. Success closes both.
+ * The archival dialog: a dry run (checked by default) runs at once and only counts, and its result (how many
+ * entries would be archived, written between which dates) stays shown in the dialog; unchecked, a warning shows
+ * and Archive asks once more in a second 'Confirm archival' dialog before anything moves. A real archival's
+ * success closes both.
  */
 export function ArchiveDialog({ open, onOpenChange, auditLogsKey }: ArchiveDialogProps) {
   const [dryRun, setDryRun] = useState(true);
   const [confirming, setConfirming] = useState(false);
+  const [result, setResult] = useState<ArchiveAuditLogsResponse | null>(null);
   const archive = useArchiveAuditLogs(auditLogsKey);
 
   const close = () => {
     setConfirming(false);
     setDryRun(true);
+    setResult(null);
     onOpenChange(false);
   };
 
@@ -32,7 +62,8 @@ export function ArchiveDialog({ open, onOpenChange, auditLogsKey }: ArchiveDialo
     archive.mutate(asDryRun, {
       onSuccess: (answer) => {
         toast.success(answer.dryRun ? ARCHIVAL_MSG.dryRunDone(answer.archivedCount) : ARCHIVAL_MSG.archivalDone(answer.archivedCount));
-        close();
+        if (answer.dryRun) setResult(answer);
+        else close();
       },
       onError: (error) => {
         if (isMfaCancelledError(error) || isMfaRequiredError(error)) return;
@@ -49,10 +80,19 @@ export function ArchiveDialog({ open, onOpenChange, auditLogsKey }: ArchiveDialo
             <DialogDescription>{ARCHIVAL_MSG.dialogDescription}</DialogDescription>
           </DialogHeader>
           <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" className="size-4 accent-primary" checked={dryRun} onChange={(e) => setDryRun(e.target.checked)} />
+            <input
+              type="checkbox"
+              className="size-4 accent-primary"
+              checked={dryRun}
+              onChange={(e) => {
+                setDryRun(e.target.checked);
+                setResult(null);
+              }}
+            />
             {ARCHIVAL_MSG.dryRunLabel}
           </label>
           {!dryRun ? <Alert tone="warning">{ARCHIVAL_MSG.dryRunWarning}</Alert> : null}
+          {dryRun && result ? <DryRunResult result={result} /> : null}
           <DialogFooter>
             <Button variant="outline" onClick={close}>
               {ARCHIVAL_MSG.cancel}

@@ -1,8 +1,9 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { MATTER_MSG } from '@strongroom/contracts';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogActions } from '@/components/ui/dialog-actions';
 import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
 import type { Matter } from '@/lib/dates';
@@ -25,6 +26,39 @@ function createFailureText(err: unknown): string {
   return reason && reason !== MATTER_MSG.createFailed ? `${MATTER_MSG.createFailed}: ${reason}` : MATTER_MSG.createFailed;
 }
 
+/** Whether anything was typed: a field filled, or the suggested number changed. */
+function isFilled(v: MatterFormValues, suggested: string | null): boolean {
+  const number = v.matterNumber.trim();
+  return (
+    [v.matterName, v.clientName, v.description, v.responsibleLawyer].some((f) => f.trim() !== '') ||
+    (number !== '' && number !== (suggested ?? ''))
+  );
+}
+
+type DiscardDialogProps = { open: boolean; onKeep: () => void; onDiscard: () => void };
+
+/** Asks before a filled New Matter form is thrown away; Keep editing (the first button) goes back to it. */
+function DiscardMatterDialog({ open, onKeep, onDiscard }: DiscardDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={(o) => (o ? undefined : onKeep())}>
+      <DialogContent className="max-w-md" hideClose>
+        <DialogHeader>
+          <DialogTitle>Discard this new matter?</DialogTitle>
+          <DialogDescription>What you have typed will be lost.</DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button variant="outline" onClick={onKeep}>
+            Keep editing
+          </Button>
+          <Button variant="destructive" onClick={onDiscard}>
+            Discard
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
 type CreateMatterDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; onCreated?: (matter: Matter) => void };
 
 export function CreateMatterDialog({ open, onOpenChange, onCreated }: CreateMatterDialogProps) {
@@ -43,19 +77,25 @@ export function CreateMatterDialog({ open, onOpenChange, onCreated }: CreateMatt
     if (open && next.isError) toast.error(MATTER_MSG.numberGenerationFailed);
   }, [open, next.isError]);
 
+  const [confirming, setConfirming] = useState(false);
+  const discard = () => {
+    setConfirming(false);
+    form.reset(EMPTY_MATTER_FORM);
+    create.reset();
+    onOpenChange(false);
+  };
+  // Closing (Cancel, Escape, the x, a click outside) a form with something typed in it asks first.
   const close = (next: boolean) => {
-    if (!next) {
-      form.reset(EMPTY_MATTER_FORM);
-      create.reset();
-    }
-    onOpenChange(next);
+    if (next) onOpenChange(true);
+    else if (isFilled(form.getValues(), suggested) && !create.isPending) setConfirming(true);
+    else discard();
   };
 
   const onSubmit = form.handleSubmit((v) => {
     create.mutate(createBody(v, suggested), {
       onSuccess: ({ matter }) => {
         toast.success(MATTER_MSG.created);
-        close(false);
+        discard();
         onCreated?.(matter);
       },
       onError: (err) => {
@@ -86,6 +126,7 @@ export function CreateMatterDialog({ open, onOpenChange, onCreated }: CreateMatt
           />
           <DialogActions onCancel={() => close(false)} submitLabel="Create Matter" pendingLabel="Creating..." pending={create.isPending} />
         </form>
+        <DiscardMatterDialog open={confirming} onKeep={() => setConfirming(false)} onDiscard={discard} />
       </DialogContent>
     </Dialog>
   );

@@ -64,28 +64,30 @@ export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialo
         );
         onOpenChange(false);
       },
-      onError: async (err) => {
-        if (isMfaCancelledError(err)) return;
-        if (isApiError(err) && conflictKind(err) === 'optimistic-lock') {
-          toast.error(RESOURCE_MODIFIED);
-          const fresh = await queryClient.fetchQuery({ ...matterDetailQueryOptions(base.id), staleTime: 0 }).catch(() => null);
-          const theirs = fresh?.matter;
-          if (theirs) {
-            const merge = mergeConflict(base, theirs, form.getValues());
-            // The newer matter becomes the baseline of the next try; the fields the user edited stay dirty.
-            setBase(theirs);
-            form.reset(matterFormValues(theirs));
-            for (const k of merge.edited) form.setValue(k, merge.values[k], { shouldDirty: true });
-            setConflict(conflictNotice(merge, (err.details as Partial<MatterConflictDetails> | undefined)?.updatedBy));
+      // The handler reads the newer matter before it merges: its failures end in the toast below, never unhandled.
+      onError: (err) =>
+        void (async () => {
+          if (isMfaCancelledError(err)) return;
+          if (isApiError(err) && conflictKind(err) === 'optimistic-lock') {
+            toast.error(RESOURCE_MODIFIED);
+            const fresh = await queryClient.fetchQuery({ ...matterDetailQueryOptions(base.id), staleTime: 0 }).catch(() => null);
+            const theirs = fresh?.matter;
+            if (theirs) {
+              const merge = mergeConflict(base, theirs, form.getValues());
+              // The newer matter becomes the baseline of the next try; the fields the user edited stay dirty.
+              setBase(theirs);
+              form.reset(matterFormValues(theirs));
+              for (const k of merge.edited) form.setValue(k, merge.values[k], { shouldDirty: true });
+              setConflict(conflictNotice(merge, (err.details as Partial<MatterConflictDetails> | undefined)?.updatedBy));
+            }
+            return;
           }
-          return;
-        }
-        if (conflictField(err, 'matterNumber') === 'matterNumber') {
-          form.setError('matterNumber', { message: MATTER_MSG.matterNumberExists }, { shouldFocus: true });
-          return;
-        }
-        toast.error(`${MATTER_MSG.updateFailed}: ${errorMessage(err)}`);
-      },
+          if (conflictField(err, 'matterNumber') === 'matterNumber') {
+            form.setError('matterNumber', { message: MATTER_MSG.matterNumberExists }, { shouldFocus: true });
+            return;
+          }
+          toast.error(`${MATTER_MSG.updateFailed}: ${errorMessage(err)}`);
+        })(),
     });
   });
 

@@ -46,7 +46,8 @@ export function MatterFields({ control, register, errors, mode, numberPending = 
                 kind="client"
                 {...c}
                 value={field.value}
-                onValueChange={field.onChange}
+                onValueChange={(v) => field.onChange(v)}
+                allowAdd
                 placeholder="Search or add a client"
                 emptyMessage="No clients found. Type to add a new client."
               />
@@ -75,7 +76,8 @@ export function MatterFields({ control, register, errors, mode, numberPending = 
                 kind="lawyer"
                 {...c}
                 value={field.value}
-                onValueChange={field.onChange}
+                onValueChange={(v) => field.onChange(v)}
+                allowAdd
                 placeholder="Search or add a lawyer"
                 emptyMessage="No lawyers found. Type to add a new lawyer."
               />

@@ -11,7 +11,11 @@ export type MatterFilterValues = {
   search: string;
   status: 'All' | 'Open' | 'Vaulted';
   clientName: string;
+  /** The client name is a picked suggestion (matched whole), not typed text (matched anywhere in the name). */
+  clientNameExact: boolean;
   responsibleLawyer: string;
+  /** The lawyer is a picked suggestion (matched whole), not typed text (matched anywhere in the name). */
+  responsibleLawyerExact: boolean;
   dateFrom: string;
   dateTo: string;
 };
@@ -20,28 +24,45 @@ export const EMPTY_FILTERS: MatterFilterValues = {
   search: '',
   status: 'All',
   clientName: '',
+  clientNameExact: false,
   responsibleLawyer: '',
+  responsibleLawyerExact: false,
   dateFrom: '',
   dateTo: '',
 };
 const SEARCH_DEBOUNCE_MS = 400;
+
+/** A client or lawyer filter as typed: the text, and whether it was picked from the suggestions. */
+type PartyText = { text: string; exact: boolean };
+const sameParty = (a: PartyText, text: string, exact: boolean) => a.text === text && a.exact === exact;
 
 type MatterFiltersProps = { value: MatterFilterValues; onChange: (next: MatterFilterValues) => void };
 
 /** Search (debounced), status, client, lawyer and a date range; Clear All empties them. */
 export function MatterFilters({ value, onChange }: MatterFiltersProps) {
   const [search, setSearch] = useState(value.search);
-  const [client, setClient] = useState(value.clientName);
-  const [lawyer, setLawyer] = useState(value.responsibleLawyer);
+  const [client, setClient] = useState<PartyText>({ text: value.clientName, exact: value.clientNameExact });
+  const [lawyer, setLawyer] = useState<PartyText>({ text: value.responsibleLawyer, exact: value.responsibleLawyerExact });
   const debouncedSearch = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
   const debouncedClient = useDebouncedValue(client, SEARCH_DEBOUNCE_MS);
   const debouncedLawyer = useDebouncedValue(lawyer, SEARCH_DEBOUNCE_MS);
 
   // Typing is reported once it settles, and only then: a change from outside (Clear All, Back) must not send the
   // settled text of before straight back, so the current filters are read without being a reason to report.
-  const reportSettled = useEffectEvent((search: string, clientName: string, responsibleLawyer: string) => {
-    if (search !== value.search || clientName !== value.clientName || responsibleLawyer !== value.responsibleLawyer) {
-      onChange({ ...value, search, clientName, responsibleLawyer });
+  const reportSettled = useEffectEvent((search: string, client: PartyText, lawyer: PartyText) => {
+    if (
+      search !== value.search ||
+      !sameParty(client, value.clientName, value.clientNameExact) ||
+      !sameParty(lawyer, value.responsibleLawyer, value.responsibleLawyerExact)
+    ) {
+      onChange({
+        ...value,
+        search,
+        clientName: client.text,
+        clientNameExact: client.exact,
+        responsibleLawyer: lawyer.text,
+        responsibleLawyerExact: lawyer.exact,
+      });
     }
   });
   useEffect(() => {
@@ -50,18 +71,20 @@ export function MatterFilters({ value, onChange }: MatterFiltersProps) {
 
   // The URL changed from outside (Clear All, back button): follow it.
   const [followed, setFollowed] = useState(value);
-  if (
-    followed.search !== value.search ||
-    followed.clientName !== value.clientName ||
-    followed.responsibleLawyer !== value.responsibleLawyer
-  ) {
+  const clientMoved = !sameParty({ text: followed.clientName, exact: followed.clientNameExact }, value.clientName, value.clientNameExact);
+  const lawyerMoved = !sameParty(
+    { text: followed.responsibleLawyer, exact: followed.responsibleLawyerExact },
+    value.responsibleLawyer,
+    value.responsibleLawyerExact,
+  );
+  if (followed.search !== value.search || clientMoved || lawyerMoved) {
     setFollowed(value);
     if (followed.search !== value.search) setSearch(value.search);
-    if (followed.clientName !== value.clientName) setClient(value.clientName);
-    if (followed.responsibleLawyer !== value.responsibleLawyer) setLawyer(value.responsibleLawyer);
+    if (clientMoved) setClient({ text: value.clientName, exact: value.clientNameExact });
+    if (lawyerMoved) setLawyer({ text: value.responsibleLawyer, exact: value.responsibleLawyerExact });
   }
 
-  const active = search || client || lawyer || value.status !== 'All' || value.dateFrom || value.dateTo;
+  const active = search || client.text || lawyer.text || value.status !== 'All' || value.dateFrom || value.dateTo;
 
   return (
     <div role="search" aria-label="Filter matters" className="grid gap-3 rounded-lg border border-border bg-card p-4 shadow-xs">
@@ -96,8 +119,8 @@ export function MatterFilters({ value, onChange }: MatterFiltersProps) {
           kind="client"
           aria-label="Client"
           placeholder="Client"
-          value={client}
-          onValueChange={setClient}
+          value={client.text}
+          onValueChange={(text, { picked }) => setClient({ text, exact: picked })}
           clearable
           emptyMessage="No clients found."
         />
@@ -105,8 +128,8 @@ export function MatterFilters({ value, onChange }: MatterFiltersProps) {
           kind="lawyer"
           aria-label="Lawyer"
           placeholder="Responsible lawyer"
-          value={lawyer}
-          onValueChange={setLawyer}
+          value={lawyer.text}
+          onValueChange={(text, { picked }) => setLawyer({ text, exact: picked })}
           clearable
           emptyMessage="No lawyers found."
         />
@@ -141,8 +164,8 @@ export function MatterFilters({ value, onChange }: MatterFiltersProps) {
           disabled={!active}
           onClick={() => {
             setSearch('');
-            setClient('');
-            setLawyer('');
+            setClient({ text: '', exact: false });
+            setLawyer({ text: '', exact: false });
             onChange(EMPTY_FILTERS);
           }}
         >

@@ -19,15 +19,29 @@ type MattersTableProps = {
   onOpen: (matter: Matter) => void;
 };
 
+/**
+ * From 1280 px wide the table lays out in fixed shares of its width, so every column shows without sideways
+ * scrolling: long text is cut with an ellipsis and shown whole on hover. Narrower, the columns keep their natural
+ * widths and the table scrolls.
+ */
 const COLUMNS: { label: string; sort?: MatterSortField; className?: string }[] = [
-  { label: 'Matter', sort: 'matter_name', className: 'min-w-56' },
-  { label: 'Number' },
-  { label: 'Created', sort: 'created_at' },
-  { label: 'Client', sort: 'client_name', className: 'min-w-40' },
-  { label: 'Responsible Lawyer', className: 'min-w-40' },
-  { label: 'Description', className: 'min-w-64' },
-  { label: 'Status', sort: 'is_vaulted' },
+  { label: 'Matter', sort: 'matter_name', className: 'min-w-56 xl:w-[20%] xl:min-w-0' },
+  { label: 'Number', className: 'xl:w-[12%]' },
+  { label: 'Created', sort: 'created_at', className: 'xl:w-[11%]' },
+  { label: 'Client', sort: 'client_name', className: 'min-w-40 xl:w-[18%] xl:min-w-0' },
+  { label: 'Responsible Lawyer', className: 'min-w-40 xl:w-[14%] xl:min-w-0 xl:whitespace-normal' },
+  { label: 'Description', className: 'min-w-64 xl:w-[15%] xl:min-w-0' },
+  { label: 'Status', sort: 'is_vaulted', className: 'xl:w-[10%]' },
 ];
+
+/** A cell's text, cut with an ellipsis from 1280 px wide and shown whole on hover. */
+function Clipped({ text, className }: { text: string; className?: string }) {
+  return (
+    <span title={text} className={cn('block xl:truncate', className)}>
+      {text}
+    </span>
+  );
+}
 
 function Muted({ children }: { children: string }) {
   return <span className="text-muted-foreground italic">{children}</span>;
@@ -41,7 +55,7 @@ export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, 
     }
   };
   return (
-    <Table aria-label="Matters" aria-busy={loading || undefined}>
+    <Table aria-label="Matters" aria-busy={loading || undefined} className="xl:table-fixed">
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           {COLUMNS.map((c) => (
@@ -92,8 +106,8 @@ export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, 
               )}
             >
               <TableCell>
-                <div className="flex flex-wrap items-center gap-2">
-                  <span className="font-medium">{m.matterName}</span>
+                <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                  <Clipped text={m.matterName} className="max-w-full font-medium" />
                   {m.legalHold ? (
                     <Badge tone="danger">
                       <Lock aria-hidden="true" />
@@ -102,11 +116,15 @@ export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, 
                   ) : null}
                 </div>
               </TableCell>
-              <TableCell className="font-mono text-xs whitespace-nowrap">{m.matterNumber ?? <Muted>No number</Muted>}</TableCell>
+              <TableCell className="font-mono text-xs whitespace-nowrap">
+                {m.matterNumber ? <Clipped text={m.matterNumber} /> : <Muted>No number</Muted>}
+              </TableCell>
               <TableCell className="whitespace-nowrap">{formatMatterDate(m.createdAt)}</TableCell>
-              <TableCell>{m.clientName ?? <Muted>No client</Muted>}</TableCell>
-              <TableCell>{m.responsibleLawyer ?? <Muted>No lawyer assigned</Muted>}</TableCell>
-              <TableCell className="text-muted-foreground">{descriptionPreview(m.description)}</TableCell>
+              <TableCell>{m.clientName ? <Clipped text={m.clientName} /> : <Muted>No client</Muted>}</TableCell>
+              <TableCell>{m.responsibleLawyer ? <Clipped text={m.responsibleLawyer} /> : <Muted>No lawyer assigned</Muted>}</TableCell>
+              <TableCell className="text-muted-foreground">
+                <Clipped text={descriptionPreview(m.description)} />
+              </TableCell>
               <TableCell>
                 <Badge tone={m.isVaulted ? 'primary' : 'success'}>{m.status}</Badge>
               </TableCell>

@@ -1,5 +1,5 @@
 import { MATTER_MSG } from '@strongroom/contracts';
-import { Autocomplete, type AutocompleteOption } from '@/components/ui/autocomplete';
+import { Autocomplete, type AutocompleteChange, type AutocompleteOption } from '@/components/ui/autocomplete';
 import { Badge } from '@/components/ui/badge';
 import { errorMessage } from '@/lib/api-error';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
@@ -12,7 +12,10 @@ type PartyAutocompleteProps = {
   kind: 'client' | 'lawyer';
   id?: string;
   value: string;
-  onValueChange: (value: string) => void;
+  /** picked: the value is one of the suggestions, chosen (not typed). */
+  onValueChange: (value: string, change: AutocompleteChange) => void;
+  /** Offers "Add '<name>'" when the typed name is not among the suggestions (the matter form). */
+  allowAdd?: boolean;
   placeholder?: string;
   clearable?: boolean;
   emptyMessage?: string;
@@ -26,11 +29,16 @@ function matterCountLabel(n: number): string {
   return `${n} matters`;
 }
 
+/** The Add row's text: Add 'Dana Dash'. */
+function addNameLabel(name: string): string {
+  return `Add '${name}'`;
+}
+
 /**
  * Client or lawyer name with suggestions from earlier matters ('{n} matters', Frequent from 3). A failed
  * suggestion call says so in the list (the server's text, else 'Failed to fetch client suggestions').
  */
-export function PartyAutocomplete({ kind, value, onValueChange, ...rest }: PartyAutocompleteProps) {
+export function PartyAutocomplete({ kind, value, onValueChange, allowAdd = false, ...rest }: PartyAutocompleteProps) {
   const query = useDebouncedValue(value, SUGGESTION_DEBOUNCE_MS);
   const clients = useClientSuggestions(query, kind === 'client');
   const lawyers = useLawyerSuggestions(query, kind === 'lawyer');
@@ -52,5 +60,16 @@ export function PartyAutocomplete({ kind, value, onValueChange, ...rest }: Party
   const error = active.isError
     ? errorMessage(active.error, kind === 'client' ? MATTER_MSG.fetchClientsFailed : MATTER_MSG.fetchLawyersFailed)
     : null;
-  return <Autocomplete value={value} onValueChange={onValueChange} options={options} loading={active.isFetching} error={error} {...rest} />;
+  const addOption = allowAdd ? { label: addNameLabel, meta: kind === 'client' ? 'New client' : 'New lawyer' } : undefined;
+  return (
+    <Autocomplete
+      value={value}
+      onValueChange={onValueChange}
+      options={options}
+      loading={active.isFetching}
+      error={error}
+      addOption={addOption}
+      {...rest}
+    />
+  );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { LogOut, Mail, ShieldCheck, Smartphone } from 'lucide-react';
 import { toast } from '@/lib/toast';
@@ -13,6 +13,8 @@ import { isCompleteCode } from '@/lib/code-input';
 import { totpSecretQueryOptions, useMfaManage, useTotpSecret } from '../api/mfa-manage';
 import { TotpQrCode } from '@/components/totp-qr-code';
 import { VerificationCodeField } from '@/components/verification-code-field';
+import { RecoveryCodesAcknowledge } from '@/components/recovery-codes-acknowledge';
+import { holdRecoveryCodes, releaseRecoveryCodes, useUnsavedRecoveryCodes } from '../hooks/unsaved-recovery-codes';
 
 type MfaSetupWallProps = {
   /** MFA is now enabled: refresh the session so the wall goes away. */
@@ -39,6 +41,58 @@ export function MfaSetupWall({ onEnabled: notifyEnabled, onLogout, loggingOut, o
     enabled.current = true;
     notifyEnabled();
   };
+  const unsavedCodes = useUnsavedRecoveryCodes();
+  if (unsavedCodes) {
+    return (
+      <WallCard
+        title="Save Your Recovery Codes"
+        description="Your authenticator app is set up. If you lose the phone it is on, sign in with one of these codes instead: each works once, and they are shown only now."
+      >
+        <RecoveryCodesAcknowledge
+          codes={unsavedCodes}
+          onContinue={() => {
+            releaseRecoveryCodes();
+            onEnabled();
+          }}
+        />
+      </WallCard>
+    );
+  }
+  return (
+    <WallCard
+      title="Enhance Your Account Security"
+      description={`${organizationName ? `${organizationName} requires` : 'Your organization requires'} multi-factor authentication (MFA) for every account. Set up a second factor to continue.`}
+    >
+      <Tabs value={tab} onValueChange={(v) => setTab(v as 'totp' | 'email')}>
+        <TabsList aria-label="MFA method">
+          <TabsTrigger value="totp">
+            <Smartphone aria-hidden="true" />
+            Authenticator App
+          </TabsTrigger>
+          <TabsTrigger value="email">
+            <Mail aria-hidden="true" />
+            Email
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="totp">
+          <TotpSetup onEnabled={onEnabled} />
+        </TabsContent>
+        <TabsContent value="email">
+          <EmailSetup onEnabled={onEnabled} />
+        </TabsContent>
+      </Tabs>
+      <div className="flex items-center justify-between gap-3 border-t border-border pt-4">
+        <p className="text-xs text-muted-foreground">Not now? You can sign out and come back later.</p>
+        <Button variant="outline" size="sm" onClick={onLogout} loading={loggingOut} loadingText="Logging out...">
+          <LogOut aria-hidden="true" />
+          Logout
+        </Button>
+      </div>
+    </WallCard>
+  );
+}
+
+function WallCard({ title, description, children }: { title: string; description: string; children: ReactNode }) {
   return (
     <div className="flex min-h-dvh items-start justify-center bg-background px-4 py-10 sm:items-center">
       <Card className="w-full max-w-lg">
@@ -46,39 +100,10 @@ export function MfaSetupWall({ onEnabled: notifyEnabled, onLogout, loggingOut, o
           <div className="flex size-11 items-center justify-center rounded-full bg-primary-soft text-primary-soft-foreground">
             <ShieldCheck aria-hidden="true" className="size-5" />
           </div>
-          <h1 className="text-2xl font-semibold tracking-tight">Enhance Your Account Security</h1>
-          <CardDescription>
-            {organizationName ? `${organizationName} requires` : 'Your organization requires'} multi-factor authentication (MFA) for every
-            account. Set up a second factor to continue.
-          </CardDescription>
+          <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+          <CardDescription>{description}</CardDescription>
         </CardHeader>
-        <CardContent className="grid gap-6">
-          <Tabs value={tab} onValueChange={(v) => setTab(v as 'totp' | 'email')}>
-            <TabsList aria-label="MFA method">
-              <TabsTrigger value="totp">
-                <Smartphone aria-hidden="true" />
-                Authenticator App
-              </TabsTrigger>
-              <TabsTrigger value="email">
-                <Mail aria-hidden="true" />
-                Email
-              </TabsTrigger>
-            </TabsList>
-            <TabsContent value="totp">
-              <TotpSetup onEnabled={onEnabled} />
-            </TabsContent>
-            <TabsContent value="email">
-              <EmailSetup onEnabled={onEnabled} />
-            </TabsContent>
-          </Tabs>
-          <div className="flex items-center justify-between gap-3 border-t border-border pt-4">
-            <p className="text-xs text-muted-foreground">Not now? You can sign out and come back later.</p>
-            <Button variant="outline" size="sm" onClick={onLogout} loading={loggingOut} loadingText="Logging out...">
-              <LogOut aria-hidden="true" />
-              Logout
-            </Button>
-          </div>
-        </CardContent>
+        <CardContent className="grid gap-6">{children}</CardContent>
       </Card>
     </div>
   );
@@ -93,8 +118,10 @@ function submitSwitch(
 ) {
   ui.setError(null);
   manage.mutate(body, {
-    onSuccess: () => {
+    onSuccess: (answer) => {
       toast.success(successText);
+      // A new authenticator's recovery codes: the wall shows them until the user says they saved them.
+      if (answer.recoveryCodes && answer.recoveryCodes.length > 0) holdRecoveryCodes(answer.recoveryCodes);
       ui.onEnabled();
     },
     onError: (err) => {

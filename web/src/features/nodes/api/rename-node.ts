@@ -5,8 +5,7 @@ import { NODE_FALLBACK } from '../lib/node-messages';
 import { withInFlight } from '@/lib/conflicts';
 import { matterDetailQueryKey } from '@/lib/query-keys';
 
-/** POST /_api/nodes/rename (folders only). */
-/** Answers the node and, when the name changed, an undo offer. */
+/** POST /_api/nodes/rename (a folder or a file). Answers the node and, when the name changed, an undo offer. */
 export function renameNode(body: RenameNodeRequest): Promise<NodeChangeResponse> {
   return apiRequest<NodeChangeResponse>('/_api/nodes/rename', { body, fallbackMessage: NODE_FALLBACK.rename });
 }

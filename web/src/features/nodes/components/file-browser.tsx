@@ -1,23 +1,26 @@
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
-import { ChevronRight, Folder, FolderOpen, FolderPlus, MoreHorizontal, Search, Upload } from 'lucide-react';
-import { NODE_MSG, type NodeTreeDto } from '@strongroom/contracts';
+import { ChevronRight, FileArchive, Folder, FolderOpen, FolderPlus, MoreHorizontal, Search, Upload } from 'lucide-react';
+import { NODE_MSG, SEARCH_LIMITS, SEARCH_MSG, type NodeTreeDto } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
 import { ContextMenu, ContextMenuContent, ContextMenuTrigger } from '@/components/ui/context-menu';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { SortableTableHead, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Tooltip } from '@/components/ui/tooltip';
 import { errorMessage } from '@/lib/api-error';
 import { cn } from '@/lib/class-names';
 import { formatBytes } from '@/lib/format-bytes';
 import { toast } from '@/lib/toast';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { startZipDownload, zipDownloadUrl } from '../api/download-zip';
 import { getDownloadUrl } from '../api/get-download-url';
 import { shortenBreadcrumbs, type Crumb } from '../lib/breadcrumbs';
-import { fileKind } from '../lib/file-kind';
-import { ancestorsOf, childrenOf, filterByName, findNode } from '../lib/tree';
+import { fileKind } from '@/lib/file-kind';
+import { ancestorsOf, childrenOf, findNode } from '../lib/tree';
 import { FolderPicker } from './folder-tree';
+import { MatterSearchResults, SEARCH_DEBOUNCE_MS } from './matter-search-results';
 import { nodeActions, NodeActionItems, type NodePermissions } from './node-actions';
 import { CreateFolderDialog, DeleteNodeDialog, MoveNodeDialog, RenameNodeDialog } from './node-dialogs';
 
@@ -31,6 +34,10 @@ type FileBrowserProps = {
   readOnlyReason: string | null;
   /** Opens the upload dialog for the current folder. */
   onUpload: () => void;
+  /** A file to show selected and focused (one chosen in the top bar's search), or null. */
+  selectedFileId?: string | null;
+  /** Whose panel widths these are: each person who signs in on this browser keeps their own. */
+  layoutOwner?: string | number;
 };
 
 type Action = { kind: 'rename' | 'move' | 'delete'; node: NodeTreeDto } | null;
@@ -54,40 +61,235 @@ function formatModified(iso: string) {
   return Number.isNaN(d.getTime()) ? '—' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** Downloads a file through a short-lived link; a failure is shown as a toast. */
+async function downloadFile(n: NodeTreeDto) {
+  try {
+    const { url } = await getDownloadUrl(n.id);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = n.name;
+    a.rel = 'noopener';
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } catch (err) {
+    toast.error(NODE_MSG.downloadFailed, { description: errorMessage(err) });
+  }
+}
+
+/** The current folder, or at the root the whole matter, as one ZIP with a manifest of sha256 checksums. */
+function ZipButton({ matterId, folderId }: { matterId: string; folderId: string | null }) {
+  return (
+    <Tooltip content={folderId ? NODE_MSG.zipFolderHint : NODE_MSG.zipMatterHint}>
+      <Button
+        variant="outline"
+        size="sm"
+        aria-label={folderId ? 'Download folder as ZIP' : 'Download matter as ZIP'}
+        onClick={() => {
+          startZipDownload(zipDownloadUrl({ matterId, folderId }));
+          toast.success(NODE_MSG.zipStarted);
+        }}
+      >
+        <FileArchive aria-hidden="true" />
+        ZIP
+      </Button>
+    </Tooltip>
+  );
+}
+
+/** The path to the current folder, shortened with an ellipsis when long; the full path on hover. */
+function Breadcrumbs({ crumbs, onFolderChange }: { crumbs: Crumb[]; onFolderChange: (id: string | null) => void }) {
+  const short = shortenBreadcrumbs(crumbs);
+  return (
+    <Tooltip content={short.fullPath}>
+      <ol className="flex min-w-0 items-center gap-1 text-sm" tabIndex={short.items.length < crumbs.length ? 0 : undefined}>
+        {short.items.map((c, i) => (
+          <li key={c === 'ellipsis' ? 'ellipsis' : (c.id ?? 'root')} className="flex min-w-0 items-center gap-1">
+            {i > 0 ? <ChevronRight aria-hidden="true" className="size-3.5 shrink-0 text-muted-foreground" /> : null}
+            {c === 'ellipsis' ? (
+              <span className="text-muted-foreground" aria-label={`More: ${short.fullPath}`}>
+                …
+              </span>
+            ) : i === short.items.length - 1 ? (
+              <span aria-current="page" className="truncate font-medium">
+                {c.name}
+              </span>
+            ) : (
+              <button type="button" className="truncate text-link hover:underline" onClick={() => onFolderChange(c.id)}>
+                {c.name}
+              </button>
+            )}
+          </li>
+        ))}
+      </ol>
+    </Tooltip>
+  );
+}
+
+type ContentsTableProps = {
+  entries: NodeTreeDto[];
+  folderName: string;
+  actionsFor: (n: NodeTreeDto) => ReturnType<typeof nodeActions>;
+  onOpen: (n: NodeTreeDto) => void;
+  onRowKey: (e: KeyboardEvent, n: NodeTreeDto) => void;
+  selectedId?: string | null;
+};
+
+/** Focuses the selected row once, when it appears, and scrolls it into view. */
+const focusSelected = (row: HTMLTableRowElement | null) => {
+  row?.focus();
+  row?.scrollIntoView?.({ block: 'nearest' });
+};
+
+type SortField = 'name' | 'type' | 'size' | 'modified' | 'uploader';
+type ContentsSort = { field: SortField; direction: 'asc' | 'desc' };
+
+const typeLabel = (n: NodeTreeDto) => (n.nodeType === 'folder' ? 'Folder' : fileKind(n.name).label);
+const SORT_VALUE: Record<SortField, (n: NodeTreeDto) => string | number> = {
+  name: (n) => n.name,
+  type: typeLabel,
+  size: (n) => n.fileSize ?? -1,
+  modified: (n) => Date.parse(n.updatedAt) || 0,
+  uploader: (n) => n.createdByName ?? '',
+};
+
+/** Folders stay above files; within each, the chosen column in the chosen direction, then by name. */
+function sortEntries(entries: NodeTreeDto[], sort: ContentsSort): NodeTreeDto[] {
+  const value = SORT_VALUE[sort.field];
+  const sign = sort.direction === 'asc' ? 1 : -1;
+  const byName = (a: NodeTreeDto, b: NodeTreeDto) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true });
+  return [...entries].sort((a, b) => {
+    if (a.nodeType !== b.nodeType) return a.nodeType === 'folder' ? -1 : 1;
+    const va = value(a);
+    const vb = value(b);
+    const c =
+      typeof va === 'number' && typeof vb === 'number'
+        ? va - vb
+        : String(va).localeCompare(String(vb), undefined, { sensitivity: 'base', numeric: true });
+    return c !== 0 ? sign * c : byName(a, b);
+  });
+}
+
+const COLUMNS: { field: SortField; label: string; className?: string }[] = [
+  { field: 'name', label: 'Name' },
+  { field: 'type', label: 'Type' },
+  { field: 'size', label: 'Size', className: 'text-right' },
+  { field: 'modified', label: 'Modified' },
+  { field: 'uploader', label: 'Added by' },
+];
+
+/** The current folder's items: a row each, with its actions in a dropdown and on right-click; every column sorts. */
+function ContentsTable({ entries, folderName, actionsFor, onOpen, onRowKey, selectedId }: ContentsTableProps) {
+  const [sort, setSort] = useState<ContentsSort>({ field: 'name', direction: 'asc' });
+  const toSort = (field: SortField) =>
+    setSort((s) => (s.field === field ? { field, direction: s.direction === 'asc' ? 'desc' : 'asc' } : { field, direction: 'asc' }));
+  return (
+    <Table aria-label={`Contents of ${folderName}`} containerClassName="rounded-none border-0">
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          {COLUMNS.map((c) => (
+            <SortableTableHead
+              key={c.field}
+              label={c.label}
+              className={c.className}
+              active={sort.field === c.field}
+              direction={sort.direction}
+              onSort={() => toSort(c.field)}
+            />
+          ))}
+          <TableHead className="w-16 text-right">
+            <span className="sr-only">Actions</span>
+          </TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {sortEntries(entries, sort).map((n) => {
+          const isFolder = n.nodeType === 'folder';
+          const kind = isFolder ? { icon: Folder, label: 'Folder', tone: 'text-warning' } : fileKind(n.name);
+          const Icon = kind.icon;
+          const actions = actionsFor(n);
+          return (
+            <ContextMenu key={n.id}>
+              <ContextMenuTrigger asChild>
+                <TableRow
+                  ref={n.id === selectedId ? focusSelected : undefined}
+                  tabIndex={0}
+                  aria-label={isFolder ? `Folder ${n.name}` : `File ${n.name}`}
+                  aria-current={n.id === selectedId ? 'true' : undefined}
+                  onDoubleClick={() => onOpen(n)}
+                  onKeyDown={(e) => onRowKey(e, n)}
+                  className={cn(
+                    'focus-visible:bg-muted/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring data-[state=open]:bg-muted/60',
+                    isFolder && 'cursor-pointer',
+                    n.id === selectedId && 'bg-primary-soft',
+                  )}
+                >
+                  <TableCell>
+                    <span className="flex min-w-0 items-center gap-2.5">
+                      <Icon aria-hidden="true" className={cn('size-4 shrink-0', kind.tone)} />
+                      <span className="truncate font-medium">{n.name}</span>
+                    </span>
+                  </TableCell>
+                  <TableCell className="text-muted-foreground">{kind.label}</TableCell>
+                  <TableCell className="text-right whitespace-nowrap tabular-nums">{isFolder ? '—' : formatBytes(n.fileSize)}</TableCell>
+                  <TableCell className="whitespace-nowrap text-muted-foreground">{formatModified(n.updatedAt)}</TableCell>
+                  <TableCell className="max-w-40 truncate text-muted-foreground">{isFolder ? '—' : (n.createdByName ?? '—')}</TableCell>
+                  <TableCell className="text-right">
+                    <DropdownMenu>
+                      <DropdownMenuTrigger asChild>
+                        <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${n.name}`}>
+                          <MoreHorizontal aria-hidden="true" />
+                        </Button>
+                      </DropdownMenuTrigger>
+                      <DropdownMenuContent>
+                        <NodeActionItems actions={actions} menu="dropdown" />
+                      </DropdownMenuContent>
+                    </DropdownMenu>
+                  </TableCell>
+                </TableRow>
+              </ContextMenuTrigger>
+              <ContextMenuContent aria-label={`Actions for ${n.name}`}>
+                <NodeActionItems actions={actions} menu="context" />
+              </ContextMenuContent>
+            </ContextMenu>
+          );
+        })}
+      </TableBody>
+    </Table>
+  );
+}
+
 /** The Matter detail dialog's browser: folders on the left, the selected folder's contents on the right. */
-export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permissions, readOnlyReason, onUpload }: FileBrowserProps) {
-  const [filter, setFilter] = useState('');
+/** The panels' widths, saved 100 ms after a change, per person on this browser. */
+function usePanelLayout(owner: string | number | undefined) {
+  const id = owner === undefined ? PANEL_LAYOUT_ID : `${PANEL_LAYOUT_ID}.${owner}`;
+  return useDefaultLayout({ id, storage: localStorage, debounceSaveMs: 100 });
+}
+
+export function FileBrowser(props: FileBrowserProps) {
+  const { matterId, nodes, folderId, onFolderChange, permissions, readOnlyReason, onUpload, selectedFileId, layoutOwner } = props;
+  const [query, setQuery] = useState('');
   const [action, setAction] = useState<Action>(null);
   const [createOpen, setCreateOpen] = useState(false);
-  const layout = useDefaultLayout({ id: PANEL_LAYOUT_ID, storage: localStorage, debounceSaveMs: 100 });
+  const layout = usePanelLayout(layoutOwner);
 
   const current = findNode(nodes, folderId);
   const currentId = current?.nodeType === 'folder' ? current.id : null;
-  const entries = filterByName(childrenOf(nodes, currentId), filter);
+  const entries = childrenOf(nodes, currentId);
+  // From two characters the box searches the whole matter on the server, in place of the folder's listing.
+  const searchText = query.trim();
+  const searching = searchText.length >= SEARCH_LIMITS.queryMin;
+  // Debounced here, where the box lives from the start, so the first characters wait like the rest.
+  const settled = useDebouncedValue(searchText, SEARCH_DEBOUNCE_MS);
   const crumbs: Crumb[] = [{ id: null, name: 'Root' }, ...ancestorsOf(nodes, currentId).map((n) => ({ id: n.id, name: n.name }))];
-  const short = shortenBreadcrumbs(crumbs);
 
   const createReason = readOnlyReason ?? (permissions.canUpload ? null : 'You do not have permission to create folders.');
   const uploadReason = readOnlyReason ?? (permissions.canUpload ? null : 'You do not have permission to upload files.');
 
   const open = (n: NodeTreeDto) => {
     if (n.nodeType === 'folder') {
-      setFilter('');
+      setQuery('');
       onFolderChange(n.id);
-    }
-  };
-  const download = async (n: NodeTreeDto) => {
-    try {
-      const { url } = await getDownloadUrl(n.id);
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = n.name;
-      a.rel = 'noopener';
-      document.body.append(a);
-      a.click();
-      a.remove();
-    } catch (err) {
-      toast.error(NODE_MSG.downloadFailed, { description: errorMessage(err) });
     }
   };
   const actionsFor = (n: NodeTreeDto) =>
@@ -95,7 +297,7 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
       permissions,
       readOnlyReason,
       onOpen: open,
-      onDownload: (f) => void download(f),
+      onDownload: (f) => void downloadFile(f),
       onChange: (kind, node) => setAction({ kind, node }),
     });
   const onRowKey = (e: KeyboardEvent, n: NodeTreeDto) => {
@@ -103,7 +305,7 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       if (n.nodeType === 'folder') open(n);
-      else if (permissions.canRetrieve) void download(n);
+      else if (permissions.canRetrieve) void downloadFile(n);
     }
   };
 
@@ -135,7 +337,7 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
               nodes={nodes}
               selectedId={currentId}
               onSelect={(id) => {
-                setFilter('');
+                setQuery('');
                 onFolderChange(id);
               }}
               label="Folders"
@@ -150,28 +352,7 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
         <Panel id="contents" minSize="40%" className="flex min-w-0 flex-col">
           <div className="flex flex-wrap items-center gap-3 border-b border-border px-4 py-2.5">
             <nav aria-label="Breadcrumb" className="min-w-0 flex-1">
-              <Tooltip content={short.fullPath}>
-                <ol className="flex min-w-0 items-center gap-1 text-sm" tabIndex={short.items.length < crumbs.length ? 0 : undefined}>
-                  {short.items.map((c, i) => (
-                    <li key={c === 'ellipsis' ? 'ellipsis' : (c.id ?? 'root')} className="flex min-w-0 items-center gap-1">
-                      {i > 0 ? <ChevronRight aria-hidden="true" className="size-3.5 shrink-0 text-muted-foreground" /> : null}
-                      {c === 'ellipsis' ? (
-                        <span className="text-muted-foreground" aria-label={`More: ${short.fullPath}`}>
-                          …
-                        </span>
-                      ) : i === short.items.length - 1 ? (
-                        <span aria-current="page" className="truncate font-medium">
-                          {c.name}
-                        </span>
-                      ) : (
-                        <button type="button" className="truncate text-link hover:underline" onClick={() => onFolderChange(c.id)}>
-                          {c.name}
-                        </button>
-                      )}
-                    </li>
-                  ))}
-                </ol>
-              </Tooltip>
+              <Breadcrumbs crumbs={crumbs} onFolderChange={onFolderChange} />
             </nav>
             <div className="relative w-full sm:w-56">
               <Search
@@ -180,13 +361,14 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
               />
               <Input
                 type="search"
-                aria-label="Search in folder"
-                placeholder="Search in folder..."
+                aria-label={SEARCH_MSG.inMatterLabel}
+                placeholder={SEARCH_MSG.inMatterPlaceholder}
                 className="h-9 pl-8"
-                value={filter}
-                onChange={(e) => setFilter(e.target.value)}
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
               />
             </div>
+            {permissions.canRetrieve ? <ZipButton matterId={matterId} folderId={currentId} /> : null}
             <WithReason reason={uploadReason}>
               <Button size="sm" disabled={uploadReason !== null} onClick={onUpload}>
                 <Upload aria-hidden="true" />
@@ -195,85 +377,24 @@ export function FileBrowser({ matterId, nodes, folderId, onFolderChange, permiss
             </WithReason>
           </div>
           <div className="flex-1 overflow-auto">
-            {entries.length === 0 ? (
-              filter ? (
-                <EmptyState icon={Search} title="No items match your search" titleAs="p" />
-              ) : (
-                <EmptyState
-                  icon={FolderOpen}
-                  title="This folder is empty"
-                  description="Upload files or create folders to get started"
-                  titleAs="p"
-                />
-              )
+            {searching ? (
+              <MatterSearchResults matterId={matterId} text={searchText} settled={settled} onChosen={() => setQuery('')} />
+            ) : entries.length === 0 ? (
+              <EmptyState
+                icon={FolderOpen}
+                title="This folder is empty"
+                description="Upload files or create folders to get started"
+                titleAs="p"
+              />
             ) : (
-              <Table aria-label={`Contents of ${crumbs[crumbs.length - 1]!.name}`} containerClassName="rounded-none border-0">
-                <TableHeader>
-                  <TableRow className="hover:bg-transparent">
-                    <TableHead>Name</TableHead>
-                    <TableHead>Type</TableHead>
-                    <TableHead className="text-right">Size</TableHead>
-                    <TableHead>Modified</TableHead>
-                    <TableHead className="w-16 text-right">
-                      <span className="sr-only">Actions</span>
-                    </TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {entries.map((n) => {
-                    const isFolder = n.nodeType === 'folder';
-                    const kind = isFolder ? { icon: Folder, label: 'Folder' } : fileKind(n.name);
-                    const Icon = kind.icon;
-                    const actions = actionsFor(n);
-                    return (
-                      <ContextMenu key={n.id}>
-                        <ContextMenuTrigger asChild>
-                          <TableRow
-                            tabIndex={0}
-                            aria-label={isFolder ? `Folder ${n.name}` : `File ${n.name}`}
-                            onDoubleClick={() => open(n)}
-                            onKeyDown={(e) => onRowKey(e, n)}
-                            className={cn(
-                              'focus-visible:bg-muted/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring data-[state=open]:bg-muted/60',
-                              isFolder && 'cursor-pointer',
-                            )}
-                          >
-                            <TableCell>
-                              <span className="flex min-w-0 items-center gap-2.5">
-                                <Icon
-                                  aria-hidden="true"
-                                  className={cn('size-4 shrink-0', isFolder ? 'text-warning' : 'text-muted-foreground')}
-                                />
-                                <span className="truncate font-medium">{n.name}</span>
-                              </span>
-                            </TableCell>
-                            <TableCell className="text-muted-foreground">{kind.label}</TableCell>
-                            <TableCell className="text-right whitespace-nowrap tabular-nums">
-                              {isFolder ? '—' : formatBytes(n.fileSize)}
-                            </TableCell>
-                            <TableCell className="whitespace-nowrap text-muted-foreground">{formatModified(n.updatedAt)}</TableCell>
-                            <TableCell className="text-right">
-                              <DropdownMenu>
-                                <DropdownMenuTrigger asChild>
-                                  <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${n.name}`}>
-                                    <MoreHorizontal aria-hidden="true" />
-                                  </Button>
-                                </DropdownMenuTrigger>
-                                <DropdownMenuContent>
-                                  <NodeActionItems actions={actions} menu="dropdown" />
-                                </DropdownMenuContent>
-                              </DropdownMenu>
-                            </TableCell>
-                          </TableRow>
-                        </ContextMenuTrigger>
-                        <ContextMenuContent aria-label={`Actions for ${n.name}`}>
-                          <NodeActionItems actions={actions} menu="context" />
-                        </ContextMenuContent>
-                      </ContextMenu>
-                    );
-                  })}
-                </TableBody>
-              </Table>
+              <ContentsTable
+                entries={entries}
+                folderName={crumbs[crumbs.length - 1]!.name}
+                actionsFor={actionsFor}
+                onOpen={open}
+                onRowKey={onRowKey}
+                selectedId={selectedFileId}
+              />
             )}
           </div>
         </Panel>

@@ -28,7 +28,7 @@ type NodeActionContext = {
 };
 
 /**
- * What can be done to a node (its context menu: Rename for folders only, Move, Delete), with
+ * What can be done to a node (its context menu: Rename, Move, Delete), with
  * Open or Download first. One list for the row's Actions dropdown and its right-click menu, so both always
  * offer the same items with the same permissions and disabled states.
  */
@@ -43,12 +43,13 @@ export function nodeActions(
       ? { key: 'open', label: 'Open', icon: FolderOpen, disabled: false, run: () => onOpen(node) }
       : { key: 'download', label: 'Download', icon: Download, disabled: !permissions.canRetrieve, run: () => onDownload(node) },
   ];
-  if (isFolder) {
+  // Rename is offered to the people the server lets rename (folders and files alike), disabled in a read-only matter.
+  if (permissions.canRename) {
     actions.push({
       key: 'rename',
       label: 'Rename',
       icon: Pencil,
-      disabled: readOnlyReason !== null || !permissions.canRename,
+      disabled: readOnlyReason !== null,
       title,
       run: () => onChange('rename', node),
     });

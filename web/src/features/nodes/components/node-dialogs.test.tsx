@@ -1,31 +1,15 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { toast, Toaster } from 'sonner';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NodeTreeDto } from '@strongroom/contracts';
 import { renderWithClient } from '@/test/dom';
+import { stubFetch } from '@/test/fetch-stub';
 import { FolderPicker } from './folder-tree';
+import { makeNode } from '@/test/node';
 import { CreateFolderDialog, MoveNodeDialog, RenameNodeDialog } from './node-dialogs';
 
 function folder(id: string, parentId: string | null, children: NodeTreeDto[] = []): NodeTreeDto {
-  return {
-    id,
-    matterId: 'm1',
-    organizationId: 'o1',
-    parentId,
-    name: id,
-    nodeType: 'folder',
-    path: `/${id}`,
-    fileSize: null,
-    mimeType: null,
-    sha256Hash: null,
-    storagePath: null,
-    uploadId: null,
-    uploadStatus: null,
-    uploadProgress: null,
-    createdBy: null,
-    createdAt: '',
-    updatedAt: '',
-    children,
-  };
+  return makeNode({ id, parentId, nodeType: 'folder', children });
 }
 
 // Pleadings/ (Drafts/ (Old/)), Evidence/
@@ -71,6 +55,61 @@ describe('the folder dialogs', () => {
     rerender(view(false));
     rerender(view(true));
     expect(screen.getByRole('button', { name: 'Move Here' })).toBeDisabled();
+  });
+});
+
+describe('renaming a file', () => {
+  // Sonner keeps its toasts between renders: each test starts without the last one's.
+  afterEach(() => toast.dismiss());
+  const memo: NodeTreeDto = { ...folder('memo', null), name: 'brief.final.pdf', nodeType: 'file', path: '/brief.final.pdf', fileSize: 9 };
+  const view = (onOpenChange = vi.fn()) => (
+    <>
+      <RenameNodeDialog open onOpenChange={onOpenChange} node={memo} />
+      <Toaster />
+    </>
+  );
+  const field = () => screen.getByLabelText('New name') as HTMLInputElement;
+
+  it('opens as Rename File with the name selected up to its extension, so typing keeps the type', async () => {
+    const { user } = renderWithClient(view());
+    expect(screen.getByRole('dialog', { name: 'Rename File' })).toBeInTheDocument();
+    await waitFor(() => expect(field()).toHaveFocus());
+    expect(field().value.slice(field().selectionStart!, field().selectionEnd!)).toBe('brief.final');
+    await user.keyboard('Claim');
+    expect(field()).toHaveValue('Claim.pdf');
+  });
+
+  it("shows the server's refusal on the field and stays open; a name clash included", async () => {
+    const clash = 'An item named "Letter.pdf" already exists in this folder.';
+    const calls = stubFetch(() =>
+      Response.json({ error: clash, code: 'CONFLICT_ERROR', details: { reason: 'NAME_TAKEN', field: 'name' } }, { status: 409 }),
+    );
+    const onOpenChange = vi.fn();
+    const { user } = renderWithClient(view(onOpenChange));
+    await user.clear(field());
+    await user.type(field(), 'Letter.pdf');
+    await user.click(screen.getByRole('button', { name: 'Rename' }));
+
+    expect(await screen.findByText(clash)).toBeInTheDocument();
+    expect(field()).toHaveAttribute('aria-invalid', 'true');
+    expect(field()).toHaveAccessibleDescription(clash);
+    expect(screen.getByRole('dialog', { name: 'Rename File' })).toBeInTheDocument();
+    expect(onOpenChange).not.toHaveBeenCalledWith(false);
+    expect(calls.map((c) => c.body)).toEqual([{ nodeId: memo.id, newName: 'Letter.pdf' }]);
+  });
+
+  it('names the renamed file in the toast with Undo, and closes', async () => {
+    stubFetch(() =>
+      Response.json({ node: { ...memo, name: 'Claim.pdf' }, undoId: crypto.randomUUID(), undoExpiresAt: new Date().toISOString() }),
+    );
+    const onOpenChange = vi.fn();
+    const { user } = renderWithClient(view(onOpenChange));
+    await waitFor(() => expect(field()).toHaveFocus());
+    await user.keyboard('Claim');
+    await user.click(screen.getByRole('button', { name: 'Rename' }));
+    expect(await screen.findByText('"brief.final.pdf" was renamed.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Undo' })).toBeInTheDocument();
+    expect(onOpenChange).toHaveBeenCalledWith(false);
   });
 });
 

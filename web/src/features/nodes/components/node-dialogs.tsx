@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FocusEvent, type FormEvent } from 'react';
 import { nameRuleMessages, nodeNameSchema, NODE_MSG, type NodeTreeDto } from '@strongroom/contracts';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogActions } from '@/components/ui/dialog-actions';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
+import { errorMessage, isApiError, isMfaCancelledError } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { toastWithUndo } from '@/lib/undo';
 import { matterDetailQueryKey } from '@/lib/query-keys';
@@ -118,14 +118,60 @@ type RenameNodeFormProps = Pick<BaseProps, 'onOpenChange'> & {
   refreshTree: () => Promise<void>;
 };
 
+/**
+ * The part of a file's name before its extension ('brief.final.pdf' → 9: 'brief.final'), so that typing replaces
+ * the name and keeps the type; a folder, or a name without an extension, is taken whole.
+ */
+function nameStemLength(name: string, nodeType: NodeTreeDto['nodeType']): number {
+  const dot = name.lastIndexOf('.');
+  return nodeType === 'file' && dot > 0 ? dot : name.length;
+}
+
+/**
+ * Selects the name's stem once the focus has settled: the dialog's focus handling selects the whole text right
+ * after focusing the field (when it takes the focus back from the menu that opened the dialog, for one).
+ */
+function selectStem(input: HTMLInputElement, nodeType: NodeTreeDto['nodeType']) {
+  queueMicrotask(() => {
+    if (document.activeElement === input) input.setSelectionRange(0, nameStemLength(input.value, nodeType));
+  });
+}
+
+/**
+ * The field's focus handlers: until the person edits the name or clicks into it, taking the focus selects the
+ * stem; after that the field keeps the selection they make.
+ */
+function useStemSelection(nodeType: NodeTreeDto['nodeType']) {
+  const touched = useRef(false);
+  const touch = () => {
+    touched.current = true;
+  };
+  return {
+    onFocus: (e: FocusEvent<HTMLInputElement>) => {
+      if (!touched.current) selectStem(e.target, nodeType);
+    },
+    onPointerDown: touch,
+    touch,
+  };
+}
+
+/** A refusal the server answered (4xx): its text belongs on the name field; no answer or a 5xx is a failure. */
+function refusalText(err: unknown): string | undefined {
+  if (!isApiError(err) || err.status < 400 || err.status >= 500) return undefined;
+  return conflictText(err, 'rename') ?? errorMessage(err);
+}
+
 function RenameNodeForm({ node, rename, refreshTree, onOpenChange }: RenameNodeFormProps) {
   const [name, setName] = useState(node.name);
   const [error, setError] = useState<string | undefined>();
+  const stem = useStemSelection(node.nodeType);
+  const isFolder = node.nodeType === 'folder';
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const parsed = renameRule.safeParse(name);
     if (!parsed.success) return setError(parsed.error.issues[0]?.message);
     if (parsed.data === node.name) return onOpenChange(false);
+    setError(undefined);
     rename.mutate(
       { nodeId: node.id, newName: parsed.data },
       {
@@ -134,8 +180,11 @@ function RenameNodeForm({ node, rename, refreshTree, onOpenChange }: RenameNodeF
           onOpenChange(false);
         },
         onError: (err) => {
-          if (!isMfaCancelledError(err))
-            toast.error(NODE_MSG.renameFailed, { description: conflictText(err, 'rename') ?? errorMessage(err) });
+          if (isMfaCancelledError(err)) return;
+          // The server's reason (a name clash, a hold) is shown on the field and the dialog stays open to fix it.
+          const refused = refusalText(err);
+          if (refused) return setError(refused);
+          toast.error(NODE_MSG.renameFailed, { description: errorMessage(err) });
         },
       },
     );
@@ -143,7 +192,7 @@ function RenameNodeForm({ node, rename, refreshTree, onOpenChange }: RenameNodeF
   return (
     <form onSubmit={submit} noValidate className="grid gap-5">
       <DialogHeader>
-        <DialogTitle>Rename Folder</DialogTitle>
+        <DialogTitle>{isFolder ? 'Rename Folder' : 'Rename File'}</DialogTitle>
         <DialogDescription>Choose a new name for "{node.name}".</DialogDescription>
       </DialogHeader>
       <FormField label="New name" error={error}>
@@ -152,9 +201,13 @@ function RenameNodeForm({ node, rename, refreshTree, onOpenChange }: RenameNodeF
             {...c}
             autoFocus
             value={name}
-            onChange={(e) => setName(e.target.value)}
+            onChange={(e) => {
+              stem.touch();
+              setName(e.target.value);
+            }}
             autoComplete="off"
-            onFocus={(e) => e.target.select()}
+            onFocus={stem.onFocus}
+            onPointerDown={stem.onPointerDown}
           />
         )}
       </FormField>

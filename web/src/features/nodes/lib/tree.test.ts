@@ -1,29 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeTreeDto } from '@strongroom/contracts';
 import { ancestorsOf, childrenOf, descendantIds, filterByName, folderTree, isValidMoveTarget } from './tree';
+import { makeNode } from '@/test/node';
 import { shortenBreadcrumbs } from './breadcrumbs';
 
 function node(id: string, parentId: string | null, nodeType: 'file' | 'folder', children: NodeTreeDto[] = []): NodeTreeDto {
-  return {
-    id,
-    matterId: 'm',
-    organizationId: 'o',
-    parentId,
-    name: id,
-    nodeType,
-    path: `/${id}`,
-    fileSize: nodeType === 'file' ? 10 : null,
-    mimeType: null,
-    sha256Hash: null,
-    storagePath: null,
-    uploadId: null,
-    uploadStatus: null,
-    uploadProgress: null,
-    createdBy: null,
-    createdAt: '',
-    updatedAt: '',
-    children,
-  };
+  return makeNode({ id, parentId, nodeType, children });
 }
 
 // A/ (B/ (C/, f1), f2), D/

@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, Mail, Smartphone } from 'lucide-react';
 import { MSG, type MfaManageResponse, type MfaMethod } from '@strongroom/contracts';
-import { RecoveryCodes } from '@/components/recovery-codes';
+import { RecoveryCodesAcknowledge } from '@/components/recovery-codes-acknowledge';
 import { TotpQrCode } from '@/components/totp-qr-code';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -36,9 +36,17 @@ type MfaMethodDialogProps = {
  * to email with the current authenticator code. A new authenticator's recovery codes are shown once at the end.
  */
 export function MfaMethodDialog({ open, onOpenChange, ...props }: MfaMethodDialogProps) {
+  // While the new recovery codes are shown, the dialog closes only through 'I have saved these codes'.
+  const [showingCodes, setShowingCodes] = useState(false);
+  const close = () => {
+    setShowingCodes(false);
+    onOpenChange(false);
+  };
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-lg">{open ? <MfaMethodFlow {...props} onClose={() => onOpenChange(false)} /> : null}</DialogContent>
+    <Dialog open={open} onOpenChange={(next) => (next || !showingCodes ? onOpenChange(next) : undefined)}>
+      <DialogContent className="max-w-lg" hideClose={showingCodes}>
+        {open ? <MfaMethodFlow {...props} onShowCodes={() => setShowingCodes(true)} onClose={close} /> : null}
+      </DialogContent>
     </Dialog>
   );
 }
@@ -48,8 +56,9 @@ function MfaMethodFlow({
   mfaEnabled,
   method,
   onChanged,
+  onShowCodes,
   onClose,
-}: Omit<MfaMethodDialogProps, 'open' | 'onOpenChange'> & { onClose: () => void }) {
+}: Omit<MfaMethodDialogProps, 'open' | 'onOpenChange'> & { onShowCodes: () => void; onClose: () => void }) {
   const [step, setStep] = useState<Step>('choose');
   const [codes, setCodes] = useState<string[]>([]);
 
@@ -60,10 +69,7 @@ function MfaMethodFlow({
           <DialogTitle>Recovery Codes</DialogTitle>
           <DialogDescription>If you lose the phone with your authenticator app, sign in with one of these codes.</DialogDescription>
         </DialogHeader>
-        <RecoveryCodes codes={codes} />
-        <DialogFooter>
-          <Button onClick={onClose}>Done</Button>
-        </DialogFooter>
+        <RecoveryCodesAcknowledge codes={codes} onContinue={onClose} continueLabel="Done" />
       </>
     );
   }
@@ -78,6 +84,7 @@ function MfaMethodFlow({
           onChanged();
           if (answer.recoveryCodes && answer.recoveryCodes.length > 0) {
             setCodes(answer.recoveryCodes);
+            onShowCodes();
             setStep('codes');
           } else onClose();
         }}

@@ -258,6 +258,9 @@ describe('Security: the second factor', () => {
       { operation: 'switch_to_totp', totpToken: '222222', mfaToken: '111111' },
     ]);
     expect(onSessionChange).toHaveBeenCalled();
+    // The codes are shown once: the dialog is left only after saying they were saved.
+    expect(within(codes).getByRole('button', { name: 'Done' })).toBeDisabled();
+    await user.click(within(codes).getByRole('checkbox', { name: 'I have saved these codes' }));
     await user.click(within(codes).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(within(card('Security')).getByTestId('mfa-status')).toHaveTextContent('EnabledAuthenticator App'));
     expect(within(card('Security')).getByText(/10 unused codes left/)).toBeInTheDocument();

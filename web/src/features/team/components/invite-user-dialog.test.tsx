@@ -30,7 +30,11 @@ beforeEach(() => {
     if (path !== '/_api/settings/users/invite') return Response.json({ error: 'not here' }, { status: 404 });
     const { email, role, mfaToken } = body as { email: string; role: string; mfaToken?: string };
     if (mfaToken !== VALID_CODE) return mfaRequired();
-    return Response.json({ success: true, message: 'sent', invitation: { id: 'i1', email, role, expiresAt: '2030-01-01T00:00:00.000Z' } });
+    return Response.json({
+      success: true,
+      message: MSG.inviteSent(email),
+      invitation: { id: 'i1', email, role, expiresAt: '2030-01-01T00:00:00.000Z' },
+    });
   });
 });
 afterEach(() => resetMfaRequestsForTest());

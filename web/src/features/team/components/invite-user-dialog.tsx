@@ -57,7 +57,7 @@ export function InviteUserDialog({ open, onOpenChange, roles: allowed }: InviteU
     setFormError(null);
     invite.mutate(values, {
       onSuccess: (res) => {
-        toast.success(MSG.inviteSent(res.invitation?.email ?? values.email));
+        toast.success(res.message);
         close(false);
       },
       onError: (err) => {

@@ -8,6 +8,7 @@ import {
   UNDO_MSG,
   type GuestGrant,
   type ManagedUser,
+  type GuestGrantAccess,
   type PendingInvitation,
   type SessionUser,
   type TeamListResponse,
@@ -175,7 +176,12 @@ beforeEach(() => {
         return onResetMfa(b);
       case '/_api/settings/guest-access':
         return Response.json({ grants });
-      case '/_api/settings/guest-access/grant':
+      case '/_api/settings/guest-access/grant': {
+        const access = (b.access as GuestGrantAccess | undefined) ?? 'download';
+        if (grants.some((g) => g.matterId === b.matterId)) {
+          grants = grants.map((g) => (g.matterId === b.matterId ? { ...g, access } : g));
+          return Response.json({ success: true, message: TEAM_MSG.guestAccessChanged, grants });
+        }
         grants = [
           ...grants,
           {
@@ -185,9 +191,11 @@ beforeEach(() => {
             matterNumber: 'MAT-2026-001',
             grantedBy: { name: 'Ada Admin' },
             grantedAt: '2026-11-26T09:00:00.000Z',
+            access,
           },
         ];
         return Response.json({ success: true, message: TEAM_MSG.guestGranted, grants });
+      }
       case '/_api/settings/guest-access/revoke':
         grants = grants.filter((g) => g.matterId !== b.matterId);
         return Response.json({ success: true, message: TEAM_MSG.guestRevoked, grants });
@@ -521,6 +529,24 @@ describe('Pending invitations and guests', () => {
     await user.click(within(shared).getByRole('button', { name: 'Stop sharing Lease dispute' }));
     expect(await screen.findByText(TEAM_MSG.guestRevoked)).toBeInTheDocument();
     expect(await within(shared).findByText(TEAM_MSG.guestNoGrants)).toBeInTheDocument();
-    expect(callsTo('/_api/settings/guest-access/grant')).toEqual([{ userId: GUS_ID, matterId: makeMatter().id }]);
+    expect(callsTo('/_api/settings/guest-access/grant')).toEqual([{ userId: GUS_ID, matterId: makeMatter().id, access: 'download' }]);
+  });
+
+  it("shares a matter view only, shows each grant's access, and changes it to download", async () => {
+    const { user, drawer } = await openDrawer('Gus Guest');
+    const shared = within(drawer).getByRole('region', { name: 'Shared matters' });
+    await user.selectOptions(within(shared).getByLabelText('Shared as'), 'View only');
+    expect(within(shared).getByText('The guest sees the files but cannot download them.')).toBeInTheDocument();
+    await user.click(await within(shared).findByRole('button', { name: 'Share Lease dispute' }));
+    expect(await screen.findByText(TEAM_MSG.guestGranted)).toBeInTheDocument();
+    const access = within(shared).getByRole('combobox', { name: 'Access to Lease dispute' });
+    expect(access).toHaveValue('view');
+    await user.selectOptions(access, 'Can download');
+    expect(await screen.findByText(TEAM_MSG.guestAccessChanged)).toBeInTheDocument();
+    expect(within(shared).getByRole('combobox', { name: 'Access to Lease dispute' })).toHaveValue('download');
+    expect(callsTo('/_api/settings/guest-access/grant')).toEqual([
+      { userId: GUS_ID, matterId: makeMatter().id, access: 'view' },
+      { userId: GUS_ID, matterId: makeMatter().id, access: 'download' },
+    ]);
   });
 });

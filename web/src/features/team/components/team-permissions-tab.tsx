@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Settings2, UserMinus, UserPlus, Users } from 'lucide-react';
 import {
-  canInviteMembers,
   invitableRoles,
   permissionsSummary,
   ROLE_LABELS,
@@ -22,8 +21,10 @@ import { useTeam } from '../api/get-team';
 import { teamQueryKey } from '../lib/team-query-keys';
 import { DeactivateAccountDialog } from './deactivate-account-dialog';
 import { InviteUserDialog } from './invite-user-dialog';
+import { StatusBadge } from './member-status-badge';
 import { PendingInvitations } from './pending-invitations';
-import { StatusBadge, UserManageDrawer } from './user-manage-drawer';
+import { UserManageDrawer } from './user-manage-drawer';
+import { shows } from '@/lib/access-visibility';
 
 function SummaryBadge({ user }: { user: ManagedUser }) {
   const text = permissionsSummary(user);
@@ -44,7 +45,7 @@ export function TeamPermissionsTab({ viewer }: { viewer: SessionUser }) {
   const [inviteOpen, setInviteOpen] = useState(false);
   const canManage = team.data?.canManage ?? false;
   // Until the list answers, the shared rule decides (the server's check follows the same one).
-  const canInvite = team.data?.canInvite ?? canInviteMembers(viewer);
+  const canInvite = team.data?.canInvite ?? shows(viewer, 'inviteUser');
   const roles = team.data?.invitableRoles ?? invitableRoles(viewer);
   const isSelf = (u: ManagedUser) => u.email.toLowerCase() === viewer.email.toLowerCase();
 

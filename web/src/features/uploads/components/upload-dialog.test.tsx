@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { Toaster } from 'sonner';
 import { describe, expect, it, vi } from 'vitest';
 import { UPLOAD_MSG } from '@strongroom/contracts';
+import { ApiError } from '@/lib/api-error';
 import { renderWithClient } from '@/test/dom';
 import { stubTransport } from '@/test/upload-transport';
 import { UploadDialog } from './upload-dialog';
@@ -47,7 +48,8 @@ describe('Upload Files', () => {
     await add(file('brief.pdf', 1000), file('setup.exe', 10, 'application/octet-stream'));
     expect(within(dialog).getByRole('list', { name: 'Files to upload' })).toBeInTheDocument();
     expect(within(row('setup.exe')).getByRole('alert')).toHaveTextContent(UPLOAD_MSG.invalidFileType);
-    expect(within(row('setup.exe')).getByText('Failed')).toBeInTheDocument();
+    // Refused before anything was sent: 'Not allowed' with the reason, and nothing to retry.
+    expect(within(row('setup.exe')).getByText('Not allowed')).toBeInTheDocument();
     expect(within(row('setup.exe')).queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     expect(within(row('brief.pdf')).getByText('Ready')).toBeInTheDocument();
 
@@ -63,7 +65,9 @@ describe('Upload Files', () => {
     putOf('brief.pdf')!.settle('"etag"');
     expect(await within(row('brief.pdf')).findByText('Uploaded')).toBeInTheDocument();
     expect(within(row('brief.pdf')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
-    expect(within(dialog).getByText('1 of 2 uploaded')).toBeInTheDocument();
+    expect(within(dialog).getByText(/^1 of 2 uploaded · /)).toBeInTheDocument();
+    // The batch's progress counts the files that may be sent: the refused one is left out.
+    expect(within(dialog).getByRole('progressbar', { name: 'Overall progress' })).toHaveAttribute('aria-valuenow', '100');
     expect(await screen.findByText(UPLOAD_MSG.someFailed)).toBeInTheDocument();
 
     // The refused file is removed; everything left is uploaded, so the footer says Done.
@@ -120,5 +124,33 @@ describe('Upload Files', () => {
     );
     await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
     expect(puts[0]!.signal.aborted).toBe(true);
+  });
+
+  it('a refusal by the server shows its reason with no Retry; a dropped connection offers Retry', async () => {
+    const { user, dialog, row, add, net, putOf } = open();
+    const taken = 'An item named "brief.pdf" already exists in this folder.';
+    net.presign.mockRejectedValueOnce(new ApiError({ status: 409, message: taken, code: 'CONFLICT' }));
+    await add(file('brief.pdf'), file('memo.pdf'));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload 2 Files' }));
+    expect(await within(row('brief.pdf')).findByRole('alert')).toHaveTextContent(taken);
+    expect(within(row('brief.pdf')).getByText('Failed')).toBeInTheDocument();
+    expect(within(row('brief.pdf')).queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+
+    await waitFor(() => expect(putOf('memo.pdf')).toBeDefined());
+    putOf('memo.pdf')!.fail(new TypeError('Failed to fetch'));
+    expect(await within(row('memo.pdf')).findByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
+  it("'Cancel uploads?' goes away by itself when the uploads end while it is asked", async () => {
+    const { user, dialog, row, add, putOf, onOpenChange } = open();
+    await add(file('memo.pdf'));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(putOf('memo.pdf')).toBeDefined());
+    await user.click(within(dialog).getAllByRole('button', { name: 'Close' })[0]!);
+    await screen.findByRole('alertdialog', { name: 'Cancel uploads?' });
+    putOf('memo.pdf')!.settle('"etag"');
+    await waitFor(() => expect(screen.queryByRole('alertdialog', { name: 'Cancel uploads?' })).not.toBeInTheDocument());
+    expect(await within(row('memo.pdf')).findByText('Uploaded')).toBeInTheDocument();
+    expect(onOpenChange).not.toHaveBeenCalledWith(false);
   });
 });

@@ -4,13 +4,14 @@ import { AlertCircle, CheckCircle2, RotateCw, Upload, UploadCloud, X } from 'luc
 import { UPLOAD_MSG } from '@strongroom/contracts';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { ProgressBar } from '@/components/ui/progress-bar';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { cn } from '@/lib/class-names';
 import { formatBytes } from '@/lib/format-bytes';
 import { matterDetailQueryKey, mattersQueryKey } from '@/lib/query-keys';
 import { toast } from '@/lib/toast';
 import type { UploadTransport } from '../lib/run-upload';
-import { canRemove, canRetry, percentOf, STATE_LABEL, type UploadState } from '../lib/upload-queue';
+import { canRemove, canRetry, percentOf, stateLabel, type QueueSummary, type UploadRow, type UploadState } from '../lib/upload-queue';
 import { useUploadQueue } from '../lib/use-upload-queue';
 
 type UploadDialogProps = {
@@ -33,6 +34,72 @@ const BADGE_TONE: Record<UploadState, 'success' | 'danger' | 'neutral' | 'primar
   error: 'danger',
 };
 
+/** One file of the upload: its size and speed, its state, cancel, retry or remove, and its progress. */
+function FileRow({ row: r, queue, onRetry }: { row: UploadRow; queue: ReturnType<typeof useUploadQueue>; onRetry: () => void }) {
+  const pct = percentOf(r);
+  return (
+    <li className="grid gap-2 rounded-md border border-border p-3" aria-label={r.file.name}>
+      <div className="flex items-center gap-3">
+        <div className="min-w-0 flex-1">
+          <p className="truncate text-sm font-medium">{r.file.name}</p>
+          <p className="text-xs text-muted-foreground tabular-nums">
+            {formatBytes(r.file.size)}
+            {r.state === 'uploading' && r.speed > 0 ? ` · ${formatBytes(Math.round(r.speed))}/s` : ''}
+            {r.resumedParts ? ` · resumed, ${r.resumedParts} parts already stored` : ''}
+          </p>
+        </div>
+        <Badge tone={r.invalid ? 'neutral' : BADGE_TONE[r.state]}>
+          {r.state === 'success' ? <CheckCircle2 aria-hidden="true" /> : r.state === 'error' ? <AlertCircle aria-hidden="true" /> : null}
+          {stateLabel(r)}
+        </Badge>
+        {r.state === 'uploading' ? (
+          <Button variant="ghost" size="sm" onClick={() => void queue.cancel(r)}>
+            Cancel
+          </Button>
+        ) : null}
+        {canRetry(r) ? (
+          <Button variant="ghost" size="sm" onClick={onRetry}>
+            <RotateCw aria-hidden="true" />
+            Retry
+          </Button>
+        ) : null}
+        {canRemove(r) ? (
+          <Button variant="ghost" size="icon-sm" aria-label={`Remove ${r.file.name}`} onClick={() => queue.remove(r.id)}>
+            <X aria-hidden="true" />
+          </Button>
+        ) : null}
+      </div>
+      {r.state !== 'error' || r.loaded > 0 ? (
+        <ProgressBar
+          label={`Progress of ${r.file.name}`}
+          value={pct}
+          barClassName={r.state === 'success' ? 'bg-success' : r.state === 'error' ? 'bg-danger' : undefined}
+        />
+      ) : null}
+      {r.error ? (
+        <p role="alert" className="text-xs font-medium text-danger">
+          {r.error}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+/** The whole batch's progress: bytes stored of the bytes to store, and how many files are done. */
+function OverallProgress({ summary }: { summary: QueueSummary }) {
+  const { loadedBytes, totalBytes, done, total } = summary;
+  const pct = totalBytes ? Math.round((loadedBytes / totalBytes) * 100) : 0;
+  return (
+    <div className="grid min-w-0 flex-1 gap-1">
+      <p className="text-xs text-muted-foreground tabular-nums" aria-live="polite">
+        {`${done} of ${total} uploaded`}
+        {totalBytes ? ` · ${formatBytes(loadedBytes)} of ${formatBytes(totalBytes)}` : ''}
+      </p>
+      <ProgressBar label="Overall progress" value={pct} className="h-1 max-w-60" />
+    </div>
+  );
+}
+
 /** Upload Files: drop or pick files, each uploaded straight to the store with progress, cancel and retry. */
 export function UploadDialog({ open, onOpenChange, organizationId, matterId, parentId, folderName, transport }: UploadDialogProps) {
   const queryClient = useQueryClient();
@@ -47,6 +114,7 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
     parentId,
     transport,
     onBatchSettled: (outcome, rows) => {
+      setConfirmClose(false);
       void queryClient.invalidateQueries({ queryKey: matterDetailQueryKey(matterId) });
       void queryClient.invalidateQueries({ queryKey: mattersQueryKey });
       if (outcome === 'some-failed') {
@@ -61,6 +129,8 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
   });
   const { rows, summary } = queue;
   const { active } = summary;
+  // 'Cancel uploads?' asks about uploads still running: once they have all ended there is nothing to ask.
+  const asking = confirmClose && active;
 
   const close = (force = false) => {
     if (!force && active) {
@@ -132,76 +202,21 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
           ) : null}
           {rows.length > 0 ? (
             <ul aria-label="Files to upload" className="grid max-h-72 gap-2 overflow-y-auto">
-              {rows.map((r) => {
-                const pct = percentOf(r);
-                return (
-                  <li key={r.id} className="grid gap-2 rounded-md border border-border p-3" aria-label={r.file.name}>
-                    <div className="flex items-center gap-3">
-                      <div className="min-w-0 flex-1">
-                        <p className="truncate text-sm font-medium">{r.file.name}</p>
-                        <p className="text-xs text-muted-foreground tabular-nums">
-                          {formatBytes(r.file.size)}
-                          {r.state === 'uploading' && r.speed > 0 ? ` · ${formatBytes(Math.round(r.speed))}/s` : ''}
-                          {r.resumedParts ? ` · resumed, ${r.resumedParts} parts already stored` : ''}
-                        </p>
-                      </div>
-                      <Badge tone={BADGE_TONE[r.state]}>
-                        {r.state === 'success' ? (
-                          <CheckCircle2 aria-hidden="true" />
-                        ) : r.state === 'error' ? (
-                          <AlertCircle aria-hidden="true" />
-                        ) : null}
-                        {STATE_LABEL[r.state]}
-                      </Badge>
-                      {r.state === 'uploading' ? (
-                        <Button variant="ghost" size="sm" onClick={() => void queue.cancel(r)}>
-                          Cancel
-                        </Button>
-                      ) : null}
-                      {canRetry(r) ? (
-                        <Button variant="ghost" size="sm" onClick={() => void queue.start(r)}>
-                          <RotateCw aria-hidden="true" />
-                          Retry
-                        </Button>
-                      ) : null}
-                      {canRemove(r) ? (
-                        <Button variant="ghost" size="icon-sm" aria-label={`Remove ${r.file.name}`} onClick={() => queue.remove(r.id)}>
-                          <X aria-hidden="true" />
-                        </Button>
-                      ) : null}
-                    </div>
-                    {r.state !== 'error' || r.loaded > 0 ? (
-                      <div
-                        role="progressbar"
-                        aria-label={`Progress of ${r.file.name}`}
-                        aria-valuemin={0}
-                        aria-valuemax={100}
-                        aria-valuenow={pct}
-                        className="h-1.5 overflow-hidden rounded-full bg-muted"
-                      >
-                        <div
-                          className={cn(
-                            'h-full rounded-full transition-[width] duration-200',
-                            r.state === 'success' ? 'bg-success' : r.state === 'error' ? 'bg-danger' : 'bg-primary',
-                          )}
-                          style={{ width: `${pct}%` }}
-                        />
-                      </div>
-                    ) : null}
-                    {r.error ? (
-                      <p role="alert" className="text-xs font-medium text-danger">
-                        {r.error}
-                      </p>
-                    ) : null}
-                  </li>
-                );
-              })}
+              {rows.map((r) => (
+                <FileRow
+                  key={r.id}
+                  row={r}
+                  queue={queue}
+                  onRetry={() => {
+                    setConfirmClose(false);
+                    void queue.start(r);
+                  }}
+                />
+              ))}
             </ul>
           ) : null}
           <DialogFooter className="items-center sm:justify-between">
-            <p className="text-xs text-muted-foreground" aria-live="polite">
-              {rows.length ? `${done} of ${rows.length} uploaded` : ''}
-            </p>
+            {rows.length ? <OverallProgress summary={summary} /> : <span />}
             <div className="flex gap-2">
               <Button variant="outline" onClick={() => close()}>
                 {done === rows.length && rows.length > 0 ? 'Done' : 'Close'}
@@ -209,7 +224,11 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
               <Button
                 disabled={rows.length > 0 && idle.length === 0}
                 aria-describedby={noFile && rows.length === 0 ? 'upload-no-file' : undefined}
-                onClick={() => (rows.length === 0 ? setNoFile(true) : queue.startIdle())}
+                onClick={() => {
+                  setConfirmClose(false);
+                  if (rows.length === 0) setNoFile(true);
+                  else queue.startIdle();
+                }}
               >
                 <Upload aria-hidden="true" />
                 {idle.length > 1 ? `Upload ${idle.length} Files` : 'Upload'}
@@ -218,7 +237,7 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
           </DialogFooter>
         </DialogContent>
       </Dialog>
-      <Dialog open={confirmClose} onOpenChange={setConfirmClose}>
+      <Dialog open={asking} onOpenChange={setConfirmClose}>
         <DialogContent className="max-w-sm" role="alertdialog">
           <DialogHeader>
             <DialogTitle>Cancel uploads?</DialogTitle>

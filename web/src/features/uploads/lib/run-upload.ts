@@ -254,6 +254,16 @@ export async function abortUpload(file: File, organizationId: string, net: Uploa
   }
 }
 
+/**
+ * Whether another try could pass: a dropped connection, a timeout, a throttle or a server error may; a refusal of
+ * the request itself (a name taken, no permission, the quota, a read-only matter) will answer the same again.
+ */
+export function isRetryableUploadError(error: unknown): boolean {
+  if (!isApiError(error)) return true;
+  const s = error.status;
+  return s === 0 || s === 404 || s === 408 || s === 429 || s >= 500;
+}
+
 export function uploadErrorMessage(error: unknown): string {
   if (error instanceof UploadAbortedError) return UPLOAD_MSG.aborted;
   return errorMessage(error, UPLOAD_MSG.standardFailed);

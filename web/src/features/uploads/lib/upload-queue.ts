@@ -16,6 +16,8 @@ export type UploadRow = {
   error: string | null;
   /** The file breaks a rule: it cannot be retried, only removed. */
   invalid: boolean;
+  /** The last failure may pass on another try (a dropped connection, a server error); a refusal will not. */
+  retryable: boolean;
   /** A resumed multipart upload: how many parts the store already had. */
   resumedParts: number | null;
 };
@@ -27,11 +29,11 @@ export type QueueAction =
   | { type: 'resumed'; id: string; parts: number }
   | { type: 'cancelling'; id: string }
   | { type: 'succeeded'; id: string }
-  | { type: 'failed'; id: string; error: string }
+  | { type: 'failed'; id: string; error: string; retryable?: boolean }
   | { type: 'removed'; id: string }
   | { type: 'cleared' };
 
-export const STATE_LABEL: Record<UploadState, string> = {
+const STATE_LABEL: Record<UploadState, string> = {
   idle: 'Ready',
   uploading: 'Uploading',
   cancelling: 'Cancelling',
@@ -39,6 +41,10 @@ export const STATE_LABEL: Record<UploadState, string> = {
   error: 'Failed',
 };
 
+/** A row's state in words: a file refused before anything was sent is 'Not allowed', not a failure. */
+export function stateLabel(row: UploadRow): string {
+  return row.invalid ? 'Not allowed' : STATE_LABEL[row.state];
+}
 let rowSeq = 0;
 
 /** Rows for newly added files: a file that breaks a rule (`check` answers its text) is failed at once, for good. */
@@ -54,6 +60,7 @@ export function newRows(files: Iterable<File>, check: (file: File) => string | n
       speed: 0,
       error: problem,
       invalid: problem !== null,
+      retryable: problem === null,
       resumedParts: null,
     };
   });
@@ -68,7 +75,7 @@ export function queueReducer(rows: UploadRow[], action: QueueAction): UploadRow[
     case 'added':
       return [...rows, ...action.rows];
     case 'started':
-      return patch(rows, action.id, { state: 'uploading', error: null, loaded: 0, speed: 0, resumedParts: null });
+      return patch(rows, action.id, { state: 'uploading', error: null, loaded: 0, speed: 0, resumedParts: null, retryable: true });
     case 'progress':
       // A late progress event never revives a row that was cancelled or has settled.
       return rows.map((r) => (r.id === action.id && r.state === 'uploading' ? { ...r, loaded: action.loaded, speed: action.speed } : r));
@@ -79,7 +86,7 @@ export function queueReducer(rows: UploadRow[], action: QueueAction): UploadRow[
     case 'succeeded':
       return rows.map((r) => (r.id === action.id ? { ...r, state: 'success', loaded: r.file.size, speed: 0 } : r));
     case 'failed':
-      return patch(rows, action.id, { state: 'error', error: action.error, speed: 0 });
+      return patch(rows, action.id, { state: 'error', error: action.error, speed: 0, retryable: action.retryable ?? true });
     case 'removed':
       return rows.filter((r) => r.id !== action.id);
     case 'cleared':
@@ -91,9 +98,9 @@ function isActive(row: UploadRow): boolean {
   return row.state === 'uploading' || row.state === 'cancelling';
 }
 
-/** A failed row that may be sent again (a refused file may only be removed). */
+/** A failed row that may be sent again with a chance to pass (a refused file may only be removed). */
 export function canRetry(row: UploadRow): boolean {
-  return row.state === 'error' && !row.invalid;
+  return row.state === 'error' && !row.invalid && row.retryable;
 }
 
 export function canRemove(row: UploadRow): boolean {
@@ -114,6 +121,9 @@ export function transferRate(firstLoaded: number, loaded: number, elapsedMs: num
 export type QueueSummary = {
   total: number;
   done: number;
+  /** Bytes stored and bytes to store over the files that may be sent (refused ones left out). */
+  loadedBytes: number;
+  totalBytes: number;
   idle: UploadRow[];
   active: boolean;
   /** Nothing runs and nothing waits: 'all-succeeded' or 'some-failed'; null while the batch is not over or empty. */
@@ -125,5 +135,16 @@ export function summarize(rows: UploadRow[]): QueueSummary {
   const active = rows.some(isActive);
   const done = rows.filter((r) => r.state === 'success').length;
   const over = rows.length > 0 && !active && idle.length === 0;
-  return { total: rows.length, done, idle, active, outcome: over ? (done === rows.length ? 'all-succeeded' : 'some-failed') : null };
+  const sendable = rows.filter((r) => !r.invalid);
+  const loadedBytes = sendable.reduce((n, r) => n + (r.state === 'success' ? r.file.size : r.loaded), 0);
+  const totalBytes = sendable.reduce((n, r) => n + r.file.size, 0);
+  return {
+    total: rows.length,
+    done,
+    loadedBytes,
+    totalBytes,
+    idle,
+    active,
+    outcome: over ? (done === rows.length ? 'all-succeeded' : 'some-failed') : null,
+  };
 }

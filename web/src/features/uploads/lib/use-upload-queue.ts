@@ -4,6 +4,7 @@ import {
   abortUpload,
   checkFile,
   httpTransport,
+  isRetryableUploadError,
   runUpload,
   uploadErrorMessage,
   type UploadTarget,
@@ -85,7 +86,7 @@ export function useUploadQueue({
         dispatch({ type: 'succeeded', id: row.id });
       } catch (error) {
         if (controller.signal.aborted) return; // cancel() settles the row
-        dispatch({ type: 'failed', id: row.id, error: uploadErrorMessage(error) });
+        dispatch({ type: 'failed', id: row.id, error: uploadErrorMessage(error), retryable: isRetryableUploadError(error) });
       } finally {
         untrack();
         controllers.current.delete(row.id);

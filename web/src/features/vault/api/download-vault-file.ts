@@ -1,6 +1,7 @@
 import { VAULT_MSG } from '@strongroom/contracts';
 import { errorFromAnswer } from '@/lib/api-client';
 import { ApiError } from '@/lib/api-error';
+import { saveFile } from '@/lib/save-file';
 
 export type VaultDownloadKind = 'report' | 'report-pdf' | 'certificate';
 
@@ -50,18 +51,6 @@ export async function downloadVaultFile(kind: VaultDownloadKind, matterId: strin
   if (!response.ok) throw await readError(response, call.fallback);
   const blob = await response.blob();
   const name = fileNameOf(response, kind, label);
-  const url = URL.createObjectURL(blob);
-  try {
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    a.rel = 'noopener';
-    document.body.append(a);
-    a.click();
-    a.remove();
-  } finally {
-    // Revoked once the browser has taken the file.
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  }
+  saveFile(blob, name);
   return name;
 }

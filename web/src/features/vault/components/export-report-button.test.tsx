@@ -1,7 +1,7 @@
 import { configure, screen, within } from '@testing-library/react';
 import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { VAULT_MSG } from '@strongroom/contracts';
+import { VAULT_MSG, VAULT_REGISTER_MSG } from '@strongroom/contracts';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
@@ -37,6 +37,14 @@ beforeEach(() => {
     if (path === '/_api/vault/report')
       return new Response('<!doctype html><title>Report</title>', { headers: { 'content-type': 'text/html' } });
     if (path === '/_api/vault/certificate') return certificateAnswer();
+    if (path === '/_api/vault/register' && url.searchParams.get('format') === 'html')
+      return new Response('<!doctype html><title>Vault register</title>', {
+        headers: { 'content-type': 'text/html', 'content-disposition': 'attachment; filename="strongroom_vault_register_x.html"' },
+      });
+    if (path === '/_api/vault/register')
+      return new Response('\uFEFFMatter,Matter number\r\n', {
+        headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="strongroom_vault_register_x.csv"' },
+      });
     return Response.json({ error: 'not here' }, { status: 404 });
   });
   // What the browser would save: the object URL's blob under the anchor's download name.
@@ -54,16 +62,47 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-function render(matter: Parameters<typeof ExportReportButton>[0]['matter']) {
+function render(matter: Parameters<typeof ExportReportButton>[0]['matter'], register = false) {
   return renderWithClient(
     <TooltipProvider delayDuration={0}>
-      <ExportReportButton matter={matter} />
+      <ExportReportButton matter={matter} register={register} />
       <Toaster />
     </TooltipProvider>,
   );
 }
 
 describe('Export Report', { timeout: 20_000 }, () => {
+  it('on the page, offers the register of every vaulted matter with no matter selected, and saves it', async () => {
+    const { user } = render(null, true);
+    await user.click(screen.getByRole('button', { name: 'Export Report' }));
+    expect((await screen.findAllByRole('menuitem')).map((i) => i.textContent)).toEqual([
+      VAULT_REGISTER_MSG.csvItem,
+      VAULT_REGISTER_MSG.htmlItem,
+    ]);
+    await user.click(screen.getByRole('menuitem', { name: VAULT_REGISTER_MSG.csvItem }));
+    expect(await screen.findByText('Downloaded strongroom_vault_register_x.csv')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Export Report' }));
+    await user.click(await screen.findByRole('menuitem', { name: VAULT_REGISTER_MSG.htmlItem }));
+    expect(await screen.findByText('Downloaded strongroom_vault_register_x.html')).toBeInTheDocument();
+    expect(saved.map((f) => f.name)).toEqual(['strongroom_vault_register_x.csv', 'strongroom_vault_register_x.html']);
+    expect(calls.map((c) => `${c.path}?${c.url.searchParams}`)).toEqual([
+      '/_api/vault/register?format=csv',
+      '/_api/vault/register?format=html',
+    ]);
+  });
+
+  it("on the page, adds the selected matter's report once its files are in the vault", async () => {
+    const { user } = render({ ...MATTER, transferState: 'completed' }, true);
+    await user.click(screen.getByRole('button', { name: 'Export Report' }));
+    expect((await screen.findAllByRole('menuitem')).map((i) => i.textContent)).toEqual([
+      VAULT_REGISTER_MSG.csvItem,
+      VAULT_REGISTER_MSG.htmlItem,
+      'Chain-of-custody report (HTML)',
+      'Chain-of-custody report (PDF)',
+      'Signed certificate (JSON)',
+    ]);
+  });
+
   it('is disabled and says why when no matter is selected, or its files are still on their way', async () => {
     const { user, unmount } = render(null);
     expect(screen.getByRole('button', { name: 'Export Report' })).toBeDisabled();

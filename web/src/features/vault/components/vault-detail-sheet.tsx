@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { ChevronLeft, ChevronRight, Lock } from 'lucide-react';
-import { VAULT_LIMITS, VAULT_MSG, type NodeTreeDto, type VaultedMatterDto } from '@strongroom/contracts';
+import { describeAuditEntry, VAULT_LIMITS, VAULT_MSG, type NodeTreeDto, type VaultedMatterDto } from '@strongroom/contracts';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -116,7 +116,7 @@ function SheetBody({ matterId, renderFiles }: { matterId: string; renderFiles: V
           )}
         </TabsContent>
         <TabsContent value="audit">
-          <AuditLog matterId={matter.id} enabled={tab === 'audit'} />
+          <AuditLog matterId={matter.id} matterName={matter.matterName} enabled={tab === 'audit'} />
         </TabsContent>
       </Tabs>
     </div>
@@ -124,7 +124,7 @@ function SheetBody({ matterId, renderFiles }: { matterId: string; renderFiles: V
 }
 
 /** The matter's audit entries, 50 to a page, newest first. */
-function AuditLog({ matterId, enabled }: { matterId: VaultedMatterDto['id']; enabled: boolean }) {
+function AuditLog({ matterId, matterName, enabled }: { matterId: VaultedMatterDto['id']; matterName: string; enabled: boolean }) {
   const [page, setPage] = useState(1);
   const audit = useVaultAudit(matterId, page, enabled);
   if (audit.isPending) {
@@ -155,8 +155,11 @@ function AuditLog({ matterId, enabled }: { matterId: VaultedMatterDto['id']; ena
       <ol aria-label="Audit log" className="grid divide-y divide-border rounded-lg border border-border">
         {logs.map((entry) => (
           <li key={entry.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-3 py-2.5 text-sm">
-            <span className="font-mono text-xs font-semibold">{entry.action}</span>
-            <span className="text-muted-foreground">by {entry.actorName ?? entry.actorEmail ?? 'System'}</span>
+            {/* The entry in words, as the Audit Logs page says it, with its raw action code beside it. */}
+            <span className="min-w-0 flex-1">
+              {describeAuditEntry({ ...entry, actor: { name: entry.actorName, email: entry.actorEmail }, names: { matter: matterName } })}
+            </span>
+            <span className="font-mono text-[11px] text-muted-foreground">{entry.action}</span>
             <time dateTime={entry.timestamp} className="w-full text-xs text-muted-foreground tabular-nums">
               {formatDateTime(entry.timestamp)}
             </time>

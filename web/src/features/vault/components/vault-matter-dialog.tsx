@@ -4,6 +4,7 @@ import { VAULT_LIMITS, VAULT_MSG } from '@strongroom/contracts';
 import type { Matter } from '@/lib/dates';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { ProgressBar } from '@/components/ui/progress-bar';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogActions } from '@/components/ui/dialog-actions';
 import { Label } from '@/components/ui/label';
@@ -134,65 +135,70 @@ function VaultSteps({ matter, onClose }: { matter: Matter; onClose: () => void }
           <DialogActions onCancel={onClose} submitLabel="Vault Matter" pendingLabel="Vaulting..." pending={false} onSubmit={vault} />
         </div>
       ) : step === 'processing' ? (
-        <div className="grid gap-5" aria-busy="true">
-          <DialogHeader>
-            <DialogTitle>Vaulting Matter</DialogTitle>
-            <DialogDescription>Please wait while {matter.matterName} is vaulted.</DialogDescription>
-          </DialogHeader>
-          <div
-            role="progressbar"
-            aria-label="Vaulting progress"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={PROCESSING_PERCENT}
-            className="h-2 w-full overflow-hidden rounded-full bg-muted"
-          >
-            <div className="h-full rounded-full bg-primary" style={{ width: `${PROCESSING_PERCENT}%` }} />
-          </div>
-          <ul className="grid gap-2 text-sm">
-            {PROCESSING_STEPS.map((text, i) => (
-              <li key={text} className="flex items-center gap-2">
-                {i < PROCESSING_STEPS.length - 1 ? (
-                  <CheckCircle2 aria-hidden="true" className="size-4 text-success" />
-                ) : (
-                  <Loader2 aria-hidden="true" className="size-4 animate-spin text-primary motion-reduce:animate-none" />
-                )}
-                {text}
-              </li>
-            ))}
-          </ul>
-        </div>
+        <ProcessingStep matterName={matter.matterName} />
       ) : (
-        <div className="grid gap-5">
-          <DialogHeader>
-            <DialogTitle className="flex items-center gap-2">
-              <CheckCircle2 aria-hidden="true" className="size-5 text-success" />
-              Matter Vaulted
-            </DialogTitle>
-            <DialogDescription>{matter.matterName} is now vaulted and read-only.</DialogDescription>
-          </DialogHeader>
-          <dl className="grid gap-2 rounded-md border border-border bg-muted/40 p-4 text-sm">
-            <div className="flex justify-between gap-4">
-              <dt className="text-muted-foreground">Retention</dt>
-              <dd className="font-medium">{years(done ?? retention)}</dd>
-            </div>
-            <div className="flex justify-between gap-4">
-              <dt className="text-muted-foreground">Legal Hold</dt>
-              <dd className="font-medium">Legal Hold Active</dd>
-            </div>
-            <div className="flex justify-between gap-4">
-              <dt className="text-muted-foreground">Files</dt>
-              <dd className="flex items-center gap-1.5 font-medium">
-                <Circle aria-hidden="true" className="size-2 fill-primary text-primary" />
-                Files are being transferred to cold storage
-              </dd>
-            </div>
-          </dl>
-          <DialogFooter>
-            <Button onClick={onClose}>Close</Button>
-          </DialogFooter>
-        </div>
+        <SuccessStep matterName={matter.matterName} retentionYears={done ?? retention} onClose={onClose} />
       )}
     </DialogContent>
+  );
+}
+
+/** While the vaulting call runs: a fixed progress bar and the steps the server takes. */
+function ProcessingStep({ matterName }: { matterName: string }) {
+  return (
+    <div className="grid gap-5" aria-busy="true">
+      <DialogHeader>
+        <DialogTitle>Vaulting Matter</DialogTitle>
+        <DialogDescription>Please wait while {matterName} is vaulted.</DialogDescription>
+      </DialogHeader>
+      <ProgressBar label="Vaulting progress" value={PROCESSING_PERCENT} className="h-2" />
+      <ul className="grid gap-2 text-sm">
+        {PROCESSING_STEPS.map((text, i) => (
+          <li key={text} className="flex items-center gap-2">
+            {i < PROCESSING_STEPS.length - 1 ? (
+              <CheckCircle2 aria-hidden="true" className="size-4 text-success" />
+            ) : (
+              <Loader2 aria-hidden="true" className="size-4 animate-spin text-primary motion-reduce:animate-none" />
+            )}
+            {text}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The matter is vaulted: its retention, its legal hold, and the transfer that goes on on the server. */
+function SuccessStep({ matterName, retentionYears, onClose }: { matterName: string; retentionYears: number; onClose: () => void }) {
+  return (
+    <div className="grid gap-5">
+      <DialogHeader>
+        <DialogTitle className="flex items-center gap-2">
+          <CheckCircle2 aria-hidden="true" className="size-5 text-success" />
+          Matter Vaulted
+        </DialogTitle>
+        <DialogDescription>{matterName} is now vaulted and read-only.</DialogDescription>
+      </DialogHeader>
+      <dl className="grid gap-2 rounded-md border border-border bg-muted/40 p-4 text-sm">
+        <div className="flex justify-between gap-4">
+          <dt className="text-muted-foreground">Retention</dt>
+          <dd className="font-medium">{years(retentionYears)}</dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt className="text-muted-foreground">Legal Hold</dt>
+          <dd className="font-medium">Legal Hold Active</dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt className="text-muted-foreground">Files</dt>
+          <dd className="flex items-center gap-1.5 font-medium">
+            <Circle aria-hidden="true" className="size-2 fill-primary text-primary" />
+            Files are being transferred to cold storage
+          </dd>
+        </div>
+      </dl>
+      <DialogFooter>
+        <Button onClick={onClose}>Close</Button>
+      </DialogFooter>
+    </div>
   );
 }

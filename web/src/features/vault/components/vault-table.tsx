@@ -18,18 +18,22 @@ type VaultTableProps = {
   selectedId: string | null;
 };
 
+/**
+ * From 1280 px wide the table lays out in fixed shares of its width, so View Details always shows without sideways
+ * scrolling (long names are cut with an ellipsis and shown whole on hover); narrower, the table scrolls.
+ */
 const COLUMNS: { label: string; sort?: VaultSortField; className?: string }[] = [
-  { label: 'Matter Name', sort: 'matterName', className: 'min-w-56' },
-  { label: 'Vaulted At', sort: 'vaultedAt' },
-  { label: 'Retention Ends', sort: 'retentionExpiresAt', className: 'min-w-40' },
-  { label: 'Legal Hold' },
-  { label: 'Last verification' },
-  { label: 'Actions', className: 'text-right' },
+  { label: 'Matter Name', sort: 'matterName', className: 'min-w-56 xl:w-[26%] xl:min-w-0' },
+  { label: 'Vaulted At', sort: 'vaultedAt', className: 'xl:w-[16%]' },
+  { label: 'Retention Ends', sort: 'retentionExpiresAt', className: 'min-w-40 xl:w-[15%] xl:min-w-0' },
+  { label: 'Legal Hold', className: 'xl:w-[11%]' },
+  { label: 'Last verification', className: 'xl:w-[15%] xl:whitespace-normal' },
+  { label: 'Actions', className: 'text-right xl:w-[17%]' },
 ];
 
 export function VaultTable({ matters, loading, sortBy, sortDirection, onSort, onView, selectedId }: VaultTableProps) {
   return (
-    <Table aria-label="Vaulted matters" aria-busy={loading || undefined}>
+    <Table aria-label="Vaulted matters" aria-busy={loading || undefined} className="xl:table-fixed">
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           {COLUMNS.map((c) => (
@@ -58,9 +62,13 @@ export function VaultTable({ matters, loading, sortBy, sortDirection, onSort, on
           : matters.map((m) => (
               <TableRow key={m.id} data-state={m.id === selectedId ? 'selected' : undefined}>
                 <TableCell>
-                  <div className="grid gap-0.5">
-                    <span className="font-medium">{m.matterName}</span>
-                    <span className="text-xs text-muted-foreground">{m.clientName ?? 'No client'}</span>
+                  <div className="grid min-w-0 gap-0.5">
+                    <span title={m.matterName} className="font-medium xl:truncate">
+                      {m.matterName}
+                    </span>
+                    <span title={m.clientName ?? undefined} className="text-xs text-muted-foreground xl:truncate">
+                      {m.clientName ?? 'No client'}
+                    </span>
                   </div>
                 </TableCell>
                 <TableCell className="whitespace-nowrap">{formatDateTime(m.vaultedAt)}</TableCell>

@@ -1,0 +1,149 @@
+/**
+ * The access guard: every /_api route declares who may call it (`config: { access }`, see shared/route-access.ts)
+ * and this one preHandler enforces the declaration before the handler runs, after the input was validated (a
+ * malformed call is a 400 whoever sends it):
+ * 1. the session the route's `who` asks for (401 without one, 403 at the setup wall);
+ * 2. the role and permission rules, in order (403 with the rule's text);
+ * 3. a body or query field naming an organization must name the caller's (403);
+ * 4. the step-up: the organization's flag and the route's predicate decide whether it is required, and the MFA
+ *    code or token is read once, the X-MFA-Token header first, then the body's `mfaToken`, then the query's.
+ * The service receives `auth.stepUp` and calls `run` once the request is known to be acceptable.
+ * A route under /_api that declares nothing is refused when it is added, so no call is left unguarded by mistake.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ACCESS_RULES, MSG, type AccessSubject, type Role } from '@strongroom/contracts';
+import type { AppContext } from '../../shared/context.js';
+import { forbidden, type AppError } from '../../shared/errors.js';
+import { requestMeta } from '../../shared/request-meta.js';
+import type { AllowRule, RouteAccess, StepUp, StepUpDeclaration } from '../../shared/route-access.js';
+import { isFlagEnabled } from '../feature-flags/index.js';
+import { freshCodeRequired, withFreshMfa } from '../mfa/index.js';
+import { sessionFor, type AuthContext, type SessionContext } from '../sessions/index.js';
+
+/** Every guarded route's declaration, keyed "METHOD /path" (the OpenAPI document and the probes read it). */
+type RouteAccessTable = ReadonlyMap<string, RouteAccess>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeAccess: RouteAccessTable;
+  }
+}
+
+/** The refusal text of a rule when the route names none. */
+const DEFAULT_DENIAL: Partial<Record<AllowRule['rule'], (role: Role) => string>> = {
+  member: (role) => MSG.accessDenied(role),
+};
+
+function rulesOf(allow: RouteAccess & { allow?: unknown }): readonly AllowRule[] {
+  if (!('allow' in allow) || allow.allow === undefined) return [];
+  return typeof allow.allow === 'string' ? [{ rule: allow.allow as AllowRule['rule'] }] : (allow.allow as readonly AllowRule[]);
+}
+
+function denialOf(rule: AllowRule, user: AccessSubject): AppError {
+  const own = rule.refuse?.(user);
+  if (own) return own;
+  const role = user.role;
+  const deny = rule.deny ?? DEFAULT_DENIAL[rule.rule];
+  if (deny === undefined) return forbidden();
+  return forbidden(typeof deny === 'function' ? deny(role) : deny);
+}
+
+/** The MFA code or system token of a request, read once: header, then body, then query. */
+export function stepUpTokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-mfa-token'];
+  if (typeof header === 'string' && header !== '') return header;
+  for (const source of [request.body, request.query]) {
+    const value = (source as { mfaToken?: unknown } | undefined)?.mfaToken;
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+/** A route that declares no step-up: its changes run plainly, and no token or code is looked at. */
+function noStepUp(ctx: AppContext): StepUp {
+  return {
+    operation: null,
+    required: false,
+    run: (action) => ctx.db.transaction().execute((trx) => action(trx, 'not-required')),
+    freshCodeRequired: () => {
+      throw new Error('this route declares no step-up');
+    },
+  };
+}
+
+async function stepUpFor(
+  ctx: AppContext,
+  request: FastifyRequest,
+  session: SessionContext,
+  declared: StepUpDeclaration | undefined,
+): Promise<StepUp> {
+  if (!declared) return noStepUp(ctx);
+  const token = stepUpTokenOf(request);
+  const ip = requestMeta(request).ip;
+  const input = { body: request.body, query: request.query, user: session.user };
+  const applies = declared.when ? declared.when(input) : true;
+  const required = applies && (declared.flag ? await isFlagEnabled(ctx.db, session.user.organizationId, declared.flag) : true);
+  // A request that changes nothing asks for its lesser operation, whose class's tokens serve it (and no other).
+  const operation = declared.readOnly?.when(input) ? declared.readOnly.operation : declared.operation;
+  return {
+    operation,
+    required,
+    freshCodeRequired: () => freshCodeRequired(session, operation),
+    run(action) {
+      if (!required) return ctx.db.transaction().execute((trx) => action(trx, 'not-required'));
+      // A change only a fresh code may make: a system token of any class is asked for a code instead.
+      if (declared.accepts === 'code' && token !== undefined && !/^\d{6}$/.test(token)) {
+        return Promise.reject(freshCodeRequired(session, operation));
+      }
+      return withFreshMfa(ctx, session, operation, token, ip, (trx, mfa) => action(trx, mfa.via));
+    },
+  };
+}
+
+function checkDeclaration(key: string, access: RouteAccess | undefined): asserts access is RouteAccess {
+  if (!access) throw new Error(`${key} declares no access (config.access)`);
+  if ((access.who === 'public' || access.who === 'optional') && !access.why) throw new Error(`${key}: a ${access.who} route says why`);
+}
+
+/**
+ * Installs the guard before any route is added: `request.auth` starts out null, every /_api route must declare
+ * its access, and the declarations are kept in `app.routeAccess`.
+ */
+export function registerAccessGuard(app: FastifyInstance, ctx: AppContext): void {
+  const table = new Map<string, RouteAccess>();
+  app.decorate('routeAccess', table);
+  app.decorateRequest('auth', null);
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (!route.url.startsWith('/_api/') && !access) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      const key = `${method} ${route.url}`;
+      checkDeclaration(key, access);
+      table.set(key, access);
+    }
+  });
+  app.addHook('preHandler', async (request, reply) => {
+    const access = request.routeOptions.config.access;
+    if (!access || access.who === 'public') return;
+    const session = await sessionFor(ctx, request, reply, access.who);
+    if (!session) return;
+    if (access.who === 'optional') {
+      request.auth = { ...session, stepUp: noStepUp(ctx) };
+      return;
+    }
+    for (const rule of rulesOf(access)) {
+      if (!ACCESS_RULES[rule.rule](session.user)) throw denialOf(rule, session.user);
+    }
+    if (access.organizationField) {
+      const { name, deny } = access.organizationField;
+      for (const source of [request.body, request.query]) {
+        const value = (source as Record<string, unknown> | undefined)?.[name];
+        if (value !== undefined && value !== session.user.organizationId) throw forbidden(deny);
+      }
+    }
+    const auth: AuthContext = { ...session, stepUp: await stepUpFor(ctx, request, session, access.stepUp) };
+    request.auth = auth;
+  });
+}

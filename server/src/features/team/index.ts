@@ -1,0 +1,3 @@
+// What other features use of team: the access a guest's grant gives to the files of a matter shared with them
+// (nodes answers a guest's download by it).
+export { guestGrantAccess } from './team.repository.js';

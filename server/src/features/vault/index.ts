@@ -1,0 +1,3 @@
+// What other features use of the vault: after a legal hold changed on a vaulted matter, the vault objects' holds
+// follow it through a durable job (legal-hold).
+export { followMatterHold } from './vault.service.js';

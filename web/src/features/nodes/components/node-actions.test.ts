@@ -1,0 +1,28 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { NodeTreeDto } from '@strongroom/contracts';
+import { makeNode } from '@/test/node';
+import { nodeActions, type NodePermissions } from './node-actions';
+
+const node = (nodeType: NodeTreeDto['nodeType'], name: string): NodeTreeDto => makeNode({ id: name, nodeType });
+
+const all: NodePermissions = { canUpload: true, canRename: true, canDelete: true, canRetrieve: true };
+const menu = (n: NodeTreeDto, permissions: NodePermissions, readOnlyReason: string | null = null) =>
+  nodeActions(n, { permissions, readOnlyReason, onOpen: vi.fn(), onDownload: vi.fn(), onChange: vi.fn() }).map((a) => ({
+    label: a.label,
+    disabled: a.disabled,
+  }));
+
+describe('a node menu', () => {
+  it('offers Rename for files as for folders to those who may rename', () => {
+    expect(menu(node('file', 'memo.pdf'), all).map((a) => a.label)).toEqual(['Download', 'Rename', 'Move', 'Delete']);
+    expect(menu(node('folder', 'Drafts'), all).map((a) => a.label)).toEqual(['Open', 'Rename', 'Move', 'Delete']);
+  });
+
+  it('leaves Rename out for someone without the permission, and disables it in a held matter', () => {
+    expect(menu(node('file', 'memo.pdf'), { ...all, canRename: false }).map((a) => a.label)).toEqual(['Download', 'Move', 'Delete']);
+    expect(menu(node('file', 'memo.pdf'), all, 'Actions are disabled due to legal hold')).toContainEqual({
+      label: 'Rename',
+      disabled: true,
+    });
+  });
+});

@@ -1,0 +1,20 @@
+import type { NotificationItem } from '@strongroom/contracts';
+
+/** The entry's local calendar day, 'YYYY-MM-DD', for the audit page's date filter. */
+function dayOf(iso: string): string {
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/**
+ * Where a notification leads: a matter opens its detail over the matters page (?matter=), a vaulted matter its
+ * detail on the vault page (?matter=), an audit entry the Audit Logs page filtered to that entry's action and day.
+ */
+export function notificationHref(n: Pick<NotificationItem, 'link' | 'action' | 'createdAt'>): string {
+  const { link } = n;
+  if (link.type === 'matter') return `/matters?matter=${encodeURIComponent(link.matterId)}`;
+  if (link.type === 'vault') return `/vault?matter=${encodeURIComponent(link.matterId)}`;
+  const qs = new URLSearchParams({ entry: link.auditLogId, action: n.action, day: dayOf(n.createdAt) });
+  return `/audit-logs?${qs.toString()}`;
+}
