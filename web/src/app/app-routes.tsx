@@ -18,6 +18,9 @@ const NotFoundPage = lazy(() => import('./pages/not-found-page').then((m) => ({ 
 const ProtectedLayout = lazy(() => import('./shell/protected-layout').then((m) => ({ default: m.ProtectedLayout })));
 const DashboardPage = lazy(() => import('./pages/dashboard-page').then((m) => ({ default: m.DashboardPage })));
 const MattersPage = lazy(() => import('./pages/matters-page').then((m) => ({ default: m.MattersPage })));
+const MatterWorkspacePage = lazy(() =>
+  import('./pages/matter-workspace/matter-workspace-page').then((m) => ({ default: m.MatterWorkspacePage })),
+);
 const VaultPage = lazy(() => import('./pages/vault-page').then((m) => ({ default: m.VaultPage })));
 const AuditLogsPage = lazy(() => import('./pages/audit-logs-page').then((m) => ({ default: m.AuditLogsPage })));
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
@@ -47,6 +50,7 @@ export function AppRoutes() {
           <Route element={<ProtectedLayout />}>
             <Route index element={<DashboardPage />} />
             <Route path="/matters" element={<MattersPage />} />
+            <Route path="/matters/:matterId" element={<MatterWorkspacePage />} />
             <Route path="/vault" element={<VaultPage />} />
             <Route path="/audit-logs" element={<AuditLogsPage />} />
             <Route path="/settings" element={<SettingsPage />} />

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ChevronLeft, ChevronRight, Plus } from 'lucide-react';
 import { MATTER_MSG, MATTER_SORT_FIELDS, type MatterSortField } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
@@ -12,7 +12,7 @@ import { useMatters, type MatterListParams } from '@/features/matters/api/get-ma
 import { CreateMatterDialog } from '@/features/matters/components/create-matter-dialog';
 import { MatterFilters, type MatterFilterValues } from '@/features/matters/components/matter-filters';
 import { MattersTable } from '@/features/matters/components/matters-table';
-import { MatterDetailDialog } from './matters/matter-detail-dialog';
+import { workspaceHref, type WorkspaceLocationState } from '@/lib/workspace-links';
 import { shows } from '@/lib/access-visibility';
 import { withParams } from '@/lib/search-params';
 
@@ -21,7 +21,7 @@ const PAGE_SIZE = 50;
 const TOP_BAR_PX = 64;
 
 /**
- * Filters, sort, page and the open matter live in the query string, so a reload keeps them. The search text is
+ * Filters, sort and page live in the query string, so a reload keeps them. The search text is
  * `q`, the parameter the top bar's search box sends, so searching from anywhere lands on a filtered list.
  */
 function readParams(sp: URLSearchParams) {
@@ -44,18 +44,32 @@ function readParams(sp: URLSearchParams) {
     sortBy: sortBy && (MATTER_SORT_FIELDS as readonly string[]).includes(sortBy) ? sortBy : 'created_at',
     sortDirection: sp.get('dir') === 'asc' ? 'asc' : 'desc',
     page: Number.isInteger(page) && page > 0 ? page : 1,
-    matterId: sp.get('matter'),
   } as const;
 }
 
+/**
+ * Matters used to open over this list (?matter=<id>&folder=..&file=..); such links, saved or in old e-mails, now
+ * lead to the matter's own page, replacing the old address in history.
+ */
 export function MattersPage() {
+  const [sp] = useSearchParams();
+  const matterId = sp.get('matter');
+  if (matterId) return <Navigate replace to={workspaceHref(matterId, { folder: sp.get('folder'), file: sp.get('file') })} />;
+  return <MattersList />;
+}
+
+function MattersList() {
   useDocumentTitle('Matters');
+  const location = useLocation();
+  const navigate = useNavigate();
+  // The workspace's way back returns to this list as it is now: its filters, sort and page.
+  const openState: WorkspaceLocationState = { listSearch: location.search };
   const user = useCurrentUser();
   const [sp, setSp] = useSearchParams();
   const state = readParams(sp);
   const [createOpen, setCreateOpen] = useState(false);
 
-  const update = (change: Record<string, string | null>) => setSp((prev) => withParams(prev, change), { replace: !('matter' in change) });
+  const update = (change: Record<string, string | null>) => setSp((prev) => withParams(prev, change), { replace: true });
 
   // The list's query key is compared by value, so a fresh object each render asks for nothing new.
   const params: MatterListParams = {
@@ -148,7 +162,8 @@ export function MattersPage() {
             sortBy={state.sortBy}
             sortDirection={state.sortDirection}
             onSort={sort}
-            onOpen={(m) => update({ matter: m.id })}
+            linkState={openState}
+            onOpen={(m) => void navigate(workspaceHref(m.id), { state: openState })}
           />
           <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-muted-foreground">
             <p aria-live="polite">{list.data ? (total === 0 ? 'No matters' : `Showing ${first}–${last} of ${total} matters`) : ''}</p>
@@ -169,14 +184,6 @@ export function MattersPage() {
         </div>
       )}
       {user && shows(user, 'newMatter') ? <CreateMatterDialog open={createOpen} onOpenChange={setCreateOpen} /> : null}
-      {state.matterId && user ? (
-        <MatterDetailDialog
-          key={state.matterId}
-          matterId={state.matterId}
-          user={user}
-          onClose={() => update({ matter: null, folder: null, file: null })}
-        />
-      ) : null}
     </div>
   );
 }

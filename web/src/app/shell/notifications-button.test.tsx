@@ -83,7 +83,7 @@ describe('the bell', () => {
     expect(within(rows[0]!).getByText(NOTIFICATION_MSG.unread)).toBeInTheDocument();
     expect(within(rows[2]!).queryByText(NOTIFICATION_MSG.unread)).toBeNull();
     // Each leads where its event is: the matter, the vault entry, the audit log row.
-    expect(rows[0]).toHaveAttribute('href', '/matters?matter=m-1');
+    expect(rows[0]).toHaveAttribute('href', '/matters/m-1');
     expect(rows[1]).toHaveAttribute('href', '/vault?matter=m-2');
     expect(rows[2]!.getAttribute('href')).toMatch(/^\/audit-logs\?entry=log-9&action=RESET_USER_MFA&day=2026-11-2\d$/);
   });

@@ -94,7 +94,7 @@ describe('the top bar search', () => {
     await r.user.keyboard('{ArrowUp}{ArrowUp}');
     expect(box).toHaveAttribute('aria-activedescendant', options[1]!.id);
     await r.user.keyboard('{Enter}');
-    expect(location()).toBe('/matters?matter=m1&folder=d3&file=f1');
+    expect(location()).toBe('/matters/m1?folder=d3&file=f1');
     expect(box).toHaveAttribute('aria-expanded', 'false');
   });
 

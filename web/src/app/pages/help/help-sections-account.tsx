@@ -114,7 +114,9 @@ export const ACCOUNT_SECTIONS: HelpSection[] = [
                 Focus the search box in the top bar (⌘ K on a Mac).
               </Shortcut>
               <Shortcut keys={[['Enter'], ['Space']]}>On a row of the matters list: open the matter.</Shortcut>
-              <Shortcut keys={[['Enter'], ['Space']]}>On a folder or file in a matter: open the folder, or download the file.</Shortcut>
+              <Shortcut keys={[['Enter'], ['Space']]}>
+                On a folder or file in a matter: open the folder, or the file's preview. Arrow keys, Home and End move between rows.
+              </Shortcut>
               <Shortcut keys={[['Shift', 'F10'], ['Menu']]}>On a folder or file: open its actions menu (as a right-click does).</Shortcut>
               <Shortcut keys={[['↑'], ['↓'], ['Enter']]}>In a suggestion list (client, lawyer): move through it and pick one.</Shortcut>
               <Shortcut keys={[['Esc']]}>Close the open dialog, menu or suggestion list.</Shortcut>

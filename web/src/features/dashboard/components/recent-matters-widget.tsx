@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { FolderKanban, Lock } from 'lucide-react';
 import { DASHBOARD_MSG } from '@strongroom/contracts';
+import { workspaceHref } from '@/lib/workspace-links';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -35,7 +36,7 @@ export function RecentMattersWidget({ onCreate }: { onCreate?: () => void }) {
           {q.data.matters.map((m) => (
             <li key={m.id}>
               <Link
-                to={`/matters?matter=${encodeURIComponent(m.id)}`}
+                to={workspaceHref(m.id)}
                 className="flex items-center justify-between gap-3 rounded-md px-2 py-2 hover:bg-accent/50 focus-visible:outline-2 focus-visible:outline-ring"
               >
                 <span className="min-w-0">

@@ -1,4 +1,5 @@
 import type { KeyboardEvent } from 'react';
+import { Link } from 'react-router';
 import { Lock } from 'lucide-react';
 import { MATTER_MSG, type MatterSortField } from '@strongroom/contracts';
 import type { Matter } from '@/lib/dates';
@@ -8,6 +9,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { SortableTableHead, Table, TableBody, TableCell, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/class-names';
 import { descriptionPreview, formatMatterDate } from '../lib/matter-format';
+import { workspaceHref, type WorkspaceLocationState } from '@/lib/workspace-links';
 import { FolderSearch } from 'lucide-react';
 
 type MattersTableProps = {
@@ -17,6 +19,8 @@ type MattersTableProps = {
   sortDirection: 'asc' | 'desc';
   onSort: (field: MatterSortField) => void;
   onOpen: (matter: Matter) => void;
+  /** Handed to the matter's page, so its way back returns to the list as it is. */
+  linkState?: WorkspaceLocationState;
 };
 
 /**
@@ -47,7 +51,7 @@ function Muted({ children }: { children: string }) {
   return <span className="text-muted-foreground italic">{children}</span>;
 }
 
-export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, onOpen }: MattersTableProps) {
+export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, onOpen, linkState }: MattersTableProps) {
   const onKey = (e: KeyboardEvent, m: Matter) => {
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
@@ -107,7 +111,16 @@ export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, 
             >
               <TableCell>
                 <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                  <Clipped text={m.matterName} className="max-w-full font-medium" />
+                  {/* A real link, so the matter opens in a new tab or window as any link does; a plain click is the row's. */}
+                  <Link
+                    to={workspaceHref(m.id)}
+                    state={linkState}
+                    tabIndex={-1}
+                    onClick={(e) => e.stopPropagation()}
+                    className="max-w-full min-w-0 hover:underline"
+                  >
+                    <Clipped text={m.matterName} className="max-w-full font-medium" />
+                  </Link>
                   {m.legalHold ? (
                     <Badge tone="danger">
                       <Lock aria-hidden="true" />

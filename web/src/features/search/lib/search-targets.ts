@@ -1,4 +1,5 @@
 import type { SearchGroup, SearchMatter, SearchNode } from '@strongroom/contracts';
+import { workspaceHref } from '@/lib/workspace-links';
 
 /** One choosable row of the results: a matter, or a file or folder inside one. */
 export type SearchOption =
@@ -6,17 +7,13 @@ export type SearchOption =
   | { key: string; kind: 'node'; matter: SearchMatter; node: SearchNode; href: string };
 
 /**
- * Where a result leads: a matter opens its detail dialog; a folder opens the dialog at that folder; a file opens it
- * at the file's folder with the file selected (the matters page reads matter, folder and file).
+ * Where a result leads: a matter opens its page; a folder opens the page at that folder; a file opens it at the
+ * file's folder with the file selected.
  */
 function hrefOf(matter: SearchMatter, node?: SearchNode): string {
-  const qs = new URLSearchParams({ matter: matter.id });
-  if (node?.kind === 'folder') qs.set('folder', node.id);
-  if (node?.kind === 'file') {
-    if (node.parentId) qs.set('folder', node.parentId);
-    qs.set('file', node.id);
-  }
-  return `/matters?${qs.toString()}`;
+  if (node?.kind === 'folder') return workspaceHref(matter.id, { folder: node.id });
+  if (node?.kind === 'file') return workspaceHref(matter.id, { folder: node.parentId, file: node.id });
+  return workspaceHref(matter.id);
 }
 
 /** The options in the order the list shows them: each matter, then its files and folders. */

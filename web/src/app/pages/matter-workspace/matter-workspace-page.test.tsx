@@ -7,7 +7,7 @@ import { TooltipProvider } from '@/components/ui/tooltip';
 import { renderWithClient } from '@/test/dom';
 import { makeMatter } from '@/test/matter';
 import { makeNode } from '@/test/node';
-import { MatterDetailDialog } from './matter-detail-dialog';
+import { MatterWorkspace } from './matter-workspace-page';
 
 const READ_ONLY = 'Actions are disabled for read-only matters';
 
@@ -61,9 +61,9 @@ beforeEach(() => {
 
 async function open(user: SessionUser) {
   const r = renderWithClient(
-    <MemoryRouter initialEntries={[`/matters?matter=${matter.id}`]}>
+    <MemoryRouter initialEntries={[`/matters/${matter.id}`]}>
       <TooltipProvider delayDuration={0}>
-        <MatterDetailDialog matterId={matter.id} user={user} onClose={() => {}} />
+        <MatterWorkspace matterId={matter.id} user={user} />
       </TooltipProvider>
     </MemoryRouter>,
   );

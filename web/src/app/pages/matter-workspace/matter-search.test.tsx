@@ -7,7 +7,7 @@ import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
 import { makeMatter } from '@/test/matter';
 import { makeNode } from '@/test/node';
-import { MatterDetailDialog } from './matter-detail-dialog';
+import { MatterWorkspace } from './matter-workspace-page';
 
 const matter = makeMatter({
   id: '11111111-1111-4111-8111-111111111111',
@@ -90,9 +90,9 @@ beforeEach(() => {
 
 async function open() {
   const r = renderWithClient(
-    <MemoryRouter initialEntries={[`/matters?matter=${matter.id}`]}>
+    <MemoryRouter initialEntries={[`/matters/${matter.id}`]}>
       <TooltipProvider delayDuration={0}>
-        <MatterDetailDialog matterId={matter.id} user={user} onClose={() => {}} />
+        <MatterWorkspace matterId={matter.id} user={user} />
       </TooltipProvider>
     </MemoryRouter>,
   );
