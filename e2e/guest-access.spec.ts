@@ -119,14 +119,17 @@ test('the guest signs in, opens the shared matter and downloads its file intact'
   await expect(nav.getByRole('link')).toHaveText(['Matters', 'Settings', 'Help']);
 
   await guest.getByText('Harbour Settlement').click();
-  const detail = guest.getByRole('dialog').filter({ has: guest.getByRole('navigation', { name: 'Folders' }) });
+  const detail = guest.getByRole('main');
   const row = detail.getByRole('table').getByRole('row', { name: 'File settlement.pdf' });
   await expect(row).toBeVisible();
   await shotThemes(guest, 'guest-shared-matter');
 
-  const downloaded = guest.waitForEvent('download');
+  // Enter opens the file's panel, whose Download the guest's grant allows.
   await row.focus();
   await guest.keyboard.press('Enter');
+  const panel = guest.getByRole('complementary', { name: 'File preview' });
+  const downloaded = guest.waitForEvent('download');
+  await panel.getByRole('button', { name: 'Download' }).click();
   const download = await downloaded;
   expect(download.suggestedFilename()).toBe('settlement.pdf');
   expect(sha256(fs.readFileSync((await download.path())!))).toBe(sha256(BYTES));

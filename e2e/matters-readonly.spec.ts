@@ -29,7 +29,7 @@ async function call(p: Page, url: string, body: object) {
   return p.request.post(url, { data: body, headers: { Origin: server.url } });
 }
 
-const detail = () => page.getByRole('dialog').filter({ has: page.getByRole('navigation', { name: 'Folders' }) });
+const detail = () => page.getByRole('main');
 const contents = () => detail().getByRole('table');
 
 test.beforeAll(async ({ browser }) => {
@@ -81,7 +81,7 @@ test('three matters with a folder each, then one is put under legal hold and one
 
 test('a held matter: the notice with its reason, no way to change it in the UI, and the server refuses too', async () => {
   // The session lives in the database, so it survived the restart.
-  await page.goto(`/matters?matter=${ids.held}`);
+  await page.goto(`/matters/${ids.held}`);
   await expect(detail().getByRole('heading', { name: 'Harbour Lease Litigation' })).toBeVisible();
   await expect(detail().getByText('Legal Hold', { exact: true })).toBeVisible();
   await expect(detail().getByRole('status').filter({ hasText: 'Under legal hold' })).toContainText(
@@ -117,7 +117,7 @@ test('a held matter: the notice with its reason, no way to change it in the UI, 
 });
 
 test('a vaulted matter says so (the vault wins over its hold), and an open matter stays editable', async () => {
-  await page.goto(`/matters?matter=${ids.vaulted}`);
+  await page.goto(`/matters/${ids.vaulted}`);
   await expect(detail().getByRole('heading', { name: 'Closed Estate of A. Vale' })).toBeVisible();
   await expect(detail().getByRole('status').filter({ hasText: 'Vaulted' })).toContainText('Actions are disabled for vaulted matters.');
   await expect(detail().getByRole('button', { name: 'Upload' })).toBeDisabled();
@@ -128,7 +128,7 @@ test('a vaulted matter says so (the vault wins over its hold), and an open matte
   expect((await removal.json()).error).toBe('Actions are disabled for vaulted matters');
   await shotThemes(page, 'matters-vaulted');
 
-  await page.goto(`/matters?matter=${ids.open}`);
+  await page.goto(`/matters/${ids.open}`);
   await expect(detail().getByRole('heading', { name: 'Open Advisory Work' })).toBeVisible();
   await expect(
     detail()

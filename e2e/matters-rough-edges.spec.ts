@@ -148,19 +148,22 @@ test('closing a filled New Matter asks first; Keep editing keeps it, Discard dro
   await expect(ask).toBeHidden();
 });
 
-test('the matter detail dialog gives the focus back to its row', async () => {
+test('a matter opens as a page of its own, and its way back returns to the list with its filters', async () => {
+  await page.goto('/matters?q=harbour');
   const row = page.getByRole('row', { name: 'Open matter Harbour lease' });
   await row.click();
-  const detail = page.getByRole('dialog').filter({ has: page.getByRole('navigation', { name: 'Folders' }) });
-  await expect(detail.getByRole('heading', { name: 'Harbour lease' })).toBeVisible();
-  await page.keyboard.press('Escape');
-  await expect(detail).toBeHidden();
-  await expect(row).toBeFocused();
-  // From the keyboard too.
+  await expect(page).toHaveURL(/\/matters\/[0-9a-f-]{36}$/);
+  const detail = page.getByRole('main');
+  await expect(detail.getByRole('heading', { name: 'Harbour lease', level: 1 })).toBeVisible();
+  await detail.getByRole('link', { name: 'Back to Matters' }).click();
+  await expect(page).toHaveURL(/\/matters\?q=harbour$/);
+  await expect(page.getByLabel('Search matters', { exact: true })).toHaveValue('harbour');
+  // From the keyboard too; the browser's Back returns to the list.
+  await row.focus();
   await page.keyboard.press('Enter');
-  await expect(detail.getByRole('heading', { name: 'Harbour lease' })).toBeVisible();
-  await detail.getByRole('button', { name: 'Close' }).click();
-  await expect(row).toBeFocused();
+  await expect(detail.getByRole('heading', { name: 'Harbour lease', level: 1 })).toBeVisible();
+  await page.goBack();
+  await expect(row).toBeVisible();
 });
 
 test('the client filter finds part of a name; a picked suggestion the whole name', async () => {
@@ -211,8 +214,8 @@ test('a matter that does not exist says so at once, asked once', async () => {
     if (r.url().includes(`/_api/matters/detail?matterId=${missing}`)) asked += 1;
   });
   const started = Date.now();
-  await page.goto(`/matters?matter=${missing}`);
-  await expect(page.getByRole('dialog').getByText('Matter data not found.')).toBeVisible({ timeout: 3000 });
+  await page.goto(`/matters/${missing}`);
+  await expect(page.getByRole('main').getByText('Matter data not found.')).toBeVisible({ timeout: 3000 });
   expect(Date.now() - started).toBeLessThan(3000);
   await page.waitForTimeout(1500); // a retry would have been sent by now
   expect(asked).toBe(1);

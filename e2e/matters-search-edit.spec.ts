@@ -70,9 +70,9 @@ test("the top bar's search opens the Matters list filtered by what was typed", a
 test('Edit Matter clears an emptied client and lawyer, and will not remove the number', async () => {
   await page.goto('/matters?q=pemberton');
   await page.getByRole('row', { name: /Open matter Pemberton Estate/ }).click();
-  const detail = page.getByRole('dialog').filter({ has: page.getByRole('navigation', { name: 'Folders' }) });
+  const detail = page.getByRole('main');
   await expect(detail.getByRole('heading', { name: 'Pemberton Estate' })).toBeVisible();
-  const matterId = new URL(page.url()).searchParams.get('matter')!;
+  const matterId = new URL(page.url()).pathname.split('/').pop()!;
 
   await detail.getByRole('button', { name: 'Edit' }).click();
   const edit = page.getByRole('dialog', { name: 'Edit Matter' });
@@ -92,7 +92,7 @@ test('Edit Matter clears an emptied client and lawyer, and will not remove the n
 
   const { matter } = await api('get', `/_api/matters/detail?matterId=${matterId}`);
   expect(matter).toMatchObject({ clientName: null, responsibleLawyer: null, matterNumber: number, version: 2 });
-  await page.keyboard.press('Escape');
+  await detail.getByRole('link', { name: 'Back to Matters' }).click();
   await expect(page.getByRole('row', { name: /Open matter Pemberton Estate/ })).toContainText('No client');
 });
 

@@ -23,7 +23,7 @@ let bigFile: string;
 
 const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
-const detail = () => page.getByRole('dialog').filter({ has: page.getByRole('navigation', { name: 'Folders' }) });
+const detail = () => page.getByRole('main');
 const contents = () => detail().getByRole('table');
 
 async function createFolder(name: string) {
@@ -140,7 +140,7 @@ test('create a matter, find it in the list and open it', async () => {
   // Rows open with the keyboard.
   await page.getByRole('row', { name: 'Open matter Harbor Lease Dispute' }).focus();
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/matter=/);
+  await expect(page).toHaveURL(/\/matters\/[0-9a-f-]{36}/);
   await expect(detail().getByRole('heading', { name: 'Harbor Lease Dispute' })).toBeVisible();
   await expect(detail().getByText('This folder is empty')).toBeVisible();
   await checkA11y(page, 'matters-detail-empty');
@@ -389,9 +389,9 @@ test('the selected folder is in the URL: reload and Back return to it, an unknow
   expect(new URL(page.url()).searchParams.get('folder')).toBe(folderId);
 
   // An id that is no folder of this matter: Root, the parameter dropped, no error toast.
-  const matterId = new URL(page.url()).searchParams.get('matter')!;
+  const matterId = new URL(page.url()).pathname.split('/').pop()!;
   for (const bogus of [crypto.randomUUID(), matterId, 'not-an-id']) {
-    await page.goto(`/matters?matter=${matterId}&folder=${bogus}`);
+    await page.goto(`/matters/${matterId}?folder=${bogus}`);
     await expect(detail().getByRole('heading', { name: 'Harbor Lease Dispute' })).toBeVisible();
     await expect(breadcrumb.locator('[aria-current="page"]')).toHaveText('Root');
     await expect(page).not.toHaveURL(/folder=/);
@@ -401,7 +401,7 @@ test('the selected folder is in the URL: reload and Back return to it, an unknow
 });
 
 test('edit matter: a change made meanwhile is reported, merged into the form, and both are saved', async () => {
-  const matterId = new URL(page.url()).searchParams.get('matter')!;
+  const matterId = new URL(page.url()).pathname.split('/').pop()!;
   const read = async () => {
     const res = await page.request.get(`/_api/matters/detail?matterId=${matterId}`, { headers: { 'x-api-version': 'v1.0.0' } });
     expect(res.status()).toBe(200);

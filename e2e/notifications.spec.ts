@@ -89,7 +89,7 @@ test('following a notification opens its matter and marks it read everywhere', a
   await panel()
     .getByRole('link', { name: /under legal hold/ })
     .click();
-  await expect(page).toHaveURL(new RegExp(`/matters\\?matter=${matterId}`));
+  await expect(page).toHaveURL(new RegExp(`/matters/${matterId}`));
   await expect(panel()).toBeHidden();
   await expect.poll(unreadCount).toBe(before - 1);
   // The matter's detail opens over the matters page; closed, the bell is reachable again.

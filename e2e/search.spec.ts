@@ -88,8 +88,8 @@ test('sign in and file an agreement three folders deep', async () => {
 const matterSearchBox = () => page.getByRole('searchbox', { name: 'Search in this matter' });
 
 test("'Search in this matter' finds a file two folders down, with its path, and opens it selected", async () => {
-  await page.goto(`/matters?matter=${ids.matter}`);
-  const dialog = page.getByRole('dialog', { name: 'Harbour Acquisition' });
+  await page.goto(`/matters/${ids.matter}`);
+  const dialog = page.getByRole('main');
   await expect(dialog.getByRole('table', { name: 'Contents of Root' })).toBeVisible();
   await expect(matterSearchBox()).toHaveAttribute('placeholder', 'Search in this matter...');
   await matterSearchBox().fill('orchid');
@@ -113,7 +113,7 @@ test("'Search in this matter' finds a file two folders down, with its path, and 
   await page.keyboard.press('Tab');
   await expect(deed).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`/matters\\?matter=${ids.matter}&folder=${ids.signed}&file=${ids.deed}$`));
+  await expect(page).toHaveURL(new RegExp(`/matters/${ids.matter}\\?folder=${ids.signed}&file=${ids.deed}$`));
   const row = dialog.getByRole('row', { name: 'File Orchid deed.pdf' });
   await expect(row).toHaveAttribute('aria-current', 'true');
   await expect(row).toBeFocused();
@@ -145,8 +145,8 @@ function zipEntries(buffer: Buffer): Promise<Map<string, Buffer>> {
 }
 
 test('the whole matter, or the folder open, downloads as one ZIP with a manifest of sha256 checksums', async () => {
-  await page.goto(`/matters?matter=${ids.matter}`);
-  const dialog = page.getByRole('dialog', { name: 'Harbour Acquisition' });
+  await page.goto(`/matters/${ids.matter}`);
+  const dialog = page.getByRole('main');
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     dialog.getByRole('button', { name: 'Download matter as ZIP' }).click(),
@@ -162,7 +162,7 @@ test('the whole matter, or the folder open, downloads as one ZIP with a manifest
   const deedSha = createHash('sha256').update('%PDF-1.4 deed').digest('hex');
   expect(zip.get('manifest.csv')!.toString()).toContain(`Contracts/Signed/Orchid deed.pdf,13,${deedSha}`);
 
-  await page.goto(`/matters?matter=${ids.matter}&folder=${ids.signed}`);
+  await page.goto(`/matters/${ids.matter}?folder=${ids.signed}`);
   const [folderZip] = await Promise.all([
     page.waitForEvent('download'),
     dialog.getByRole('button', { name: 'Download folder as ZIP' }).click(),
@@ -194,8 +194,8 @@ test('Ctrl+K, type the file name, pick it with the keyboard, land at its folder 
   await page.keyboard.press('ArrowDown');
   await expect(file).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`/matters\\?matter=${ids.matter}&folder=${ids.final}&file=${ids.file}$`));
-  const dialog = page.getByRole('dialog', { name: 'Harbour Acquisition' });
+  await expect(page).toHaveURL(new RegExp(`/matters/${ids.matter}\\?folder=${ids.final}&file=${ids.file}$`));
+  const dialog = page.getByRole('main');
   await expect(dialog.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Final');
   const row = dialog.getByRole('row', { name: 'File Zephyr agreement.pdf' });
   await expect(row).toHaveAttribute('aria-current', 'true');
@@ -225,12 +225,12 @@ test('at 390 px an icon opens the search across the bar', async () => {
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/matters\?matter=/);
-  await expect(page.getByRole('dialog', { name: 'Harbour Acquisition' })).toBeVisible();
+  await expect(page).toHaveURL(/\/matters\/[0-9a-f-]{36}/);
+  await expect(page.getByRole('main')).toBeVisible();
 });
 
 test("'Search in this matter' at 390 px", async () => {
-  await page.goto(`/matters?matter=${ids.matter}`);
+  await page.goto(`/matters/${ids.matter}`);
   await matterSearchBox().fill('orchid');
   const deed = page.getByRole('button', { name: /File Orchid deed\.pdf/ });
   await expect(deed).toContainText('Root / Contracts / Signed');

@@ -22,7 +22,7 @@ const api = async (url: string, data: unknown) => {
   expect(res.status(), await res.text()).toBe(200);
   return res.json();
 };
-const detail = () => page.getByRole('dialog').filter({ has: page.getByRole('navigation', { name: 'Folders' }) });
+const detail = () => page.getByRole('main');
 const contents = () => detail().getByRole('table');
 /** The toast that says `text`, and its Undo button. */
 const toastUndo = (text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text }).getByRole('button', { name: 'Undo' });
@@ -62,7 +62,7 @@ test('sign in, make a matter with a folder and open it', async () => {
     })
   ).matter.id;
   await api('/_api/nodes/create', { matterId, parentId: null, folderName: 'Pleadings' });
-  await page.goto(`/matters?matter=${matterId}`);
+  await page.goto(`/matters/${matterId}`);
   await expect(detail().getByRole('heading', { name: 'Pemberton Estate' })).toBeVisible();
   await expect(contents().getByRole('row', { name: 'Folder Pleadings' })).toBeVisible();
 });

@@ -33,7 +33,7 @@ async function call(url: string, body: object) {
   return r.json();
 }
 
-const detail = () => page.getByRole('dialog').filter({ has: page.getByRole('navigation', { name: 'Folders' }) });
+const detail = () => page.getByRole('main');
 
 /** Answers the code dialog with the next code of the authenticator. */
 async function answerCode() {
@@ -82,7 +82,7 @@ test('a matter with a folder and two files', async () => {
   });
   matterId = created.matter.id;
   await call('/_api/nodes/create', { matterId, parentId: null, folderName: 'Probate' });
-  await page.goto(`/matters?matter=${matterId}`);
+  await page.goto(`/matters/${matterId}`);
   await expect(detail().getByRole('heading', { name: MATTER.name })).toBeVisible();
   await detail().getByRole('button', { name: 'Upload' }).click();
   const upload = page.getByRole('dialog', { name: 'Upload Files' });

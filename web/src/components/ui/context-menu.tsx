@@ -10,7 +10,13 @@ const itemClass = cn(
   'data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50',
 );
 
-export const ContextMenu = Menu.Root;
+/**
+ * Not modal: a modal menu hides the rest of the page from assistive technology (aria-hidden) while the page's
+ * links and buttons stay focusable. A click outside or Escape still closes it, and focus still returns to the row.
+ */
+export function ContextMenu(props: ComponentProps<typeof Menu.Root>) {
+  return <Menu.Root modal={false} {...props} />;
+}
 
 /**
  * Radix focuses the first item only when no pointer moved since the last key press, and Chromium sends a

@@ -85,7 +85,7 @@ function BackToList() {
       className="inline-flex w-fit items-center gap-1.5 rounded-md text-sm text-link hover:underline focus-visible:outline-2 focus-visible:outline-ring"
     >
       <ArrowLeft aria-hidden="true" className="size-4" />
-      Matters
+      Back to Matters
     </Link>
   );
 }
@@ -156,7 +156,7 @@ export function MatterWorkspace({ matterId, user }: { matterId: string; user: Se
           {reason === 'LEGAL_HOLD' && matter.holdReason ? `: ${matter.holdReason}` : '.'}
         </Alert>
       ) : null}
-      <div className="flex min-w-0 gap-4 md:h-[max(32rem,calc(100dvh-17rem))]">
+      <div className="flex min-w-0 gap-4 md:h-[max(32rem,calc(100dvh-18.5rem))]">
         <div className="flex min-w-0 flex-1 flex-col">
           <FileBrowser
             matterId={matter.id}
@@ -178,7 +178,7 @@ export function MatterWorkspace({ matterId, user }: { matterId: string; user: Se
           <aside
             aria-label="File preview"
             onKeyDown={(e) => e.key === 'Escape' && closePreview()}
-            className="fixed inset-0 z-50 overflow-auto bg-background p-4 lg:static lg:z-auto lg:w-96 lg:shrink-0 lg:rounded-lg lg:border lg:border-border lg:bg-card"
+            className="fixed inset-0 z-50 overflow-auto bg-background p-4 lg:static lg:z-auto lg:w-80 lg:shrink-0 2xl:w-96 lg:rounded-lg lg:border lg:border-border lg:bg-card"
           >
             <PreviewSlot
               node={previewFile}

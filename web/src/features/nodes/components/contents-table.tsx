@@ -105,7 +105,7 @@ function ContentsRow({ node: n, index, selected, actions, measure, onActivate, o
           onDoubleClick={() => onActivate(n)}
           onKeyDown={(e) => onKeyDown(e, n, index)}
           className={cn(
-            'cursor-default focus-visible:bg-muted/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring data-[state=open]:bg-muted/60',
+            'cursor-default select-none focus-visible:bg-muted/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring data-[state=open]:bg-muted/60',
             isFolder && 'cursor-pointer',
             selected && 'bg-primary-soft',
           )}

@@ -1,0 +1,180 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startFirmServer, type RunningServer } from './support/server.js';
+import { checkA11y, setUpEmailMfa, shotThemes, signInWithEmail } from './support/fixtures.js';
+
+// The matter workspace as a page of its own, on a Strongroom of this file's own: opened from the list and by a
+// link in a fresh page load, the folder in the address surviving a reload, the file panel opened by double-click
+// and by Enter and closed by Back, at two laptop sizes and on a phone.
+test.describe.configure({ mode: 'serial' });
+
+const SETUP_TOKEN = 'e2e-workspace-setup-token-0123456789abcdef';
+const ADMIN = { email: 'wes@ledger.test', name: 'Wes Workspace', password: 'workspace passphrase', firm: 'Ledger & Quill' };
+const MATTER = { name: 'Ledger Quay Lease', client: 'Quay Holdings' };
+
+let server: RunningServer;
+let root: string;
+let page: Page;
+let matterId = '';
+let folderId = '';
+const files: Record<string, Buffer> = {};
+
+const api = async (url: string, data: unknown) => {
+  const res = await page.request.post(url, { headers: { Origin: server.url, 'x-api-version': 'v1.0.0' }, data });
+  expect(res.status(), await res.text()).toBe(200);
+  return res.json();
+};
+const main = () => page.getByRole('main');
+const contents = () => main().getByRole('table', { name: 'Contents of Pleadings' });
+const panel = () => page.getByRole('complementary', { name: 'File preview' });
+const workspaceUrl = () => new RegExp(`/matters/${matterId}\\?folder=${folderId}$`);
+const previewUrl = () => new RegExp(`/matters/${matterId}\\?folder=${folderId}&preview=[0-9a-f-]{36}$`);
+
+test.beforeAll(async ({ browser }) => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-e2e-workspace-'));
+  ({ server } = await startFirmServer(path.join(root, 'data'), ADMIN, SETUP_TOKEN));
+  files['Defence.pdf'] = Buffer.concat([Buffer.from('%PDF-1.4\n'), crypto.randomBytes(8 * 1024)]);
+  files['Witness statement.txt'] = Buffer.from('I saw the quay flood.\n'.repeat(50));
+  for (const [name, bytes] of Object.entries(files)) fs.writeFileSync(path.join(root, name), bytes);
+  page = await (await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 900 } })).newPage();
+});
+
+test.afterAll(async () => {
+  await page?.context().close();
+  await server?.stop();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+test('sign in; a matter with a folder and two files', async () => {
+  await page.goto('/login');
+  await page.evaluate(() => localStorage.setItem('strongroom.theme', 'dark'));
+  await signInWithEmail(page, ADMIN.email, ADMIN.password);
+  await setUpEmailMfa(page, ADMIN.email);
+  const created = await api('/_api/matters/create', {
+    matterName: MATTER.name,
+    clientName: MATTER.client,
+    responsibleAttorney: ADMIN.name,
+  });
+  matterId = created.matter.id;
+  await api('/_api/matters/create', { matterName: 'Other matter', clientName: 'Someone Else', responsibleAttorney: ADMIN.name });
+  folderId = (await api('/_api/nodes/create', { matterId, parentId: null, folderName: 'Pleadings' })).node.id;
+  await page.goto(`/matters/${matterId}?folder=${folderId}`);
+  await main().getByRole('button', { name: 'Upload' }).click();
+  const upload = page.getByRole('dialog', { name: 'Upload Files' });
+  await upload.getByLabel('Choose files to upload').setInputFiles(Object.keys(files).map((n) => path.join(root, n)));
+  await upload.getByRole('button', { name: 'Upload 2 Files' }).click();
+  await expect(page.getByText('All 2 files uploaded successfully!')).toBeVisible();
+  await expect(upload).toBeHidden();
+  await expect(contents().getByRole('row', { name: 'File Defence.pdf' })).toBeVisible();
+});
+
+test('opens from the list, names the matter with a real link, and goes back to the same filtered list', async () => {
+  await page.goto('/matters?q=quay');
+  const row = page.getByRole('row', { name: `Open matter ${MATTER.name}` });
+  await expect(page.getByRole('row', { name: /Open matter/ })).toHaveCount(1);
+  await expect(row.getByRole('link', { name: MATTER.name })).toHaveAttribute('href', `/matters/${matterId}`);
+  await row.click();
+  await expect(page).toHaveURL(new RegExp(`/matters/${matterId}$`));
+  await expect(main().getByRole('heading', { name: MATTER.name, level: 1 })).toBeVisible();
+  await expect(main()).toContainText(MATTER.client);
+  await main().getByRole('link', { name: 'Back to Matters' }).click();
+  await expect(page).toHaveURL(/\/matters\?q=quay$/);
+  await expect(page.getByLabel('Search matters', { exact: true })).toHaveValue('quay');
+});
+
+test('a link opens in a new page load, and the folder in the address survives a reload', async () => {
+  const fresh = await page.context().newPage();
+  await fresh.goto(`/matters/${matterId}?folder=${folderId}`);
+  const breadcrumb = fresh.getByRole('main').getByRole('navigation', { name: 'Breadcrumb' });
+  await expect(breadcrumb).toContainText('Pleadings');
+  await fresh.reload();
+  await expect(breadcrumb).toContainText('Pleadings');
+  await expect(fresh.getByRole('main').getByRole('row', { name: 'File Witness statement.txt' })).toBeVisible();
+  // An old link to the matter over the list lands on the same page.
+  await fresh.goto(`/matters?matter=${matterId}&folder=${folderId}`);
+  await expect(fresh).toHaveURL(new RegExp(`/matters/${matterId}\\?folder=${folderId}$`));
+  await expect(breadcrumb).toContainText('Pleadings');
+  await fresh.close();
+});
+
+for (const [width, height] of [
+  [1440, 900],
+  [1280, 800],
+] as const) {
+  test(`at ${width}x${height}: double-click and Enter open the file panel, Back and Close shut it`, async () => {
+    await page.setViewportSize({ width, height });
+    await page.goto(`/matters/${matterId}?folder=${folderId}`);
+    const defence = contents().getByRole('row', { name: 'File Defence.pdf' });
+    await expect(defence).toBeVisible();
+    await shotThemes(page, `matter-workspace-${width}`);
+
+    await defence.dblclick();
+    await expect(page).toHaveURL(previewUrl());
+    await expect(panel().getByRole('heading', { name: 'Defence.pdf' })).toBeVisible();
+    await expect(panel()).toContainText(crypto.createHash('sha256').update(files['Defence.pdf']!).digest('hex'));
+    await expect(panel()).toContainText('Root / Pleadings / Defence.pdf');
+    await expect(panel()).toContainText(ADMIN.name);
+    // The panel sits beside the contents, which stay in view.
+    await expect(defence).toBeInViewport();
+    await shotThemes(page, `matter-workspace-preview-${width}`);
+    await page.goBack();
+    await expect(page).toHaveURL(workspaceUrl());
+    await expect(panel()).toHaveCount(0);
+
+    // From the keyboard: Down from the first row reaches the second, Enter opens it; Close shuts it.
+    await defence.focus();
+    await page.keyboard.press('ArrowDown');
+    const witness = contents().getByRole('row', { name: 'File Witness statement.txt' });
+    await expect(witness).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(panel().getByRole('heading', { name: 'Witness statement.txt' })).toBeVisible();
+    await panel().getByRole('button', { name: 'Close preview' }).click();
+    await expect(page).toHaveURL(workspaceUrl());
+    await expect(panel()).toHaveCount(0);
+  });
+}
+
+test('at 390x844: the page stacks, the folders fold under a button, the panel covers the screen, nothing widens', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/matters/${matterId}`);
+  await expect(main().getByRole('heading', { name: MATTER.name, level: 1 })).toBeVisible();
+  const widest = () => page.evaluate(() => document.documentElement.scrollWidth);
+  expect(await widest()).toBeLessThanOrEqual(390);
+  // Every action is in reach.
+  for (const name of ['Apply Legal Hold', 'Vault Matter', 'Edit', 'Upload', 'Create folder', 'Download matter as ZIP'])
+    await expect(main().getByRole('button', { name, exact: true })).toBeVisible();
+  await expect(main().getByRole('searchbox')).toBeVisible();
+  await shotThemes(page, 'matter-workspace-390');
+
+  const folders = main().getByRole('button', { name: 'Folders' });
+  await expect(folders).toHaveAttribute('aria-expanded', 'false');
+  await folders.click();
+  const tree = main().getByRole('navigation', { name: 'Folders' });
+  await expect(tree.getByRole('button', { name: 'Pleadings', exact: true })).toBeVisible();
+  await shotThemes(page, 'matter-workspace-390-folders');
+  await tree.getByRole('button', { name: 'Pleadings', exact: true }).click();
+  await expect(page).toHaveURL(workspaceUrl());
+  await expect(tree).toBeHidden();
+  expect(await widest()).toBeLessThanOrEqual(390);
+
+  await contents().getByRole('row', { name: 'File Defence.pdf' }).dblclick();
+  await expect(panel()).toBeVisible();
+  const box = (await panel().boundingBox())!;
+  expect(box.width).toBe(390);
+  expect(box.height).toBe(844);
+  await shotThemes(page, 'matter-workspace-390-preview');
+  await page.goBack();
+  await expect(panel()).toHaveCount(0);
+  expect(await widest()).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1440, height: 900 });
+});
+
+test("an unknown matter reads 'Matter data not found.' at once", async () => {
+  await page.goto(`/matters/${crypto.randomUUID()}`);
+  await expect(main().getByText('Matter data not found.')).toBeVisible({ timeout: 3000 });
+  await expect(main().getByRole('link', { name: 'Back to Matters' })).toBeVisible();
+  await checkA11y(page, 'matter-workspace-not-found');
+});
