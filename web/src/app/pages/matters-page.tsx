@@ -11,7 +11,11 @@ import { useCurrentUser } from '@/features/auth/hooks/use-current-user';
 import { useMatters, type MatterListParams } from '@/features/matters/api/get-matters';
 import { CreateMatterDialog } from '@/features/matters/components/create-matter-dialog';
 import { MatterFilters, type MatterFilterValues } from '@/features/matters/components/matter-filters';
+import { MatterCards } from '@/features/matters/components/matter-cards';
 import { MattersTable } from '@/features/matters/components/matters-table';
+import { DensityToggle } from '@/components/ui/density-toggle';
+import { useTableDensity } from '@/lib/table-density';
+import { PHONE_QUERY, useMediaQuery } from '@/lib/use-media-query';
 import { MatterDetailDialog } from './matters/matter-detail-dialog';
 import { shows } from '@/lib/access-visibility';
 import { withParams } from '@/lib/search-params';
@@ -54,6 +58,8 @@ export function MattersPage() {
   const [sp, setSp] = useSearchParams();
   const state = readParams(sp);
   const [createOpen, setCreateOpen] = useState(false);
+  const [density, setDensity] = useTableDensity(user?.id);
+  const phone = useMediaQuery(PHONE_QUERY);
 
   const update = (change: Record<string, string | null>) => setSp((prev) => withParams(prev, change), { replace: !('matter' in change) });
 
@@ -117,6 +123,10 @@ export function MattersPage() {
       page: null,
     });
 
+  const matters = list.data?.matters ?? [];
+  // A card on phones opens its matter exactly as a row does on wider screens.
+  const open = (m: { id: string }) => update({ matter: m.id });
+
   return (
     <div className="grid gap-6">
       <PageHeader
@@ -142,14 +152,20 @@ export function MattersPage() {
         />
       ) : (
         <div ref={listTop} className="grid scroll-mt-20 gap-3">
-          <MattersTable
-            matters={list.data?.matters ?? []}
-            loading={list.isFetching}
-            sortBy={state.sortBy}
-            sortDirection={state.sortDirection}
-            onSort={sort}
-            onOpen={(m) => update({ matter: m.id })}
-          />
+          <DensityToggle value={density} onChange={setDensity} className="justify-self-end" />
+          {phone ? (
+            <MatterCards matters={matters} loading={list.isFetching} density={density} onOpen={open} />
+          ) : (
+            <MattersTable
+              matters={matters}
+              loading={list.isFetching}
+              sortBy={state.sortBy}
+              sortDirection={state.sortDirection}
+              onSort={sort}
+              onOpen={open}
+              density={density}
+            />
+          )}
           <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-muted-foreground">
             <p aria-live="polite">{list.data ? (total === 0 ? 'No matters' : `Showing ${first}–${last} of ${total} matters`) : ''}</p>
             <nav aria-label="Pagination" className="flex items-center gap-2">

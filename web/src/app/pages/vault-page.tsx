@@ -17,6 +17,8 @@ import { useVaultList, type VaultListParams } from '@/features/vault/api/get-vau
 import { ExportReportButton } from '@/features/vault/components/export-report-button';
 import { VaultDetailSheet } from '@/features/vault/components/vault-detail-sheet';
 import { VaultTable } from '@/features/vault/components/vault-table';
+import { DensityToggle } from '@/components/ui/density-toggle';
+import { useTableDensity } from '@/lib/table-density';
 import { VaultFiles } from './vault/vault-files';
 import { shows } from '@/lib/access-visibility';
 import { withParams } from '@/lib/search-params';
@@ -68,6 +70,7 @@ export function VaultPage() {
   const allowed = user ? shows(user, 'vaultPage') : false;
   const [sp, setSp] = useSearchParams();
   const state = readParams(sp);
+  const [density, setDensity] = useTableDensity(user?.id);
 
   const update = (change: Record<string, string | null>) => setSp((prev) => withParams(prev, change), { replace: !('matter' in change) });
 
@@ -168,7 +171,9 @@ export function VaultPage() {
             />
           ) : (
             <div className="grid gap-3">
+              <DensityToggle value={density} onChange={setDensity} className="justify-self-end" />
               <VaultTable
+                density={density}
                 matters={list.data?.matters ?? []}
                 loading={list.isPending}
                 sortBy={state.sortBy}

@@ -7,6 +7,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { SortableTableHead, Table, TableBody, TableCell, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/class-names';
+import type { TableDensity } from '@/lib/table-density';
 import { descriptionPreview, formatMatterDate } from '../lib/matter-format';
 import { FolderSearch } from 'lucide-react';
 
@@ -17,6 +18,7 @@ type MattersTableProps = {
   sortDirection: 'asc' | 'desc';
   onSort: (field: MatterSortField) => void;
   onOpen: (matter: Matter) => void;
+  density?: TableDensity;
 };
 
 /**
@@ -47,7 +49,7 @@ function Muted({ children }: { children: string }) {
   return <span className="text-muted-foreground italic">{children}</span>;
 }
 
-export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, onOpen }: MattersTableProps) {
+export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, onOpen, density }: MattersTableProps) {
   const onKey = (e: KeyboardEvent, m: Matter) => {
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
@@ -55,7 +57,7 @@ export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, 
     }
   };
   return (
-    <Table aria-label="Matters" aria-busy={loading || undefined} className="xl:table-fixed">
+    <Table aria-label="Matters" aria-busy={loading || undefined} className="xl:table-fixed" density={density} stickyHeader>
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           {COLUMNS.map((c) => (

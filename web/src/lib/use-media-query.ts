@@ -1,0 +1,18 @@
+import { useSyncExternalStore } from 'react';
+
+/** Below Tailwind's md breakpoint (768 px): phones, where lists show as cards. */
+export const PHONE_QUERY = '(max-width: 767.98px)';
+
+/** Whether a CSS media query matches now; false where the browser cannot tell (no matchMedia). */
+export function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      if (typeof window.matchMedia !== 'function') return () => {};
+      const list = window.matchMedia(query);
+      list.addEventListener('change', onChange);
+      return () => list.removeEventListener('change', onChange);
+    },
+    () => typeof window.matchMedia === 'function' && window.matchMedia(query).matches,
+    () => false,
+  );
+}
