@@ -176,11 +176,14 @@ test('on a phone the matters list is cards, and the filters open from a Filters 
 test('on a phone the vault list and its sheet fit', async () => {
   await page.setViewportSize(PHONE);
   await page.goto('/vault');
-  const view = page.getByRole('button', { name: `View details of ${VAULTED.name}` });
-  await expect(view).toBeAttached();
+  // Cards, with View Details in reach without scrolling sideways.
+  const cards = page.getByRole('list', { name: 'Vaulted matters' });
+  const view = cards.getByRole('button', { name: `View details of ${VAULTED.name}` });
+  await expect(view).toBeInViewport();
+  await expect(page.getByRole('table', { name: 'Vaulted matters' })).toHaveCount(0);
+  await expect(cards.getByRole('listitem').filter({ has: view })).toContainText(VAULTED.client);
   await expectFitsPhone('vault list');
   await shotThemes(page, 'layouts-phone-vault');
-  await view.scrollIntoViewIfNeeded();
   await view.click();
   const sheet = page.getByRole('dialog');
   await expect(sheet.getByRole('heading', { name: VAULTED.name })).toBeVisible();
