@@ -51,7 +51,7 @@ function HeaderActions({ user, open }: { user: SessionUser; open: (d: DialogName
 /** The six widgets, each shown by its rule; every widget loads, fails and retries on its own. */
 function Widgets({ user, onCreate }: { user: SessionUser; onCreate: () => void }) {
   return (
-    <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+    <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
       <RecentMattersWidget onCreate={shows(user, 'newMatter') ? onCreate : undefined} />
       <RecentActivityWidget />
       <WidgetCard
@@ -84,7 +84,8 @@ export function DashboardPage() {
   };
   if (!user) return null;
   return (
-    <div className="grid gap-6">
+    // One column never wider than the screen: a long matter name is cut short instead of widening a phone's page.
+    <div className="grid grid-cols-1 gap-6">
       <PageHeader
         title={DASHBOARD_MSG.title}
         description={firstName ? `Welcome back, ${firstName}. This is ${user.organizationName}’s archive.` : 'Welcome back.'}

@@ -11,8 +11,12 @@ import { useCurrentUser } from '@/features/auth/hooks/use-current-user';
 import { useMatters, type MatterListParams } from '@/features/matters/api/get-matters';
 import { CreateMatterDialog } from '@/features/matters/components/create-matter-dialog';
 import { MatterFilters, type MatterFilterValues } from '@/features/matters/components/matter-filters';
+import { MatterCards } from '@/features/matters/components/matter-cards';
 import { MattersTable } from '@/features/matters/components/matters-table';
 import { workspaceHref, type WorkspaceLocationState } from '@/lib/workspace-links';
+import { DensityToggle } from '@/components/ui/density-toggle';
+import { useTableDensity } from '@/lib/table-density';
+import { PHONE_QUERY, useMediaQuery } from '@/lib/use-media-query';
 import { shows } from '@/lib/access-visibility';
 import { withParams } from '@/lib/search-params';
 
@@ -68,6 +72,8 @@ function MattersList() {
   const [sp, setSp] = useSearchParams();
   const state = readParams(sp);
   const [createOpen, setCreateOpen] = useState(false);
+  const [density, setDensity] = useTableDensity(user?.id);
+  const phone = useMediaQuery(PHONE_QUERY);
 
   const update = (change: Record<string, string | null>) => setSp((prev) => withParams(prev, change), { replace: true });
 
@@ -131,6 +137,10 @@ function MattersList() {
       page: null,
     });
 
+  const matters = list.data?.matters ?? [];
+  // A card on phones opens its matter exactly as a row does on wider screens.
+  const open = (m: { id: string }) => void navigate(workspaceHref(m.id), { state: openState });
+
   return (
     <div className="grid gap-6">
       <PageHeader
@@ -156,15 +166,21 @@ function MattersList() {
         />
       ) : (
         <div ref={listTop} className="grid scroll-mt-20 gap-3">
-          <MattersTable
-            matters={list.data?.matters ?? []}
-            loading={list.isFetching}
-            sortBy={state.sortBy}
-            sortDirection={state.sortDirection}
-            onSort={sort}
-            linkState={openState}
-            onOpen={(m) => void navigate(workspaceHref(m.id), { state: openState })}
-          />
+          <DensityToggle value={density} onChange={setDensity} className="justify-self-end" />
+          {phone ? (
+            <MatterCards matters={matters} loading={list.isFetching} density={density} onOpen={open} />
+          ) : (
+            <MattersTable
+              matters={matters}
+              loading={list.isFetching}
+              sortBy={state.sortBy}
+              sortDirection={state.sortDirection}
+              onSort={sort}
+              linkState={openState}
+              onOpen={open}
+              density={density}
+            />
+          )}
           <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-muted-foreground">
             <p aria-live="polite">{list.data ? (total === 0 ? 'No matters' : `Showing ${first}–${last} of ${total} matters`) : ''}</p>
             <nav aria-label="Pagination" className="flex items-center gap-2">

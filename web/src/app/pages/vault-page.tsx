@@ -16,7 +16,11 @@ import { useVaultDetail } from '@/features/vault/api/get-vault-detail';
 import { useVaultList, type VaultListParams } from '@/features/vault/api/get-vault-list';
 import { ExportReportButton } from '@/features/vault/components/export-report-button';
 import { VaultDetailSheet } from '@/features/vault/components/vault-detail-sheet';
+import { VaultCards } from '@/features/vault/components/vault-cards';
 import { VaultTable } from '@/features/vault/components/vault-table';
+import { PHONE_QUERY, useMediaQuery } from '@/lib/use-media-query';
+import { DensityToggle } from '@/components/ui/density-toggle';
+import { useTableDensity } from '@/lib/table-density';
 import { VaultFiles } from './vault/vault-files';
 import { shows } from '@/lib/access-visibility';
 import { withParams } from '@/lib/search-params';
@@ -62,12 +66,35 @@ function readParams(sp: URLSearchParams) {
   };
 }
 
+/** Where the list is ('Page 2 of 3 (120 results)'), with Previous and Next. */
+function VaultPager({ summary, page, last, go }: { summary: string; page: number; last: boolean; go: (page: number) => void }) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-muted-foreground">
+      <p aria-live="polite" className="tabular-nums">
+        {summary}
+      </p>
+      <nav aria-label="Pagination" className="flex items-center gap-2">
+        <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => go(page - 1)}>
+          <ChevronLeft aria-hidden="true" />
+          Previous
+        </Button>
+        <Button variant="outline" size="sm" disabled={last} onClick={() => go(page + 1)}>
+          Next
+          <ChevronRight aria-hidden="true" />
+        </Button>
+      </nav>
+    </div>
+  );
+}
+
 export function VaultPage() {
   useDocumentTitle('Vault');
   const user = useCurrentUser();
   const allowed = user ? shows(user, 'vaultPage') : false;
   const [sp, setSp] = useSearchParams();
   const state = readParams(sp);
+  const [density, setDensity] = useTableDensity(user?.id);
+  const phone = useMediaQuery(PHONE_QUERY);
 
   const update = (change: Record<string, string | null>) => setSp((prev) => withParams(prev, change), { replace: !('matter' in change) });
 
@@ -106,6 +133,9 @@ export function VaultPage() {
       sortDirection: state.sortBy === field ? (state.sortDirection === 'asc' ? 'desc' : 'asc') : FIRST_DIRECTION[field],
       page: null,
     });
+
+  // A card on phones opens the details sheet exactly as a row's View Details does.
+  const view = (m: { id: string }) => update({ matter: m.id, selected: m.id });
 
   return (
     <div className="grid gap-6">
@@ -168,35 +198,33 @@ export function VaultPage() {
             />
           ) : (
             <div className="grid gap-3">
-              <VaultTable
-                matters={list.data?.matters ?? []}
-                loading={list.isPending}
-                sortBy={state.sortBy}
-                sortDirection={state.sortDirection}
-                onSort={sort}
-                onView={(m) => update({ matter: m.id, selected: m.id })}
-                selectedId={state.selectedId}
+              <DensityToggle value={density} onChange={setDensity} className="justify-self-end" />
+              {phone ? (
+                <VaultCards
+                  matters={list.data?.matters ?? []}
+                  loading={list.isPending}
+                  density={density}
+                  onView={view}
+                  selectedId={state.selectedId}
+                />
+              ) : (
+                <VaultTable
+                  density={density}
+                  matters={list.data?.matters ?? []}
+                  loading={list.isPending}
+                  sortBy={state.sortBy}
+                  sortDirection={state.sortDirection}
+                  onSort={sort}
+                  onView={view}
+                  selectedId={state.selectedId}
+                />
+              )}
+              <VaultPager
+                summary={list.data ? `Page ${Math.min(state.page, pages)} of ${pages} (${total} results)` : ''}
+                page={state.page}
+                last={!list.data || state.page >= pages}
+                go={(n) => update({ page: String(n) })}
               />
-              <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-muted-foreground">
-                <p aria-live="polite" className="tabular-nums">
-                  {list.data ? `Page ${Math.min(state.page, pages)} of ${pages} (${total} results)` : ''}
-                </p>
-                <nav aria-label="Pagination" className="flex items-center gap-2">
-                  <Button variant="outline" size="sm" disabled={state.page <= 1} onClick={() => update({ page: String(state.page - 1) })}>
-                    <ChevronLeft aria-hidden="true" />
-                    Previous
-                  </Button>
-                  <Button
-                    variant="outline"
-                    size="sm"
-                    disabled={!list.data || state.page >= pages}
-                    onClick={() => update({ page: String(state.page + 1) })}
-                  >
-                    Next
-                    <ChevronRight aria-hidden="true" />
-                  </Button>
-                </nav>
-              </div>
             </div>
           )}
           <VaultDetailSheet

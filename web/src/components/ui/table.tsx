@@ -2,11 +2,41 @@ import type { ComponentProps, ReactNode } from 'react';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { cn } from '@/lib/class-names';
 
+type TableProps = ComponentProps<'table'> & {
+  containerClassName?: string;
+  /** Compact: shorter rows, so more of them show at once. */
+  density?: 'comfortable' | 'compact';
+  /**
+   * From 1280 px wide (where the table fits without sideways scrolling) the header row stays in view under the
+   * sticky top bar while the page scrolls. Narrower, the table scrolls sideways in its own box and the header
+   * scrolls away with the page.
+   */
+  stickyHeader?: boolean;
+};
+
 /** A data table that scrolls sideways on narrow screens; give it a caption or aria-label. */
-export function Table({ className, containerClassName, ...props }: ComponentProps<'table'> & { containerClassName?: string }) {
+export function Table({ className, containerClassName, density = 'comfortable', stickyHeader = false, ...props }: TableProps) {
   return (
-    <div className={cn('relative w-full overflow-x-auto rounded-lg border border-border', containerClassName)}>
-      <table className={cn('w-full caption-bottom border-collapse text-sm', className)} {...props} />
+    <div
+      data-density={density}
+      className={cn(
+        'relative w-full overflow-x-auto rounded-lg border border-border',
+        // A sideways scroll box would hold the header inside it; clipping keeps the page as its scroller.
+        stickyHeader && 'xl:overflow-x-clip',
+        containerClassName,
+      )}
+    >
+      <table
+        className={cn(
+          'w-full caption-bottom border-collapse text-sm',
+          density === 'compact' && '[&_td]:py-1.5 [&_th]:h-8',
+          // Opaque, so rows passing under the stuck header do not show through it; the same shade as before.
+          stickyHeader &&
+            'xl:[&_thead]:sticky xl:[&_thead]:top-16 xl:[&_thead]:z-10 xl:[&_thead]:bg-[color-mix(in_oklab,var(--color-muted)_60%,var(--color-background))]',
+          className,
+        )}
+        {...props}
+      />
     </div>
   );
 }

@@ -22,7 +22,7 @@ export function RecentActivityWidget() {
       ) : q.data.entries.length === 0 ? (
         <EmptyState icon={History} titleAs="h3" title={DASHBOARD_MSG.noRecentActivity} className="py-6" />
       ) : (
-        <ul className="grid gap-1">
+        <ul className="grid grid-cols-1 gap-1">
           {q.data.entries.map((e) => (
             <li key={e.id} className="flex items-start justify-between gap-3 rounded-md px-2 py-2">
               {/* The entry in words, as the Audit Logs page says it, with the raw action code under it. */}

@@ -32,7 +32,7 @@ export function RecentMattersWidget({ onCreate }: { onCreate?: () => void }) {
           action={onCreate ? <Button onClick={onCreate}>{DASHBOARD_MSG.createFirstMatter}</Button> : undefined}
         />
       ) : (
-        <ul className="grid gap-1">
+        <ul className="grid grid-cols-1 gap-1">
           {q.data.matters.map((m) => (
             <li key={m.id}>
               <Link

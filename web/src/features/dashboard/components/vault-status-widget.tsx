@@ -23,7 +23,7 @@ export function VaultStatusWidget() {
           {q.data.alerts.length === 0 ? (
             <p className="text-sm text-muted-foreground">{DASHBOARD_MSG.noAlerts}</p>
           ) : (
-            <ul aria-label={DASHBOARD_MSG.ninetyDayAlerts} className="grid gap-1">
+            <ul aria-label={DASHBOARD_MSG.ninetyDayAlerts} className="grid grid-cols-1 gap-1">
               {q.data.alerts.map((a) => (
                 <li key={a.matterId} className="flex items-center justify-between gap-3 text-sm">
                   <span className="min-w-0 truncate">{a.matterName}</span>

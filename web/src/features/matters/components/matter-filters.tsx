@@ -1,9 +1,11 @@
-import { useEffect, useEffectEvent, useState } from 'react';
-import { Search, X } from 'lucide-react';
+import { useEffect, useEffectEvent, useId, useState } from 'react';
+import { Search, SlidersHorizontal, X } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { cn } from '@/lib/class-names';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { PartyAutocomplete } from './party-autocomplete';
 
@@ -38,7 +40,15 @@ const sameParty = (a: PartyText, text: string, exact: boolean) => a.text === tex
 
 type MatterFiltersProps = { value: MatterFilterValues; onChange: (next: MatterFilterValues) => void };
 
-/** Search (debounced), status, client, lawyer and a date range; Clear All empties them. */
+/** How many filters besides the search are set: the count the phone's Filters button shows. */
+export function activeFilterCount(v: Pick<MatterFilterValues, 'status' | 'clientName' | 'responsibleLawyer' | 'dateFrom' | 'dateTo'>) {
+  return [v.status !== 'All', v.clientName, v.responsibleLawyer, v.dateFrom, v.dateTo].filter(Boolean).length;
+}
+
+/**
+ * Search (debounced), status, client, lawyer and a date range; Clear All empties them. On phones only the search
+ * shows at first; a Filters button (with how many are set) opens the others below it.
+ */
 export function MatterFilters({ value, onChange }: MatterFiltersProps) {
   const [search, setSearch] = useState(value.search);
   const [client, setClient] = useState<PartyText>({ text: value.clientName, exact: value.clientNameExact });
@@ -85,11 +95,18 @@ export function MatterFilters({ value, onChange }: MatterFiltersProps) {
   }
 
   const active = search || client.text || lawyer.text || value.status !== 'All' || value.dateFrom || value.dateTo;
+  const count = activeFilterCount({ ...value, clientName: client.text, responsibleLawyer: lawyer.text });
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
 
   return (
-    <div role="search" aria-label="Filter matters" className="grid gap-3 rounded-lg border border-border bg-card p-4 shadow-xs">
-      <div className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
-        <div className="relative">
+    <div
+      role="search"
+      aria-label="Filter matters"
+      className="grid gap-3 rounded-lg border border-border bg-card p-4 shadow-xs md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]"
+    >
+      <div className="flex gap-2">
+        <div className="relative min-w-0 flex-1">
           <Search
             aria-hidden="true"
             className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
@@ -103,6 +120,19 @@ export function MatterFilters({ value, onChange }: MatterFiltersProps) {
             onChange={(e) => setSearch(e.target.value)}
           />
         </div>
+        <Button variant="outline" className="md:hidden" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
+          <SlidersHorizontal aria-hidden="true" />
+          Filters
+          {count > 0 ? (
+            <Badge tone="primary">
+              {count}
+              <span className="sr-only"> active</span>
+            </Badge>
+          ) : null}
+        </Button>
+      </div>
+      {/* From 768 px its children join the grid above (status beside the search); on phones it opens and closes. */}
+      <div id={panelId} className={cn('gap-3 md:contents', open ? 'grid' : 'hidden')}>
         <Select value={value.status} onValueChange={(s) => onChange({ ...value, status: s as MatterFilterValues['status'] })}>
           <SelectTrigger aria-label="Status">
             <SelectValue />
@@ -113,65 +143,65 @@ export function MatterFilters({ value, onChange }: MatterFiltersProps) {
             <SelectItem value="Vaulted">Vaulted</SelectItem>
           </SelectContent>
         </Select>
-      </div>
-      <div className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto]">
-        <PartyAutocomplete
-          kind="client"
-          aria-label="Client"
-          placeholder="Client"
-          value={client.text}
-          onValueChange={(text, { picked }) => setClient({ text, exact: picked })}
-          clearable
-          emptyMessage="No clients found."
-        />
-        <PartyAutocomplete
-          kind="lawyer"
-          aria-label="Lawyer"
-          placeholder="Responsible lawyer"
-          value={lawyer.text}
-          onValueChange={(text, { picked }) => setLawyer({ text, exact: picked })}
-          clearable
-          emptyMessage="No lawyers found."
-        />
-        <div className="flex items-center gap-2">
-          <Label htmlFor="matters-from" className="text-muted-foreground">
-            From
-          </Label>
-          <Input
-            id="matters-from"
-            type="date"
-            className="w-40"
-            value={value.dateFrom}
-            max={value.dateTo || undefined}
-            onChange={(e) => onChange({ ...value, dateFrom: e.target.value })}
+        <div className="grid items-end gap-3 sm:grid-cols-2 md:col-span-2 lg:grid-cols-[1fr_1fr_auto_auto_auto]">
+          <PartyAutocomplete
+            kind="client"
+            aria-label="Client"
+            placeholder="Client"
+            value={client.text}
+            onValueChange={(text, { picked }) => setClient({ text, exact: picked })}
+            clearable
+            emptyMessage="No clients found."
           />
-        </div>
-        <div className="flex items-center gap-2">
-          <Label htmlFor="matters-to" className="text-muted-foreground">
-            To
-          </Label>
-          <Input
-            id="matters-to"
-            type="date"
-            className="w-40"
-            value={value.dateTo}
-            min={value.dateFrom || undefined}
-            onChange={(e) => onChange({ ...value, dateTo: e.target.value })}
+          <PartyAutocomplete
+            kind="lawyer"
+            aria-label="Lawyer"
+            placeholder="Responsible lawyer"
+            value={lawyer.text}
+            onValueChange={(text, { picked }) => setLawyer({ text, exact: picked })}
+            clearable
+            emptyMessage="No lawyers found."
           />
+          <div className="flex items-center gap-2">
+            <Label htmlFor="matters-from" className="text-muted-foreground">
+              From
+            </Label>
+            <Input
+              id="matters-from"
+              type="date"
+              className="w-40"
+              value={value.dateFrom}
+              max={value.dateTo || undefined}
+              onChange={(e) => onChange({ ...value, dateFrom: e.target.value })}
+            />
+          </div>
+          <div className="flex items-center gap-2">
+            <Label htmlFor="matters-to" className="text-muted-foreground">
+              To
+            </Label>
+            <Input
+              id="matters-to"
+              type="date"
+              className="w-40"
+              value={value.dateTo}
+              min={value.dateFrom || undefined}
+              onChange={(e) => onChange({ ...value, dateTo: e.target.value })}
+            />
+          </div>
+          <Button
+            variant="ghost"
+            disabled={!active}
+            onClick={() => {
+              setSearch('');
+              setClient({ text: '', exact: false });
+              setLawyer({ text: '', exact: false });
+              onChange(EMPTY_FILTERS);
+            }}
+          >
+            <X aria-hidden="true" />
+            Clear All
+          </Button>
         </div>
-        <Button
-          variant="ghost"
-          disabled={!active}
-          onClick={() => {
-            setSearch('');
-            setClient({ text: '', exact: false });
-            setLawyer({ text: '', exact: false });
-            onChange(EMPTY_FILTERS);
-          }}
-        >
-          <X aria-hidden="true" />
-          Clear All
-        </Button>
       </div>
     </div>
   );

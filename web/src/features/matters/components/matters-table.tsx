@@ -8,6 +8,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { SortableTableHead, Table, TableBody, TableCell, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/class-names';
+import type { TableDensity } from '@/lib/table-density';
 import { descriptionPreview, formatMatterDate } from '../lib/matter-format';
 import { workspaceHref, type WorkspaceLocationState } from '@/lib/workspace-links';
 import { FolderSearch } from 'lucide-react';
@@ -21,6 +22,7 @@ type MattersTableProps = {
   onOpen: (matter: Matter) => void;
   /** Handed to the matter's page, so its way back returns to the list as it is. */
   linkState?: WorkspaceLocationState;
+  density?: TableDensity;
 };
 
 /**
@@ -51,7 +53,8 @@ function Muted({ children }: { children: string }) {
   return <span className="text-muted-foreground italic">{children}</span>;
 }
 
-export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, onOpen, linkState }: MattersTableProps) {
+export function MattersTable(props: MattersTableProps) {
+  const { matters, loading, sortBy, sortDirection, onSort, onOpen, linkState, density } = props;
   const onKey = (e: KeyboardEvent, m: Matter) => {
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
@@ -59,7 +62,7 @@ export function MattersTable({ matters, loading, sortBy, sortDirection, onSort, 
     }
   };
   return (
-    <Table aria-label="Matters" aria-busy={loading || undefined} className="xl:table-fixed">
+    <Table aria-label="Matters" aria-busy={loading || undefined} className="xl:table-fixed" density={density} stickyHeader>
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           {COLUMNS.map((c) => (

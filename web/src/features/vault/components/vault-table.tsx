@@ -4,6 +4,7 @@ import type { VaultedMatter } from '@/lib/dates';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { SortableTableHead, Table, TableBody, TableCell, TableHeader, TableRow } from '@/components/ui/table';
+import type { TableDensity } from '@/lib/table-density';
 import { VAULT_SKELETON_ROWS, formatDateTime } from '../lib/vault-format';
 import { LegalHoldBadge, RetentionCell, VerificationCell } from './vault-badges';
 
@@ -16,6 +17,7 @@ type VaultTableProps = {
   onSort: (field: VaultSortField) => void;
   onView: (matter: VaultedMatter) => void;
   selectedId: string | null;
+  density?: TableDensity;
 };
 
 /**
@@ -31,9 +33,9 @@ const COLUMNS: { label: string; sort?: VaultSortField; className?: string }[] = 
   { label: 'Actions', className: 'text-right xl:w-[17%]' },
 ];
 
-export function VaultTable({ matters, loading, sortBy, sortDirection, onSort, onView, selectedId }: VaultTableProps) {
+export function VaultTable({ matters, loading, sortBy, sortDirection, onSort, onView, selectedId, density }: VaultTableProps) {
   return (
-    <Table aria-label="Vaulted matters" aria-busy={loading || undefined} className="xl:table-fixed">
+    <Table aria-label="Vaulted matters" aria-busy={loading || undefined} className="xl:table-fixed" density={density} stickyHeader>
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           {COLUMNS.map((c) => (
