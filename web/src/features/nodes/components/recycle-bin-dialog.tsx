@@ -23,14 +23,12 @@ type RecycleBinProps = { matterId: string; canRestore: boolean };
 function BinRow({ item, canRestore, matterId }: { item: BinItemDto; canRestore: boolean; matterId: string }) {
   const restore = useRestoreFromBin(matterId);
   const Icon = item.nodeType === 'folder' ? Folder : File;
+  // Told through the promise, not mutate's callbacks: the row is gone from the refreshed list by then.
   const onRestore = () =>
-    restore.mutate(
-      { binEntryId: item.binEntryId },
-      {
-        onSuccess: () => toast.success(NODE_MSG.restored(`"${item.name}"`)),
-        onError: (err) => {
-          if (!isMfaCancelledError(err)) toast.error(NODE_MSG.restoreFailed, { description: errorMessage(err) });
-        },
+    restore.mutateAsync({ binEntryId: item.binEntryId }).then(
+      () => toast.success(NODE_MSG.restored(`"${item.name}"`)),
+      (err: unknown) => {
+        if (!isMfaCancelledError(err)) toast.error(NODE_MSG.restoreFailed, { description: errorMessage(err) });
       },
     );
   return (
@@ -51,7 +49,13 @@ function BinRow({ item, canRestore, matterId }: { item: BinItemDto; canRestore: 
         </div>
       </div>
       {canRestore ? (
-        <Button variant="outline" size="sm" loading={restore.isPending} onClick={onRestore} aria-label={`Restore ${item.name}`}>
+        <Button
+          variant="outline"
+          size="sm"
+          loading={restore.isPending}
+          onClick={() => void onRestore()}
+          aria-label={`Restore ${item.name}`}
+        >
           <RotateCcw aria-hidden="true" />
           Restore
         </Button>
