@@ -267,10 +267,10 @@ test('download a file intact, delete a folder, screenshots of the detail', async
 
   await rowAction('Pleadings', 'Delete');
   const del = page.getByRole('alertdialog', { name: 'Delete Folder' });
-  await expect(del.getByText('This action cannot be undone.')).toBeVisible();
+  await expect(del.getByText('It goes to the recycle bin for 30 days and can be restored until then.')).toBeVisible();
   await checkA11y(page, 'delete-folder-dialog');
   await del.getByRole('button', { name: 'Delete' }).click();
-  await expect(page.getByText('"Pleadings" was deleted.')).toBeVisible();
+  await expect(page.getByText('Moved to the recycle bin')).toBeVisible();
   await expect(contents().getByRole('row', { name: 'Folder Pleadings' })).toHaveCount(0);
   await expect(contents().getByRole('row', { name: 'Folder Correspondence' })).toBeVisible();
 });
@@ -354,7 +354,7 @@ test('right-click menus on rows and folders: the same actions as the row dropdow
   await page.keyboard.press('Enter');
   const del = page.getByRole('alertdialog', { name: 'Delete File' });
   await del.getByRole('button', { name: 'Delete' }).click();
-  await expect(page.getByText('"witness-statement.txt" was deleted.')).toBeVisible();
+  await expect(page.getByText('Moved to the recycle bin')).toBeVisible();
   await expect(contents().getByRole('row', { name: 'File witness-statement.txt' })).toHaveCount(0);
 
   // Folders in the tree have the same menu: Move from there opens the Move dialog for that folder.

@@ -36,6 +36,21 @@ export const NODE_MSG = {
   renamed: (name: string) => `${name} was renamed.`,
   moved: (name: string) => `${name} was moved.`,
   deleted: (name: string) => `${name} was deleted.`,
+  // The recycle bin
+  movedToBin: 'Moved to the recycle bin',
+  restored: (name: string) => `${name} was restored.`,
+  restoreFailed: 'Failed to restore.',
+  binEntryNotFound: 'This item is no longer in the recycle bin.',
+  invalidBinEntryId: 'Invalid recycle bin entry ID format.',
+  binEntryIdRequired: 'Recycle bin entry ID is required.',
+  matterIdRequired: 'Matter ID is required.',
+  binTitle: 'Recycle bin',
+  binEmpty: 'The recycle bin is empty.',
+  binLoadFailed: 'Could not load the recycle bin.',
+  binDescription: (days: number) => `Deleted items stay here for ${days} ${days === 1 ? 'day' : 'days'}, then are deleted forever.`,
+  deleteGoesToBin: (days: number) =>
+    `It goes to the recycle bin for ${days} ${days === 1 ? 'day' : 'days'} and can be restored until then.`,
+  deletedForeverOn: (date: string) => `Deleted forever on ${date}`,
   createFolderFailed: 'Creation Failed',
   renameFailed: 'Failed to rename.',
   moveFailed: 'Failed to move.',
@@ -173,8 +188,48 @@ export const deleteNodeResponse = z.object({
   success: z.literal(true),
   /** The node itself and every node below it. */
   deletedCount: z.number().int(),
+  /** The recycle bin entry the item went to. */
+  binEntryId: z.string(),
+  /** When the bin is emptied of it for good (ISO date-time). */
+  purgeAfter: z.string(),
+  /** The id to send to POST /_api/undo to take the deletion back. */
+  undoId: z.string(),
+  undoExpiresAt: z.string(),
 });
 export type DeleteNodeResponse = z.infer<typeof deleteNodeResponse>;
+
+/** GET /_api/nodes/bin?matterId=: the matter's recycle bin. */
+export const binListQuery = z.strictObject({
+  matterId: z.uuid({ error: (iss) => (iss.input === undefined ? NODE_MSG.matterIdRequired : NODE_MSG.invalidMatterId) }),
+});
+export type BinListQuery = z.infer<typeof binListQuery>;
+
+export const binItemSchema = z.object({
+  binEntryId: z.string(),
+  /** The item deleted (the top of what went to the bin). */
+  nodeId: z.string(),
+  name: z.string(),
+  nodeType: z.enum(NODE_TYPES),
+  /** The folder it was in when deleted ('/' for the matter's root). */
+  originalPath: z.string(),
+  fileCount: z.number().int(),
+  totalBytes: z.number().int(),
+  deletedAt: z.string(),
+  /** The profile id (uuid) of who deleted it; null when that account is gone. */
+  deletedBy: z.string().nullable(),
+  deletedByName: z.string().nullable(),
+  /** When the daily job deletes it for good (ISO date-time). */
+  purgeAfter: z.string(),
+});
+export type BinItemDto = z.infer<typeof binItemSchema>;
+export const binListResponse = z.object({ items: z.array(binItemSchema) });
+export type BinListResponse = z.infer<typeof binListResponse>;
+
+/** POST /_api/nodes/bin/restore: the item goes back to its folder (or the matter's root when that folder is gone). */
+export const restoreBinRequest = z.strictObject({
+  binEntryId: z.uuid({ error: (iss) => (iss.input === undefined ? NODE_MSG.binEntryIdRequired : NODE_MSG.invalidBinEntryId) }),
+});
+export type RestoreBinRequest = z.infer<typeof restoreBinRequest>;
 
 export const downloadUrlQuery = z.object({
   nodeId: z.uuid({ error: (iss) => (iss.input === undefined ? NODE_MSG.nodeIdRequired : NODE_MSG.invalidNodeId) }),

@@ -90,6 +90,7 @@ export const SETTINGS_MSG = {
   retentionMin: 'Retention must be at least 1 year.',
   retentionMax: 'Retention can be at most 100 years.',
   retentionInteger: 'Retention must be a whole number of years.',
+  binRetentionRange: 'Recycle bin retention must be a whole number of days from 1 to 365.',
   // Feature flags
   flagsUpdated: 'Feature flags updated successfully!',
   flagsAtLeastOne: 'At least one flag must be provided for update.',
@@ -106,6 +107,9 @@ export const SETTINGS_LIMITS = {
   retentionYearsMin: 1,
   retentionYearsMax: 100,
   retentionYearsDefault: 7,
+  binRetentionDaysMin: 1,
+  binRetentionDaysMax: 365,
+  binRetentionDaysDefault: 30,
   recoveryCodeCount: 10,
 } as const;
 
@@ -261,6 +265,8 @@ export type WriteOnceStatusDto = z.infer<typeof writeOnceStatusSchema>;
 /** GET /_api/settings/retention (admins and users: the vault dialog's default comes from it). */
 export const retentionSettingsResponse = z.object({
   defaultRetentionYears: z.number().int(),
+  /** Days a deleted folder or file stays in its matter's recycle bin. */
+  binRetentionDays: z.number().int(),
   canEdit: z.boolean(),
   vaultConfiguration: z.object({
     objectLockMode: z.literal('COMPLIANCE'),
@@ -277,10 +283,22 @@ export const updateRetentionRequest = z.strictObject({
     .int({ error: SETTINGS_MSG.retentionInteger })
     .min(SETTINGS_LIMITS.retentionYearsMin, { error: SETTINGS_MSG.retentionMin })
     .max(SETTINGS_LIMITS.retentionYearsMax, { error: SETTINGS_MSG.retentionMax }),
+  /** Left out: unchanged. */
+  binRetentionDays: z
+    .number({ error: SETTINGS_MSG.binRetentionRange })
+    .int({ error: SETTINGS_MSG.binRetentionRange })
+    .min(SETTINGS_LIMITS.binRetentionDaysMin, { error: SETTINGS_MSG.binRetentionRange })
+    .max(SETTINGS_LIMITS.binRetentionDaysMax, { error: SETTINGS_MSG.binRetentionRange })
+    .optional(),
   mfaToken: optionalMfaToken,
 });
 export type UpdateRetentionRequest = z.infer<typeof updateRetentionRequest>;
-export const updateRetentionResponse = z.object({ success: z.literal(true), message: z.string(), defaultRetentionYears: z.number().int() });
+export const updateRetentionResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  defaultRetentionYears: z.number().int(),
+  binRetentionDays: z.number().int(),
+});
 export type UpdateRetentionResponse = z.infer<typeof updateRetentionResponse>;
 
 // ---- Feature flags -------------------------------------------------------------------------------------
@@ -336,7 +354,7 @@ export const SETTINGS_AUDIT_ACTIONS = [
   'UPDATE_PROFILE',
   /** details: before and after (name and the three primary-contact fields). */
   'UPDATE_ORG_INFO',
-  /** details: before and after ({ defaultRetentionYears }). */
+  /** details: before and after ({ defaultRetentionYears, binRetentionDays }). */
   'UPDATE_RETENTION',
   /** details: before and after (every flag's value) and changed (the names that changed). */
   'UPDATE_FEATURE_FLAGS',

@@ -25,7 +25,7 @@ export const UNDO_WINDOW_MS = 5 * 60_000;
  * The kinds of change that can be undone. Each stores the fields it changed as they were before (jsonb) and the
  * version the change produced; team administration adds its own kinds to the same registry.
  */
-export const UNDO_KINDS = ['node.rename', 'node.move', 'matter.update', 'user.update'] as const;
+export const UNDO_KINDS = ['node.rename', 'node.move', 'node.delete', 'matter.update', 'user.update'] as const;
 export type UndoKind = (typeof UNDO_KINDS)[number];
 
 /** What a change answers beside its object when it can be undone. */

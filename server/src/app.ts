@@ -40,6 +40,7 @@ import { settingsRoutes } from './features/settings/settings.routes.js';
 import { featureFlagsRoutes } from './features/feature-flags/feature-flags.routes.js';
 import { undoMatterUpdate } from './features/matters/matters.service.js';
 import { undoMoveNode, undoRenameNode } from './features/nodes/nodes-undo.service.js';
+import { undoDeleteNode } from './features/nodes/bin.service.js';
 import { teamRoutes } from './features/team/team.routes.js';
 import { auditRoutes } from './features/audit/audit.routes.js';
 import { archivalRoutes } from './features/archival/archival.routes.js';
@@ -161,6 +162,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     undoRoutes(ctx, {
       'node.rename': undoRenameNode,
       'node.move': undoMoveNode,
+      'node.delete': undoDeleteNode,
       'matter.update': undoMatterUpdate,
       'user.update': undoUserUpdate,
     }),

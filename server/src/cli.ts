@@ -17,7 +17,7 @@ import { DataDirUnsafeError, ownerOnlyFiles, secureDataDir, usesDataDir } from '
 const USAGE = `Usage: npm run admin -- create-org --name "Acme LLP" --admin-email ada@acme.test --admin-name "Ada Admin" --admin-password "..."
        npm run admin -- verify-vault    (checks every vaulted file now, within VAULT_VERIFY_BYTES_PER_HOUR)
        npm run admin -- rotate-signing-key [--print-new-key]    (new signing key; the old one stays published)
-       npm run admin -- run-job <sign-audit-heads | archive-audit | retention-end | verify-vault> [--organization <id>] [--dry-run]
+       npm run admin -- run-job <sign-audit-heads | archive-audit | retention-end | verify-vault | retention-mail | bin-purge> [--organization <id>] [--dry-run]
                         (runs a scheduled job's work now and prints what it did; --dry-run changes nothing)
 
 Honours the same environment as the server (DATA_DIR, DATABASE_URL, ...). With the embedded database

@@ -3,6 +3,7 @@
  * worker process (src/worker.ts) both call this, so a job is never known to one and missing from the other.
  */
 import { definePasswordResetJobs } from './features/auth/password-reset.service.js';
+import { defineBinPurgeJobs } from './features/nodes/bin-purge.jobs.js';
 import { defineNodeJobs } from './features/nodes/nodes.jobs.js';
 import { defineUploadJobs } from './features/uploads/uploads.jobs.js';
 import { defineVaultTransferJobs } from './features/vault/vault-transfer.jobs.js';
@@ -15,6 +16,7 @@ import type { AppContext } from './shared/context.js';
 
 export function defineJobs(ctx: AppContext): void {
   defineNodeJobs(ctx);
+  defineBinPurgeJobs(ctx);
   definePasswordResetJobs(ctx);
   defineUploadJobs(ctx);
   defineVaultTransferJobs(ctx);

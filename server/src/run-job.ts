@@ -8,6 +8,7 @@
  *   retention-end     ends the retention of vaulted matters whose period is over and that are not on hold
  *   verify-vault      re-reads every vaulted object now, within VAULT_VERIFY_BYTES_PER_HOUR
  *   retention-mail    mails each administrator the vaulted matters whose retention ends in 1 to 90 days (once a day)
+ *   bin-purge         deletes for good the recycle bin entries past their purge date (matters on hold or vaulted wait)
  */
 import { parseArgs } from 'node:util';
 import type { AppContext } from './shared/context.js';
@@ -18,8 +19,10 @@ import { findOrganization } from './features/users/users.service.js';
 import { runRetentionEnd } from './features/vault/vault-retention.jobs.js';
 import { mattersDueForDestruction, dueForVerification } from './features/vault/vault-queries.repository.js';
 import { runVaultVerification } from './features/vault/vault-verification.jobs.js';
+import { dueBinEntries } from './features/nodes/bin.repository.js';
+import { runBinPurge } from './features/nodes/bin-purge.jobs.js';
 
-const RUN_JOB_NAMES = ['sign-audit-heads', 'archive-audit', 'retention-end', 'verify-vault', 'retention-mail'] as const;
+const RUN_JOB_NAMES = ['sign-audit-heads', 'archive-audit', 'retention-end', 'verify-vault', 'retention-mail', 'bin-purge'] as const;
 type JobName = (typeof RUN_JOB_NAMES)[number];
 
 /** A request the command refuses (exit 64 with the message). */
@@ -105,6 +108,14 @@ export async function runJob(
       if (dryRun) return { result: { ...base, organizations: await retentionAlertMailPlan(ctx, now, organizationId) }, failed: false };
       const run = await runRetentionAlertMail(ctx, now, organizationId);
       return { result: { ...base, ...run }, failed: run.failed > 0 };
+    }
+    case 'bin-purge': {
+      if (dryRun) {
+        const due = await dueBinEntries(ctx.db, now, 10_000, organizationId);
+        return { result: { ...base, wouldPurge: due.map((e) => ({ organizationId: e.organizationId, binEntryId: e.id })) }, failed: false };
+      }
+      const run = await runBinPurge(ctx, now, organizationId);
+      return { result: { ...base, ...run }, failed: false };
     }
   }
 }

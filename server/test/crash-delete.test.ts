@@ -1,6 +1,7 @@
 /**
- * Durable jobs with a real server process: a folder of 20 files is deleted, and the server is killed with
- * SIGKILL while its delete-objects job runs (held after the first object by the failpoint
+ * Durable jobs with a real server process: a folder of 20 files is deleted (to the recycle bin, whose days are
+ * then over), the bin-purge job empties it, and the server is killed with SIGKILL while the delete-objects job it
+ * queued runs (held after the first object by the failpoint
  * nodes.delete.after-object, whose log line is the signal to kill). After a restart on the same DATA_DIR the job
  * must run again by itself, soon: every object of the folder gone, the other files of the
  * matter intact and downloadable, the job completed once.
@@ -17,7 +18,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createFolder, createMatter, newOrganization, sha256, uploadFile } from './factories.js';
 import type { TestApp } from './helpers.js';
-import { cleanUp, cookieHeader, post, request, startServer, storedKeys, serverSetup } from './process-helpers.js';
+import { cleanUp, cookieHeader, request, startServer, storedKeys, serverSetup } from './process-helpers.js';
 
 afterAll(cleanUp);
 
@@ -49,6 +50,14 @@ describe('a server killed while it deletes the objects of a deleted folder', () 
     for (let i = 0; i < 20; i++) doomed.push(await store(`Exhibit ${i + 1}.pdf`, i < 14 ? folder.id : sub.id));
     const kept = [await store('Complaint.pdf', other.id), await store('Answer.pdf', other.id), await store('Engagement letter.pdf', null)];
     const cookie = cookieHeader(admin.client);
+    // Deleted now, its days in the bin over, and the day's bin-purge run queued for the server to take.
+    const deleted = await admin.client.post('/_api/nodes/delete', { nodeId: folder.id });
+    expect(deleted.json()).toMatchObject({ success: true, deletedCount: 22 });
+    await t.ctx.db
+      .updateTable('binEntries')
+      .set({ purgeAfter: new Date(Date.now() - 1000) })
+      .execute();
+    await t.ctx.jobs.enqueue(t.ctx.db, 'bin-purge', {});
     await t.close();
 
     const doomedKeys = doomed.map((f) => f.storagePath);
@@ -60,11 +69,9 @@ describe('a server killed while it deletes the objects of a deleted folder', () 
     expect(stillStored()).toHaveLength(20);
 
     try {
-      // First run: the folder is deleted; the job deletes one object and is held there; the server is killed.
+      // First run: the bin is emptied; the job deletes one object and is held there; the server is killed.
       const first = startServer({ ...env, JOB_RUNNER: 'embedded', FAILPOINTS: 'nodes.delete.after-object=pause(600000,once)' });
       await first.waitFor('Strongroom is ready');
-      const deleted = await post(base, cookie, '/_api/nodes/delete', { nodeId: folder.id });
-      expect(deleted).toEqual({ status: 200, json: { success: true, deletedCount: 22 } });
       await first.waitFor('failpoint nodes.delete.after-object reached');
       first.child.kill('SIGKILL');
       await first.exited;

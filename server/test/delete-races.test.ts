@@ -1,10 +1,12 @@
 /**
- * Concurrent deletes of one folder: the subtree goes once, one job deletes its objects once, and every other
- * request is told the folder is gone (404), never a 500 and never a second deletion.
+ * Concurrent deletes of one folder: the subtree goes to the recycle bin once, and every other request is told the
+ * folder is gone (404), never a 500 and never a second deletion. When the bin is emptied, one job deletes its
+ * objects once.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addMember, auditActions, createFolder, createMatter, newOrganization, uploadFile, type Member } from './factories.js';
 import { DELETE_OBJECTS_JOB } from '../src/features/nodes/nodes.jobs.js';
+import { runBinPurge } from '../src/features/nodes/bin-purge.jobs.js';
 import { createTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -34,13 +36,21 @@ describe('the same folder deleted by several requests at once', () => {
     const statuses = answers.map((a) => a.statusCode).sort();
     expect(statuses).toEqual([200, 404, 404, 404, 404, 404, 404, 404]);
     const winner = answers.find((a) => a.statusCode === 200)!;
-    expect(winner.json()).toEqual({ success: true, deletedCount: 7 });
+    expect(winner.json()).toMatchObject({ success: true, deletedCount: 7 });
     for (const a of answers.filter((x) => x.statusCode === 404)) expect(a.json().error).toBe('Item not found.');
 
-    const left = await t.ctx.db.selectFrom('nodes').select('id').where('matterId', '=', m.id).execute();
-    expect(left.map((r) => r.id)).toEqual([kept.id]);
+    const live = await t.ctx.db.selectFrom('nodes').select('id').where('matterId', '=', m.id).where('binEntryId', 'is', null).execute();
+    expect(live.map((r) => r.id)).toEqual([kept.id]);
+    const entries = await t.ctx.db.selectFrom('binEntries').select('id').where('matterId', '=', m.id).execute();
+    expect(entries).toHaveLength(1);
     const audits = (await auditActions(t, admin.organizationId)).filter((e) => e.action === 'DELETE_NODE');
     expect(audits.map((e) => e.targetId)).toEqual([folder.id]);
+    expect(await t.ctx.jobs.pendingCount(DELETE_OBJECTS_JOB)).toBe(jobsBefore);
+
+    // The bin is emptied (its days over): the rows go, and one job deletes each object once.
+    expect(await runBinPurge(t.ctx, new Date(Date.now() + 31 * 86_400_000))).toMatchObject({ entriesPurged: 1, nodesDeleted: 7 });
+    const left = await t.ctx.db.selectFrom('nodes').select('id').where('matterId', '=', m.id).execute();
+    expect(left.map((r) => r.id)).toEqual([kept.id]);
     expect(await t.ctx.jobs.pendingCount(DELETE_OBJECTS_JOB)).toBe(jobsBefore + 1);
 
     const deletes = vi.spyOn(t.ctx.store, 'delete');

@@ -30,6 +30,7 @@ import {
   randomIds,
   resetTokenFor,
   undoEntryVia,
+  binEntryVia,
   uniqueName,
   type OrgWorld,
 } from './probe/world.js';
@@ -48,6 +49,7 @@ export type IdKind =
   | 'userPublicId'
   | 'invitationId'
   | 'undoId'
+  | 'binEntryId'
   | 'auditLogId'
   | 'organizationId';
 
@@ -90,6 +92,8 @@ export function idValue(w: OrgWorld, kind: IdKind): string | number {
       return w.invitation.id;
     case 'undoId':
       return w.undo.id;
+    case 'binEntryId':
+      return w.binEntry.id;
     case 'auditLogId':
       return w.auditLogId;
     case 'organizationId':
@@ -555,6 +559,15 @@ export const SAMPLES: Record<string, OperationSample> = {
   'POST /_api/nodes/delete': {
     build: async ({ me }) => ({ body: { nodeId: (await createFolderVia(me.admin.client, me.matter.id)).id } }),
     idProbes: [{ set: { 'body.nodeId': 'folderId' } }, { set: { 'body.nodeId': 'fileId' } }],
+  },
+  'GET /_api/nodes/bin': {
+    // Whoever may see the matter's files; another organization's matter answers 404 like one that does not exist.
+    build: async ({ me }) => ({ query: { matterId: me.matter.id } }),
+    idProbes: [{ set: { 'query.matterId': 'matterId' } }],
+  },
+  'POST /_api/nodes/bin/restore': {
+    build: async ({ me }) => ({ body: { binEntryId: await binEntryVia(me.admin.client, me.matter.id) } }),
+    idProbes: [{ set: { 'body.binEntryId': 'binEntryId' } }],
   },
   'GET /_api/nodes/download-url': {
     // Guests too: only the matters shared with them (the probes' guest has none: 403 or nothing listed).

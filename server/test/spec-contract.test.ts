@@ -239,9 +239,23 @@ describe('folder calls', () => {
     const deleted = expectFields(
       ok(await admin.client.post('/_api/nodes/delete', { nodeId: pleadings.id })),
       [],
-      ['success', 'deletedCount'],
+      ['success', 'deletedCount', 'binEntryId', 'purgeAfter', ...UNDO_OFFER],
     );
-    expect(deleted).toEqual({ success: true, deletedCount: 1 });
+    expect(deleted).toMatchObject({ success: true, deletedCount: 1 });
+    const binned = expectFields(ok(await admin.client.get(`/_api/nodes/bin?matterId=${matterId}`)), ['items']);
+    expectFields((binned.items as unknown[])[0], [
+      'binEntryId',
+      'nodeId',
+      'name',
+      'nodeType',
+      'originalPath',
+      'fileCount',
+      'totalBytes',
+      'deletedAt',
+      'deletedBy',
+      'deletedByName',
+      'purgeAfter',
+    ]);
 
     const tree = await detail(matterId);
     expect(tree.nodes.map((n) => [n.path, n.parentId]).sort()).toEqual([

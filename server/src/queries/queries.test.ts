@@ -19,7 +19,8 @@ import {
   nextMatterCounterQuery,
   type MatterFilters,
 } from '../features/matters/matters.repository.js';
-import { deleteSubtreeQuery, pathNamesQuery, selfOrDescendantQuery } from '../features/nodes/nodes.repository.js';
+import { binSubtreeQuery } from '../features/nodes/bin.repository.js';
+import { pathNamesQuery, selfOrDescendantQuery } from '../features/nodes/nodes.repository.js';
 import { liveSessionQuery } from '../features/sessions/sessions.repository.js';
 import { testDatabase } from '../../test/helpers.js';
 
@@ -114,9 +115,9 @@ const cases: Case[] = [
     compile: () => selfOrDescendantQuery(NODE, OTHER_NODE).compile(handle.db),
   },
   {
-    name: 'node-subtree-delete',
-    source: 'deleteSubtreeQuery (nodes.repository.ts)',
-    compile: () => deleteSubtreeQuery(ORG, NODE).compile(handle.db.withoutPlugins()),
+    name: 'node-subtree-bin',
+    source: 'binSubtreeQuery (bin.repository.ts)',
+    compile: () => binSubtreeQuery(ORG, NODE, OTHER_NODE).compile(handle.db.withoutPlugins()),
   },
 ];
 

@@ -41,6 +41,8 @@ export type OrgWorld = {
   invitation: { id: string; token: string; email: string };
   /** An unused undo entry of the admin's (a folder rename). */
   undo: { id: string };
+  /** An entry of the matter's recycle bin (a deleted folder). */
+  binEntry: { id: string };
   /** An audit entry of the organization everyone in it may see (the matter's creation). */
   auditLogId: string;
 };
@@ -134,6 +136,12 @@ export async function createFolderVia(c: Client, matterId: string, parentId: str
 export async function undoEntryVia(c: Client, matterId: string): Promise<string> {
   const folder = await createFolderVia(c, matterId);
   return ok(await c.post('/_api/nodes/rename', { nodeId: folder.id, newName: uniqueName('Renamed') }), 'rename').undoId as string;
+}
+
+/** A recycle bin entry: a fresh folder, deleted by the client. */
+export async function binEntryVia(c: Client, matterId: string): Promise<string> {
+  const folder = await createFolderVia(c, matterId);
+  return ok(await c.post('/_api/nodes/delete', { nodeId: folder.id }), 'delete').binEntryId as string;
 }
 
 /** PUT to a presigned local-store URL through the app itself. */
@@ -258,6 +266,7 @@ export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
   const multipart = await openMultipart(t, c, matter.id, folder.id);
   const standard = await pendingStandardUpload(t, c, matter.id, null);
   const undoId = await undoEntryVia(c, matter.id);
+  const binEntryId = await binEntryVia(c, matter.id);
   // The invitation goes through the real invite call (fresh MFA by system token); its token is read from the mail.
   const before = t.sink.messages.length;
   const invitedEmail = uniqueEmail('invited');
@@ -284,6 +293,7 @@ export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
     standard: { s3Key: standard.s3Key, fileName: standard.fileName, fileSize: standard.fileSize },
     invitation: { id: inv.invitation.id, token, email: invitedEmail },
     undo: { id: undoId },
+    binEntry: { id: binEntryId },
     auditLogId: String(log.id),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Changes of a matter's tree: creating a folder, renaming, moving and deleting an item. Every change takes the
  * matter's lock first, is refused under legal hold and in the vault, and is one transaction with its audit entry
- * (and, for a rename or a move, its undo entry).
+ * (and, for a rename or a move, its undo entry). Deleting moves an item to the recycle bin (bin.service.ts).
  */
 import type { CreateFolderRequest, MoveNodeRequest, NodeChangeResponse, NodeDto, RenameNodeRequest } from '@strongroom/contracts';
 import { NODE_MSG } from '@strongroom/contracts';
@@ -13,15 +13,12 @@ import { isUniqueViolation } from '../../shared/unique-violation.js';
 import { lockVisibleMatter, requireMatterWritable, requireMatterWriter, type MatterRow } from '../matters/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { recordUndo, type UndoOffer } from '../undo/index.js';
-import { enqueueObjectDeletion } from './nodes.jobs.js';
 import {
-  deleteSubtree,
   findNode,
   insertNode,
   isSelfOrDescendant,
   lockNode,
   nameTaken,
-  pathNames,
   updateNode,
   type NewNode,
   type NodeRow,
@@ -200,47 +197,4 @@ export async function moveNode(ctx: AppContext, auth: AuthContext, input: MoveNo
       }),
   );
   return { node: await nodeDto(ctx.db, user.organizationId, input.nodeId), ...offer };
-}
-
-/**
- * Deletes a node and its subtree: the rows go in one transaction, which also enqueues the deletion of the
- * stored objects; the job runs after the commit. So a crash leaves at worst an object without a row (removed
- * when the job runs), never a row without its object.
- */
-export async function deleteNode(
-  ctx: AppContext,
-  auth: AuthContext,
-  nodeId: string,
-  meta: RequestMeta,
-): Promise<{ success: true; deletedCount: number }> {
-  const { user } = auth;
-  // A person who may change nothing is told the matter is read-only; one lacking only canDelete, that they lack it.
-  requireMatterWriter(user, 'canDelete');
-  const deleted = await ctx.db.transaction().execute(async (trx) => {
-    const { matter, node } = await lockNodeForChange(trx, auth, nodeId);
-    const path = '/' + (await pathNames(trx, node.id)).join('/');
-    const rows = await deleteSubtree(trx, user.organizationId, node.id);
-    const keys = rows.flatMap((r) => (r.storagePath ? [r.storagePath] : []));
-    if (keys.length > 0) await enqueueObjectDeletion(ctx, trx, user.organizationId, keys, 'node-deleted');
-    await auditFor(user, meta)(
-      trx,
-      'DELETE_NODE',
-      { table: 'nodes', id: node.id },
-      {
-        matterId: matter.id,
-        name: node.name,
-        nodeType: node.nodeType,
-        path,
-        deletedNodes: rows.length,
-        deletedFiles: rows.filter((r) => r.nodeType === 'file').length,
-        deletedBytes: rows.reduce((sum, r) => sum + Number(r.fileSize ?? 0), 0),
-        fileIds: rows
-          .filter((r) => r.nodeType === 'file')
-          .map((r) => r.id)
-          .slice(0, 1000),
-      },
-    );
-    return rows.length;
-  });
-  return { success: true, deletedCount: deleted };
 }

@@ -17,20 +17,35 @@ function withCreator(db: Executor) {
     .select(['users.publicId as creatorId', 'users.fullName as creatorName']);
 }
 
+// Items in the recycle bin (bin_entry_id set) are not part of the matter's tree: every read of the tree, every
+// lookup of an item to change or download, and the name check leave them out.
+
+/** The matter's live nodes (none in the recycle bin). */
 export function listMatterNodes(db: Executor, organizationId: string, matterId: string): Promise<NodeWithCreator[]> {
-  return withCreator(db).where('nodes.organizationId', '=', organizationId).where('nodes.matterId', '=', matterId).execute();
+  return withCreator(db)
+    .where('nodes.organizationId', '=', organizationId)
+    .where('nodes.matterId', '=', matterId)
+    .where('nodes.binEntryId', 'is', null)
+    .execute();
 }
 
+/** A live node (one in the recycle bin is not found). */
 export function findNode(db: Executor, organizationId: string, nodeId: string): Promise<NodeWithCreator | undefined> {
-  return withCreator(db).where('nodes.organizationId', '=', organizationId).where('nodes.id', '=', nodeId).executeTakeFirst();
+  return withCreator(db)
+    .where('nodes.organizationId', '=', organizationId)
+    .where('nodes.id', '=', nodeId)
+    .where('nodes.binEntryId', 'is', null)
+    .executeTakeFirst();
 }
 
+/** A live node, locked for the rest of the transaction. */
 export function lockNode(db: Executor, organizationId: string, nodeId: string): Promise<NodeRow | undefined> {
   return db
     .selectFrom('nodes')
     .selectAll()
     .where('organizationId', '=', organizationId)
     .where('id', '=', nodeId)
+    .where('binEntryId', 'is', null)
     .forUpdate()
     .executeTakeFirst();
 }
@@ -69,7 +84,7 @@ export async function isSelfOrDescendant(db: Executor, nodeId: string, candidate
   return rows[0]?.found === true;
 }
 
-/** Whether a folder already holds a node of that name, ignoring case (optionally not counting one node). */
+/** Whether a folder already holds a live node of that name, ignoring case (optionally not counting one node). */
 export async function nameTaken(
   db: Executor,
   matterId: string,
@@ -81,6 +96,7 @@ export async function nameTaken(
     .selectFrom('nodes')
     .select('id')
     .where('matterId', '=', matterId)
+    .where('binEntryId', 'is', null)
     .where(sql<boolean>`coalesce(parent_id, ${ROOT}::uuid) = ${parentId ?? ROOT}::uuid`)
     .where((eb) => eb(eb.fn('lower', ['name']), '=', sql<string>`lower(${name})`));
   if (exceptNodeId) q = q.where('id', '!=', exceptNodeId);
@@ -115,31 +131,6 @@ export function updateNode(db: Executor, node: NodeRow, changes: Partial<Pick<No
     .where('organizationId', '=', node.organizationId)
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-/** The one statement that deletes a node and its subtree, answering the deleted rows (the query, not yet run). */
-export function deleteSubtreeQuery(organizationId: string, nodeId: string) {
-  return sql<{ id: string; node_type: 'file' | 'folder'; storage_path: string | null; file_size: string | null }>`
-    with recursive sub as (
-      select id from nodes where id = ${nodeId} and organization_id = ${organizationId}
-      union all
-      select n.id from nodes n join sub on n.parent_id = sub.id
-    )
-    delete from nodes where id in (select id from sub) and organization_id = ${organizationId}
-    returning id, node_type, storage_path, file_size`;
-}
-
-/**
- * Deletes a node and everything below it in one statement (the parent foreign key is checked at its end) and
- * answers what was deleted.
- */
-export async function deleteSubtree(
-  db: Executor,
-  organizationId: string,
-  nodeId: string,
-): Promise<Array<{ id: string; nodeType: 'file' | 'folder'; storagePath: string | null; fileSize: string | null }>> {
-  const { rows } = await deleteSubtreeQuery(organizationId, nodeId).execute(db.withoutPlugins());
-  return rows.map((r) => ({ id: r.id, nodeType: r.node_type, storagePath: r.storage_path, fileSize: r.file_size }));
 }
 
 /** Keys among `keys` that a node still points at. */

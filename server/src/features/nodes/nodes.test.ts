@@ -391,7 +391,7 @@ describe('POST /_api/nodes/move', () => {
 });
 
 describe('POST /_api/nodes/delete', () => {
-  it('deletes a folder with its subtree in one go, and the stored objects once the job ran', async () => {
+  it('moves a folder with its subtree to the recycle bin in one go; the stored objects stay until the bin is emptied', async () => {
     const m = await createMatter(admin.client);
     const top = await createFolder(admin.client, m.id, 'Top');
     const mid = await createFolder(admin.client, m.id, 'Mid', top.id);
@@ -399,33 +399,33 @@ describe('POST /_api/nodes/delete', () => {
     const f1 = await uploadFile(t, admin.client, m.id, 'one.pdf', Buffer.from('one'), top.id);
     const f2 = await uploadFile(t, admin.client, m.id, 'two.pdf', Buffer.from('two'), mid.id);
     const f3 = await uploadFile(t, admin.client, m.id, 'three.pdf', Buffer.from('three'), keep.id);
-    for (const f of [f1, f2, f3]) expect(await t.ctx.store.head(f.storagePath)).not.toBeNull();
 
     const r = ok(await admin.client.post('/_api/nodes/delete', { nodeId: top.id }));
-    expect(r).toEqual({ success: true, deletedCount: 4 });
-    const left = await t.ctx.db.selectFrom('nodes').select('id').where('matterId', '=', m.id).execute();
-    expect(left.map((x) => x.id).sort()).toEqual([keep.id, f3.id].sort());
-    // Rows are gone at once; the objects wait for the job (run after the commit).
-    expect(await t.ctx.store.head(f1.storagePath)).not.toBeNull();
-    expect(await t.ctx.jobs.pendingCount('delete-objects')).toBe(1);
-    const run = await t.ctx.jobs.runDueJobs(['delete-objects']);
-    expect(run).toEqual({ completed: 1, failed: 0 });
-    expect(await t.ctx.store.head(f1.storagePath)).toBeNull();
-    expect(await t.ctx.store.head(f2.storagePath)).toBeNull();
-    expect(await t.ctx.store.head(f3.storagePath)).not.toBeNull();
+    expect(r).toMatchObject({ success: true, deletedCount: 4, binEntryId: expect.any(String), undoId: expect.any(String) });
+    const days = (new Date(r.purgeAfter).getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+    // The tree shows only what is live; the binned rows stay, marked, and nothing is queued for deletion.
+    expect((await tree(m.id)).map((n) => n.id).sort()).toEqual([keep.id].sort());
+    const binned = await t.ctx.db.selectFrom('nodes').select('id').where('binEntryId', '=', r.binEntryId).execute();
+    expect(binned.map((x) => x.id).sort()).toEqual([top.id, mid.id, f1.id, f2.id].sort());
+    expect(await t.ctx.jobs.pendingCount('delete-objects')).toBe(0);
+    for (const f of [f1, f2, f3]) expect(await t.ctx.store.head(f.storagePath)).not.toBeNull();
     const entry = (await auditActions(t, admin.organizationId)).find((e) => e.action === 'DELETE_NODE' && e.targetId === top.id);
     expect(entry?.details).toMatchObject({
       name: 'Top',
       nodeType: 'folder',
       path: '/Top',
+      binEntryId: r.binEntryId,
       deletedNodes: 4,
       deletedFiles: 2,
       deletedBytes: 6,
     });
-    // A single file too.
-    expect(ok(await admin.client.post('/_api/nodes/delete', { nodeId: f3.id }))).toEqual({ success: true, deletedCount: 1 });
-    await t.ctx.jobs.runDueJobs(['delete-objects']);
-    expect(await t.ctx.store.head(f3.storagePath)).toBeNull();
+    // A single file too; a binned file cannot be downloaded, renamed or deleted again.
+    expect(ok(await admin.client.post('/_api/nodes/delete', { nodeId: f3.id }))).toMatchObject({ success: true, deletedCount: 1 });
+    expect((await admin.client.get(`/_api/nodes/download-url?nodeId=${f3.id}`)).statusCode).toBe(404);
+    expect((await admin.client.post('/_api/nodes/rename', { nodeId: f3.id, newName: 'x.pdf' })).statusCode).toBe(404);
+    expect((await admin.client.post('/_api/nodes/delete', { nodeId: f3.id })).statusCode).toBe(404);
   });
 
   it('enqueues nothing when the deletion is refused or rolled back', async () => {

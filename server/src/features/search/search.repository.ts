@@ -83,9 +83,9 @@ export const BROAD_MATCHES = 1000;
 /** How many names of each kind a broad search ranks (at least the page and one more). */
 const NEAREST = 500;
 
-/** The files and folders inside the matters the searcher may see. */
+/** The files and folders inside the matters the searcher may see (none in a recycle bin). */
 function visibleNodes(db: Executor, user: Searcher) {
-  const all = db.selectFrom('nodes').where('nodes.organizationId', '=', user.organizationId);
+  const all = db.selectFrom('nodes').where('nodes.organizationId', '=', user.organizationId).where('nodes.binEntryId', 'is', null);
   // A search within one matter reads that matter's nodes only.
   const q = user.matterId === undefined ? all : all.where('nodes.matterId', '=', user.matterId);
   // Someone who sees every matter of the organization (not a guest, and canViewVaulted) sees every node in it:

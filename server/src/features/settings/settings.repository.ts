@@ -13,7 +13,15 @@ export async function findOtherUserWithEmail(db: Executor, email: string, userId
   return row?.id;
 }
 
-const ORG_FIELDS = ['id', 'name', 'primaryContactName', 'primaryContactEmail', 'primaryContactPhone', 'defaultRetentionYears'] as const;
+const ORG_FIELDS = [
+  'id',
+  'name',
+  'primaryContactName',
+  'primaryContactEmail',
+  'primaryContactPhone',
+  'defaultRetentionYears',
+  'binRetentionDays',
+] as const;
 
 export function findOrganizationSettings(db: Executor, organizationId: string) {
   return db.selectFrom('organizations').select(ORG_FIELDS).where('id', '=', organizationId).executeTakeFirst();

@@ -148,6 +148,7 @@ export async function getRetention(ctx: AppContext, auth: AuthContext): Promise<
   const writeOnce = await ctx.store.writeOnceStatus();
   return {
     defaultRetentionYears: org.defaultRetentionYears,
+    binRetentionDays: org.binRetentionDays,
     canEdit: auth.user.role === 'admin',
     vaultConfiguration: { objectLockMode: 'COMPLIANCE', mfaForVaulting: 'Required', writeOnce },
   };
@@ -160,16 +161,19 @@ export async function updateRetention(
   meta: RequestMeta,
 ): Promise<UpdateRetentionResponse> {
   const orgId = auth.user.organizationId;
-  await auth.stepUp.run(async (trx) => {
+  const binRetentionDays = await auth.stepUp.run(async (trx) => {
     const org = await lockOrganizationSettings(trx, orgId);
     if (!org) throw notFound();
-    await saveOrganizationSettings(trx, orgId, { defaultRetentionYears: input.defaultRetentionYears });
+    // The bin's days are left as they are when the request leaves them out.
+    const after = { defaultRetentionYears: input.defaultRetentionYears, binRetentionDays: input.binRetentionDays ?? org.binRetentionDays };
+    await saveOrganizationSettings(trx, orgId, after);
     await auditFor(auth.user, meta)(
       trx,
       'UPDATE_RETENTION',
       { table: 'organizations', id: orgId },
-      { before: { defaultRetentionYears: org.defaultRetentionYears }, after: { defaultRetentionYears: input.defaultRetentionYears } },
+      { before: { defaultRetentionYears: org.defaultRetentionYears, binRetentionDays: org.binRetentionDays }, after },
     );
+    return after.binRetentionDays;
   });
-  return { success: true, message: SETTINGS_MSG.retentionUpdated, defaultRetentionYears: input.defaultRetentionYears };
+  return { success: true, message: SETTINGS_MSG.retentionUpdated, defaultRetentionYears: input.defaultRetentionYears, binRetentionDays };
 }

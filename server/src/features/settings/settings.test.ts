@@ -301,6 +301,7 @@ describe('retention and vault configuration', () => {
   it('answers the default and the real vault configuration to admins and users, not guests', async () => {
     const expected = {
       defaultRetentionYears: 7,
+      binRetentionDays: 30,
       vaultConfiguration: {
         objectLockMode: 'COMPLIANCE',
         mfaForVaulting: 'Required',
@@ -321,6 +322,9 @@ describe('retention and vault configuration', () => {
     expect(await send(2.5)).toBe(SETTINGS_MSG.retentionInteger);
     expect(await send('7')).toBe(SETTINGS_MSG.retentionMin);
     expect(await send(101)).toBe(SETTINGS_MSG.retentionMax);
+    const bin = async (v: unknown) =>
+      (await admin.client.post('/_api/settings/retention', { defaultRetentionYears: 7, binRetentionDays: v })).json().error;
+    for (const v of [0, 366, 2.5, '30', -1]) expect(await bin(v)).toBe(SETTINGS_MSG.binRetentionRange);
   });
 
   it('is changed by admins only, behind a code while MFA_RETENTION_POLICIES is on, audited with before and after', async () => {
@@ -331,11 +335,23 @@ describe('retention and vault configuration', () => {
     const asked = await admin.client.post('/_api/settings/retention', { defaultRetentionYears: 10 });
     expect(asked.json()).toMatchObject({ code: 'MFA_REQUIRED', details: { operation: 'MFA_RETENTION_POLICIES' } });
     const res = await admin.client.post('/_api/settings/retention', { defaultRetentionYears: 10, mfaToken: currentTotp(admin.totpSecret) });
-    expect(res.json()).toEqual({ success: true, message: SETTINGS_MSG.retentionUpdated, defaultRetentionYears: 10 });
+    expect(res.json()).toEqual({ success: true, message: SETTINGS_MSG.retentionUpdated, defaultRetentionYears: 10, binRetentionDays: 30 });
     expect((await user.client.get('/_api/settings/retention')).json().defaultRetentionYears).toBe(10);
     expect((await lastAudit(orgId, 'UPDATE_RETENTION'))?.details).toEqual({
-      before: { defaultRetentionYears: 7 },
-      after: { defaultRetentionYears: 10 },
+      before: { defaultRetentionYears: 7, binRetentionDays: 30 },
+      after: { defaultRetentionYears: 10, binRetentionDays: 30 },
+    });
+    // The recycle bin's days, changed with the years (left out above: unchanged).
+    const bin = await admin.client.post('/_api/settings/retention', {
+      defaultRetentionYears: 10,
+      binRetentionDays: 14,
+      mfaToken: currentTotp(admin.totpSecret, Date.now() + 30_000),
+    });
+    expect(bin.json()).toMatchObject({ success: true, binRetentionDays: 14 });
+    expect((await user.client.get('/_api/settings/retention')).json().binRetentionDays).toBe(14);
+    expect((await lastAudit(orgId, 'UPDATE_RETENTION'))?.details).toEqual({
+      before: { defaultRetentionYears: 10, binRetentionDays: 30 },
+      after: { defaultRetentionYears: 10, binRetentionDays: 14 },
     });
   });
 });

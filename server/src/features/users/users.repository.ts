@@ -4,7 +4,8 @@ import type { Executor } from '../../platform/db/database.js';
 import type { OrganizationsTable, UsersTable } from '../../platform/db/schema.js';
 
 export type UserRow = Selectable<UsersTable>;
-export type OrganizationRow = Selectable<OrganizationsTable>;
+/** The organization as a session carries it (the recycle bin's days are read where a delete needs them). */
+export type OrganizationRow = Omit<Selectable<OrganizationsTable>, 'binRetentionDays'>;
 
 export function findUserByEmail(db: Executor, email: string) {
   return db
@@ -95,6 +96,7 @@ const ORG_SETTINGS_FIELDS = [
   'primaryContactEmail',
   'primaryContactPhone',
   'defaultRetentionYears',
+  'binRetentionDays',
 ] as const;
 
 /** The organization's settings row, locked for the rest of the transaction (one change at a time). */
@@ -111,6 +113,7 @@ export async function updateOrganizationSettings(
     primaryContactEmail: string;
     primaryContactPhone: string;
     defaultRetentionYears: number;
+    binRetentionDays: number;
   }>,
 ): Promise<void> {
   await db

@@ -29,6 +29,8 @@ export async function matterFileTotals(db: Executor, organizationId: string, mat
     .where('matterId', '=', matterId)
     .where('nodeType', '=', 'file')
     .where('storagePath', 'is not', null)
+    // Items in the recycle bin are not vaulted: they stay in the bin, as they were deleted.
+    .where('binEntryId', 'is', null)
     .executeTakeFirstOrThrow();
   return { files: row.files, bytes: Number(row.bytes) };
 }
@@ -72,13 +74,14 @@ export async function organizationName(db: Executor, organizationId: string): Pr
   return row.name;
 }
 
-/** Every node of the matter (the tree gives each file its path). */
+/** Every live node of the matter, none in the recycle bin (the tree gives each file its path). */
 export function matterNodes(db: Executor, organizationId: string, matterId: string) {
   return db
     .selectFrom('nodes')
     .select(['id', 'parentId', 'name', 'nodeType', 'fileSize', 'sha256Hash', 'storagePath'])
     .where('organizationId', '=', organizationId)
     .where('matterId', '=', matterId)
+    .where('binEntryId', 'is', null)
     .execute();
 }
 

@@ -13,6 +13,8 @@ export interface OrganizationsTable {
   primaryContactPhone: string | null;
   mfaRequired: Generated<boolean>;
   defaultRetentionYears: Generated<number>;
+  /** Days a deleted folder or file stays in the recycle bin (1-365). */
+  binRetentionDays: Generated<number>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
   /** bigint, read as a string: the organization's own storage quota in bytes; null: the configured default. */
@@ -294,6 +296,26 @@ export interface NodesTable {
   updatedAt: Timestamp;
   /** Raised by a trigger at every update of the row. */
   version: Generated<number>;
+  /** Set while the node is in the recycle bin: the entry of the deleted item it was part of. */
+  binEntryId: Generated<string | null>;
+}
+
+/** A deleted folder or file in its matter's recycle bin (features/nodes), until restored or purged. */
+export interface BinEntriesTable {
+  id: Generated<string>;
+  organizationId: string;
+  matterId: string;
+  /** The item deleted (the top of the subtree). */
+  nodeId: string;
+  originalParentId: string | null;
+  /** The folder path it was in, for display ('/' for the root). */
+  originalPath: string;
+  deletedBy: number | null;
+  deletedAt: Generated<Date>;
+  purgeAfter: Timestamp;
+  fileCount: number;
+  /** bigint: read as a string. */
+  totalBytes: ColumnType<string, number | string, number | string>;
 }
 
 export interface UploadSessionsTable {
@@ -501,6 +523,7 @@ export interface DB {
   matters: MattersTable;
   matterNumberCounters: MatterNumberCountersTable;
   nodes: NodesTable;
+  binEntries: BinEntriesTable;
   uploadSessions: UploadSessionsTable;
   undoEntries: UndoEntriesTable;
   guestMatterGrants: GuestMatterGrantsTable;

@@ -19,6 +19,7 @@ import { FolderPicker } from './folder-tree';
 import { MatterSearchResults, SEARCH_DEBOUNCE_MS } from './matter-search-results';
 import { nodeActions, NodeActionItems, type NodePermissions } from './node-actions';
 import { CreateFolderDialog, DeleteNodeDialog, MoveNodeDialog, RenameNodeDialog } from './node-dialogs';
+import { RecycleBinButton } from './recycle-bin-dialog';
 
 type FileBrowserProps = {
   matterId: string;
@@ -237,6 +238,7 @@ export function FileBrowser(props: FileBrowserProps) {
           />
         </div>
         {permissions.canRetrieve ? <ZipButton matterId={matterId} folderId={currentId} /> : null}
+        <RecycleBinButton matterId={matterId} canRestore={permissions.canDelete && readOnlyReason === null} />
         <WithReason reason={uploadReason}>
           <Button size="sm" disabled={uploadReason !== null} onClick={onUpload}>
             <Upload aria-hidden="true" />

@@ -11,6 +11,7 @@ import { matterDetailQueryKey } from '@/lib/query-keys';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCreateFolder } from '../api/create-folder';
 import { useDeleteNode } from '../api/delete-node';
+import { binQueryKey, useBinDays } from '../api/recycle-bin';
 import { useMoveNode } from '../api/move-node';
 import { useRenameNode } from '../api/rename-node';
 import { FolderPicker } from './folder-tree';
@@ -280,15 +281,22 @@ function MoveNodeForm({ node, nodes, move, refreshTree, onOpenChange }: MoveNode
   );
 }
 
+/** Deleting moves the item to the recycle bin; the toast's Undo brings it back, as the bin's Restore does. */
 export function DeleteNodeDialog({ open, onOpenChange, node }: BaseProps & { node: NodeTreeDto }) {
   const del = useDeleteNode(node.matterId);
+  const days = useBinDays();
+  const queryClient = useQueryClient();
+  const refreshTree = useRefreshTree(node.matterId);
   const isFolder = node.nodeType === 'folder';
   const submit = () =>
     del.mutate(
       { nodeId: node.id },
       {
-        onSuccess: () => {
-          toast.success(NODE_MSG.deleted(`"${node.name}"`));
+        onSuccess: (res) => {
+          toastWithUndo({ title: NODE_MSG.movedToBin, description: `"${node.name}"` }, res, async () => {
+            await refreshTree();
+            await queryClient.invalidateQueries({ queryKey: binQueryKey(node.matterId) });
+          });
           onOpenChange(false);
         },
         onError: (err) => {
@@ -303,8 +311,8 @@ export function DeleteNodeDialog({ open, onOpenChange, node }: BaseProps & { nod
         <DialogHeader>
           <DialogTitle>{isFolder ? 'Delete Folder' : 'Delete File'}</DialogTitle>
           <DialogDescription>
-            {isFolder ? `"${node.name}" and everything in it will be deleted.` : `"${node.name}" will be deleted.`} This action cannot be
-            undone.
+            {isFolder ? `"${node.name}" and everything in it will be deleted.` : `"${node.name}" will be deleted.`}{' '}
+            {NODE_MSG.deleteGoesToBin(days)}
           </DialogDescription>
         </DialogHeader>
         <DialogActions

@@ -37,6 +37,7 @@ beforeEach(() => {
   };
   retention = {
     defaultRetentionYears: 7,
+    binRetentionDays: 30,
     canEdit: true,
     vaultConfiguration: {
       objectLockMode: 'COMPLIANCE',
@@ -61,11 +62,16 @@ beforeEach(() => {
     if (path === '/_api/settings/retention' && method === 'GET') return Response.json(retention);
     if (path === '/_api/settings/retention') {
       if (mfaOn && b?.mfaToken !== '123456') return mfaRequired('MFA_RETENTION_POLICIES');
-      retention = { ...retention, defaultRetentionYears: b!.defaultRetentionYears as number };
+      retention = {
+        ...retention,
+        defaultRetentionYears: b!.defaultRetentionYears as number,
+        binRetentionDays: (b!.binRetentionDays as number | undefined) ?? retention.binRetentionDays,
+      };
       return Response.json({
         success: true,
         message: SETTINGS_MSG.retentionUpdated,
         defaultRetentionYears: retention.defaultRetentionYears,
+        binRetentionDays: retention.binRetentionDays,
       });
     }
     return Response.json({ error: 'Not found.', code: 'NOT_FOUND' }, { status: 404 });
@@ -175,7 +181,11 @@ describe('the Retention & Vault tab', () => {
     await user.click(within(prompt).getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(toasts.success).toHaveBeenCalledWith(SETTINGS_MSG.retentionUpdated));
     expect(retention.defaultRetentionYears).toBe(10);
-    expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({ defaultRetentionYears: 10, mfaToken: '123456' });
+    expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({
+      defaultRetentionYears: 10,
+      binRetentionDays: 30,
+      mfaToken: '123456',
+    });
     await waitFor(() => expect(screen.getByLabelText('Retention period (years)')).toHaveValue(10));
   });
 

@@ -17,8 +17,8 @@ import { useRetentionSettings } from '../api/get-retention';
 import { useUpdateRetention } from '../api/update-retention';
 import { SigningKeyCard } from './signing-key-card';
 
-const retentionForm = updateRetentionRequest.omit({ mfaToken: true });
-type RetentionForm = { defaultRetentionYears: number };
+const retentionForm = updateRetentionRequest.omit({ mfaToken: true }).required();
+type RetentionForm = { defaultRetentionYears: number; binRetentionDays: number };
 
 /**
  * The Retention & Vault tab: the default retention policy (administrators change it), the read-only vault
@@ -65,7 +65,10 @@ function RetentionPolicyCard({ settings }: { settings: RetentionSettingsResponse
   const headingId = useId();
   const form = useForm<RetentionForm>({
     resolver: zodResolver(retentionForm),
-    defaultValues: { defaultRetentionYears: settings.defaultRetentionYears ?? SETTINGS_LIMITS.retentionYearsDefault },
+    defaultValues: {
+      defaultRetentionYears: settings.defaultRetentionYears ?? SETTINGS_LIMITS.retentionYearsDefault,
+      binRetentionDays: settings.binRetentionDays ?? SETTINGS_LIMITS.binRetentionDaysDefault,
+    },
   });
   const { errors, isDirty } = form.formState;
 
@@ -74,7 +77,7 @@ function RetentionPolicyCard({ settings }: { settings: RetentionSettingsResponse
     update.mutate(values, {
       onSuccess: (answer) => {
         toast.success(SETTINGS_MSG.retentionUpdated);
-        form.reset({ defaultRetentionYears: answer.defaultRetentionYears });
+        form.reset({ defaultRetentionYears: answer.defaultRetentionYears, binRetentionDays: answer.binRetentionDays });
       },
       onError: (error) => setFormError(isMfaCancelledError(error) ? null : errorMessage(error)),
     });
@@ -90,7 +93,8 @@ function RetentionPolicyCard({ settings }: { settings: RetentionSettingsResponse
           </h2>
         </div>
         <CardDescription>
-          How long vaulted matters are kept before their files may be deleted. The vault dialog starts from this value.
+          How long vaulted matters are kept before their files may be deleted (the vault dialog starts from this value), and how long
+          deleted folders and files stay in each matter's recycle bin.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -113,6 +117,29 @@ function RetentionPolicyCard({ settings }: { settings: RetentionSettingsResponse
                 inputMode="numeric"
                 min={SETTINGS_LIMITS.retentionYearsMin}
                 max={SETTINGS_LIMITS.retentionYearsMax}
+                step={1}
+                readOnly={!settings.canEdit}
+                className="w-40"
+              />
+            )}
+          </FormField>
+          <FormField
+            label="Recycle bin (days)"
+            error={errors.binRetentionDays?.message}
+            hint={
+              settings.canEdit
+                ? `From ${SETTINGS_LIMITS.binRetentionDaysMin} to ${SETTINGS_LIMITS.binRetentionDaysMax} days; then deleted items are deleted for good.`
+                : 'Only administrators can change how long deleted items are kept.'
+            }
+          >
+            {(control) => (
+              <Input
+                {...control}
+                {...form.register('binRetentionDays', { valueAsNumber: true })}
+                type="number"
+                inputMode="numeric"
+                min={SETTINGS_LIMITS.binRetentionDaysMin}
+                max={SETTINGS_LIMITS.binRetentionDaysMax}
                 step={1}
                 readOnly={!settings.canEdit}
                 className="w-40"
