@@ -19,6 +19,7 @@ import {
   nextMatterCounterQuery,
   type MatterFilters,
 } from '../features/matters/matters.repository.js';
+import { subtreeVersionKeysQuery } from '../features/nodes/node-versions.repository.js';
 import { deleteSubtreeQuery, pathNamesQuery, selfOrDescendantQuery } from '../features/nodes/nodes.repository.js';
 import { liveSessionQuery } from '../features/sessions/sessions.repository.js';
 import { testDatabase } from '../../test/helpers.js';
@@ -117,6 +118,11 @@ const cases: Case[] = [
     name: 'node-subtree-delete',
     source: 'deleteSubtreeQuery (nodes.repository.ts)',
     compile: () => deleteSubtreeQuery(ORG, NODE).compile(handle.db.withoutPlugins()),
+  },
+  {
+    name: 'node-subtree-version-keys',
+    source: 'subtreeVersionKeysQuery (node-versions.repository.ts)',
+    compile: () => subtreeVersionKeysQuery(ORG, NODE).compile(handle.db.withoutPlugins()),
   },
 ];
 

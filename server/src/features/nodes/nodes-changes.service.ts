@@ -13,6 +13,7 @@ import { isUniqueViolation } from '../../shared/unique-violation.js';
 import { lockVisibleMatter, requireMatterWritable, requireMatterWriter, type MatterRow } from '../matters/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { recordUndo, type UndoOffer } from '../undo/index.js';
+import { insertFirstVersion, subtreeVersionKeys } from './node-versions.repository.js';
 import { enqueueObjectDeletion } from './nodes.jobs.js';
 import {
   deleteSubtree,
@@ -59,9 +60,11 @@ export async function withNameGuard<T>(name: () => string, run: () => Promise<T>
   }
 }
 
-/** Inserts a file node; the caller holds the matter lock and checked the parent and the name. */
-export function insertFileNode(trx: Executor, values: Omit<NewNode, 'nodeType'>): Promise<NodeRow> {
-  return insertNode(trx, { ...values, nodeType: 'file' });
+/** Inserts a file node with its version 1; the caller holds the matter lock and checked the parent and the name. */
+export async function insertFileNode(trx: Executor, values: Omit<NewNode, 'nodeType'>): Promise<NodeRow> {
+  const node = await insertNode(trx, { ...values, nodeType: 'file', currentVersion: 1 });
+  await insertFirstVersion(trx, node);
+  return node;
 }
 
 export async function createFolder(
@@ -219,8 +222,10 @@ export async function deleteNode(
   const deleted = await ctx.db.transaction().execute(async (trx) => {
     const { matter, node } = await lockNodeForChange(trx, auth, nodeId);
     const path = '/' + (await pathNames(trx, node.id)).join('/');
+    // Every version's object goes with its file (the current one is among them).
+    const versionKeys = await subtreeVersionKeys(trx, user.organizationId, node.id);
     const rows = await deleteSubtree(trx, user.organizationId, node.id);
-    const keys = rows.flatMap((r) => (r.storagePath ? [r.storagePath] : []));
+    const keys = [...new Set([...versionKeys, ...rows.flatMap((r) => (r.storagePath ? [r.storagePath] : []))])];
     if (keys.length > 0) await enqueueObjectDeletion(ctx, trx, user.organizationId, keys, 'node-deleted');
     await auditFor(user, meta)(
       trx,

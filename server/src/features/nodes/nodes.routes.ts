@@ -11,7 +11,10 @@ import {
   moveNodeRequest,
   nodeChangeResponse,
   nodeResponse,
+  nodeVersionsQuery,
+  nodeVersionsResponse,
   renameNodeRequest,
+  restoreVersionRequest,
 } from '@strongroom/contracts';
 import { contentDispositionAttachment } from '../../platform/storage/blob-store.js';
 import type { AppContext } from '../../shared/context.js';
@@ -20,6 +23,7 @@ import { readOnlyRefusal } from '../matters/index.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { authOf } from '../sessions/index.js';
 import { createFolder, deleteNode, moveNode, renameNode } from './nodes-changes.service.js';
+import { listNodeVersions, restoreVersion } from './node-versions.service.js';
 import { downloadUrl, getMatterDetail } from './nodes.service.js';
 import { downloadZip } from './nodes-zip.service.js';
 
@@ -117,7 +121,35 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
         config,
       },
-      async (request) => downloadUrl(ctx, authOf(request), request.query.nodeId, requestMeta(request)),
+      async (request) => downloadUrl(ctx, authOf(request), request.query.nodeId, requestMeta(request), request.query.version),
+    );
+    app.get(
+      '/_api/nodes/versions',
+      {
+        schema: {
+          operationId: 'listNodeVersions',
+          summary: "Lists a file's versions, newest first.",
+          tags,
+          querystring: nodeVersionsQuery,
+          response: { 200: nodeVersionsResponse },
+        },
+        config,
+      },
+      async (request) => listNodeVersions(ctx, authOf(request), request.query.nodeId),
+    );
+    app.post(
+      '/_api/nodes/restore-version',
+      {
+        schema: {
+          operationId: 'restoreNodeVersion',
+          summary: 'Makes an earlier version of a file current again, as a new version (nothing is overwritten).',
+          tags,
+          body: restoreVersionRequest,
+          response: { 200: nodeResponse },
+        },
+        config,
+      },
+      async (request) => restoreVersion(ctx, authOf(request), request.body, requestMeta(request)),
     );
     app.get(
       '/_api/nodes/download-zip',

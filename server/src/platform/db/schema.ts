@@ -294,6 +294,26 @@ export interface NodesTable {
   updatedAt: Timestamp;
   /** Raised by a trigger at every update of the row. */
   version: Generated<number>;
+  /** The file's current version (node_versions.version_number); null for folders. */
+  currentVersion: number | null;
+}
+
+/** Every version of a file (features/nodes); the nodes row mirrors the current one. */
+export interface NodeVersionsTable {
+  id: Generated<string>;
+  organizationId: string;
+  matterId: string;
+  nodeId: string;
+  versionNumber: number;
+  /** bigint: read as a string. */
+  fileSize: ColumnType<string, number | string, number | string>;
+  mimeType: string | null;
+  sha256Hash: string | null;
+  /** The stored object; a restored version shares the object of the version it restored. */
+  storagePath: string;
+  createdBy: number | null;
+  createdAt: Generated<Date>;
+  restoredFromVersion: number | null;
 }
 
 export interface UploadSessionsTable {
@@ -316,6 +336,8 @@ export interface UploadSessionsTable {
   createdAt: Timestamp;
   expiresAt: Timestamp;
   finishedAt: TimestampNull;
+  /** What the upload asked for when its name is taken: add a version, or keep both under a free name. */
+  onConflict: ColumnType<'newVersion' | 'keepBoth' | null, 'newVersion' | 'keepBoth' | null | undefined, never>;
 }
 
 /** A change that can be taken back for a few minutes (features/undo). */
@@ -501,6 +523,7 @@ export interface DB {
   matters: MattersTable;
   matterNumberCounters: MatterNumberCountersTable;
   nodes: NodesTable;
+  nodeVersions: NodeVersionsTable;
   uploadSessions: UploadSessionsTable;
   undoEntries: UndoEntriesTable;
   guestMatterGrants: GuestMatterGrantsTable;
