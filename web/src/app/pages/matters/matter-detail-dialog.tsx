@@ -241,6 +241,7 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
               matterId={matter.id}
               parentId={folder?.id ?? null}
               folderName={folder?.name ?? 'Root'}
+              existingNames={(folder ? folder.children : nodes).filter((n) => n.nodeType === 'file').map((n) => n.name)}
             />
           </>
         )}

@@ -22,7 +22,8 @@ import { ancestorsOf, childrenOf, findNode } from '../lib/tree';
 import { FolderPicker } from './folder-tree';
 import { MatterSearchResults, SEARCH_DEBOUNCE_MS } from './matter-search-results';
 import { nodeActions, NodeActionItems, type NodePermissions } from './node-actions';
-import { CreateFolderDialog, DeleteNodeDialog, MoveNodeDialog, RenameNodeDialog } from './node-dialogs';
+import { ActionDialog, type Action } from './node-action-dialog';
+import { CreateFolderDialog } from './node-dialogs';
 
 type FileBrowserProps = {
   matterId: string;
@@ -39,8 +40,6 @@ type FileBrowserProps = {
   /** Whose panel widths these are: each person who signs in on this browser keeps their own. */
   layoutOwner?: string | number;
 };
-
-type Action = { kind: 'rename' | 'move' | 'delete'; node: NodeTreeDto } | null;
 
 const PANEL_LAYOUT_ID = 'strongroom.matter-detail.panels';
 
@@ -406,11 +405,13 @@ export function FileBrowser(props: FileBrowserProps) {
         parentId={currentId}
         parentName={crumbs[crumbs.length - 1]!.name}
       />
-      {action?.kind === 'rename' ? <RenameNodeDialog open onOpenChange={(o) => !o && setAction(null)} node={action.node} /> : null}
-      {action?.kind === 'move' ? (
-        <MoveNodeDialog open onOpenChange={(o) => !o && setAction(null)} node={action.node} nodes={nodes} />
-      ) : null}
-      {action?.kind === 'delete' ? <DeleteNodeDialog open onOpenChange={(o) => !o && setAction(null)} node={action.node} /> : null}
+      <ActionDialog
+        action={action}
+        onClose={() => setAction(null)}
+        nodes={nodes}
+        permissions={permissions}
+        readOnlyReason={readOnlyReason}
+      />
     </>
   );
 }
