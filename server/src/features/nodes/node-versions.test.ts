@@ -236,7 +236,9 @@ describe('restoring a version', () => {
 
   it('is refused under legal hold and in the vault, as uploads of a new version are', async () => {
     const m = await createMatter(admin.client);
-    const file = await upload(admin.client, { matterId: m.id }, 'Held.pdf', randomBytes(10));
+    const v1 = randomBytes(10);
+    const v1Hash = sha256(v1);
+    const file = await upload(admin.client, { matterId: m.id }, 'Held.pdf', v1);
     await upload(admin.client, { matterId: m.id }, 'Held.pdf', randomBytes(12), 'newVersion');
     await setMatterFlags(t, m.id, { legalHold: true });
     const held = await admin.client.post('/_api/nodes/restore-version', { nodeId: file.id, versionNumber: 1 });
@@ -257,6 +259,8 @@ describe('restoring a version', () => {
     const vaulted = await admin.client.post('/_api/nodes/restore-version', { nodeId: file.id, versionNumber: 1 });
     expect(vaulted.statusCode).toBe(409);
     expect(vaulted.json().error).toBe(NODE_MSG.vaulted);
+    // An earlier version of a vaulted file still downloads (its object stays in the working store).
+    expect(sha256(await download(admin.client, file.id, 1))).toBe(v1Hash);
   });
 });
 

@@ -138,8 +138,9 @@ export async function downloadUrl(
     if (!version) throw notFound(NODE_MSG.versionNotFound);
     object = { key: version.storagePath, fileSize: version.fileSize, sha256Hash: version.sha256Hash, mimeType: version.mimeType };
   }
-  // A vaulted matter's file: canRetrieve (above) and canViewVaulted (getVisibleMatter) both held.
-  if (matter.isVaulted) await requireVaultedFileReadable(ctx, object.key);
+  // A vaulted matter's file: canRetrieve (above) and canViewVaulted (getVisibleMatter) both held. The vault holds
+  // the current version's object; an earlier version's object stays in the working store and is read from there.
+  if (matter.isVaulted && object.key === node.storagePath) await requireVaultedFileReadable(ctx, object.key);
   const signed = await ctx.store.presignGet({
     key: object.key,
     expiresInSeconds: ctx.store.kind === 's3' ? S3_DOWNLOAD_URL_SECONDS : DOWNLOAD_URL_SECONDS,
