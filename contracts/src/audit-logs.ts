@@ -149,6 +149,7 @@ export const AUDIT_ACTION_CATEGORIES = {
     'UPLOAD_EXPIRED',
     'UPLOAD_FAILED',
     'DOWNLOAD_VAULTED_FILE',
+    'RESTORE_VERSION',
   ],
   'Vault Operations': [
     'VAULT_TRANSFER_INITIATED',

@@ -107,8 +107,14 @@ export const AUDIT_SENTENCES: Readonly<Record<string, (w: Words) => string>> = {
   REMOVE_LEGAL_HOLD: (w) => `${w.who} lifted the legal hold on ${w.matter}${because(w.d)}`,
   UNDO_UPDATE_MATTER: (w) => `${w.who} undid an edit of the matter ${w.matter}`,
   // Files and folders
-  UPLOAD_FILE: (w) => `${w.who} uploaded ${w.node} to ${w.matter}`,
-  DOWNLOAD_FILE: (w) => `${w.who} downloaded ${w.node} from ${w.matter}`,
+  UPLOAD_FILE: (w) =>
+    num(w.d.version) !== null && num(w.d.version)! > 1
+      ? `${w.who} uploaded version ${num(w.d.version)} of ${w.node} to ${w.matter}`
+      : `${w.who} uploaded ${w.node} to ${w.matter}`,
+  DOWNLOAD_FILE: (w) =>
+    num(w.d.version) !== null
+      ? `${w.who} downloaded version ${num(w.d.version)} of ${w.node} from ${w.matter}`
+      : `${w.who} downloaded ${w.node} from ${w.matter}`,
   DOWNLOAD_ZIP: (w) =>
     `${w.who} downloaded ${str(w.d.folderName) ? `the folder ${q(str(w.d.folderName)!)} of ` : 'the whole of '}${w.matter} as a ZIP${
       num(w.d.fileCount) !== null ? ` (${plural(num(w.d.fileCount)!, 'file')})` : ''
@@ -128,6 +134,10 @@ export const AUDIT_SENTENCES: Readonly<Record<string, (w: Words) => string>> = {
   UPLOAD_ABORTED: (w) => `${w.who} cancelled the upload of ${w.node} to ${w.matter}`,
   UPLOAD_EXPIRED: (w) => `The unfinished upload of ${w.node} to ${w.matter} expired`,
   UPLOAD_FAILED: (w) => `The upload of ${w.node} to ${w.matter} failed`,
+  RESTORE_VERSION: (w) =>
+    `${w.who} restored version ${num(w.d.restoredFromVersion) ?? '?'} of ${w.node} in ${w.matter}${
+      num(w.d.version) !== null ? ` as version ${num(w.d.version)}` : ''
+    }`,
   DOWNLOAD_VAULTED_FILE: (w) => `${w.who} downloaded the vaulted file ${w.node} from ${w.matter}`,
   // The vault
   VAULT_TRANSFER_INITIATED: (w) =>

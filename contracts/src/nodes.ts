@@ -56,6 +56,13 @@ export const NODE_MSG = {
   moveFailed: 'Failed to move.',
   deleteFailed: 'Failed to delete.',
   downloadFailed: 'Failed to download.',
+  // Versions
+  versionNotFound: 'Version not found.',
+  versionsFilesOnly: 'Only files have versions.',
+  alreadyCurrentVersion: 'This is already the current version.',
+  invalidVersionNumber: 'Version number must be a whole number from 1.',
+  versionRestored: (name: string, from: number, to: number) => `Version ${from} of ${name} restored as version ${to}.`,
+  restoreVersionFailed: 'Failed to restore the version.',
 } as const;
 
 /** Longest folder or file name, in characters. */
@@ -151,6 +158,8 @@ export const nodeSchema = z.object({
   createdByName: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** The file's current version number (1 for a file never re-uploaded); null for folders. */
+  currentVersion: z.number().int().nullable(),
 });
 export type NodeDto = z.infer<typeof nodeSchema>;
 
@@ -231,8 +240,20 @@ export const restoreBinRequest = z.strictObject({
 });
 export type RestoreBinRequest = z.infer<typeof restoreBinRequest>;
 
+const requiredNodeId = z.uuid({ error: (iss) => (iss.input === undefined ? NODE_MSG.nodeIdRequired : NODE_MSG.invalidNodeId) });
+/** A version number: a whole number from 1 (in a query string, its digits). */
+const versionNumberOf = (number: z.ZodNumber | z.ZodCoercedNumber) =>
+  number
+    .int({ error: NODE_MSG.invalidVersionNumber })
+    .min(1, { error: NODE_MSG.invalidVersionNumber })
+    .max(2_147_483_647, { error: NODE_MSG.invalidVersionNumber });
+const versionNumber = versionNumberOf(z.number({ error: NODE_MSG.invalidVersionNumber }));
+const versionInQuery = versionNumberOf(z.coerce.number({ error: NODE_MSG.invalidVersionNumber }));
+
+/** GET /_api/nodes/download-url: the current version, or the version given. */
 export const downloadUrlQuery = z.object({
-  nodeId: z.uuid({ error: (iss) => (iss.input === undefined ? NODE_MSG.nodeIdRequired : NODE_MSG.invalidNodeId) }),
+  nodeId: requiredNodeId,
+  version: versionInQuery.optional(),
 });
 export type DownloadUrlQuery = z.infer<typeof downloadUrlQuery>;
 
@@ -251,3 +272,27 @@ export type DownloadZipQuery = z.infer<typeof downloadZipQuery>;
 export const ZIP_MANIFEST_NAME = 'manifest.csv';
 export const downloadUrlResponse = z.object({ url: z.string(), expiresAt: z.string() });
 export type DownloadUrlResponse = z.infer<typeof downloadUrlResponse>;
+
+/** GET /_api/nodes/versions?nodeId=: a file's versions, newest first. */
+export const nodeVersionsQuery = z.object({ nodeId: requiredNodeId });
+export type NodeVersionsQuery = z.infer<typeof nodeVersionsQuery>;
+export const nodeVersionSchema = z.object({
+  versionNumber: z.number().int(),
+  fileSize: z.number().int(),
+  sha256Hash: z.string().nullable(),
+  mimeType: z.string().nullable(),
+  /** The uploader's profile id (uuid); null when that account is gone. */
+  createdBy: z.string().nullable(),
+  createdByName: z.string().nullable(),
+  createdAt: z.string(),
+  /** The version this one restored (it shares that version's stored object); null for an upload. */
+  restoredFromVersion: z.number().int().nullable(),
+  isCurrent: z.boolean(),
+});
+export type NodeVersionDto = z.infer<typeof nodeVersionSchema>;
+export const nodeVersionsResponse = z.object({ versions: z.array(nodeVersionSchema) });
+export type NodeVersionsResponse = z.infer<typeof nodeVersionsResponse>;
+
+/** POST /_api/nodes/restore-version: makes an earlier version the current one, as a new version. */
+export const restoreVersionRequest = z.strictObject({ nodeId: requiredNodeId, versionNumber });
+export type RestoreVersionRequest = z.infer<typeof restoreVersionRequest>;

@@ -21,6 +21,7 @@ export const UPLOAD_MSG = {
   uploadIdRequired: 'Upload ID is required.',
   uploadNotFound: 'Upload not found.',
   uploadMismatch: 'The upload details do not match the upload that was started.',
+  onConflictInvalid: "onConflict must be 'newVersion' or 'keepBoth'.",
   sizeMismatch: 'File size does not match the uploaded data.',
   partsMismatch: 'The uploaded parts do not match the parts listed. Upload the missing parts and try again.',
   fileMissing: 'The file was not uploaded. Please upload it again.',
@@ -197,6 +198,14 @@ const partNumber = z
  *   The answer carries a new s3Key (the server chooses it) and the headers the PUT must send.
  * - With partNumber + uploadId + s3Key (from multipart-init): the URL for that one part.
  */
+/**
+ * What an upload does when its name is taken in the folder: 'newVersion' adds a version to that file,
+ * 'keepBoth' stores the new file as 'name (2).ext' (the first free such name). Absent: the upload is refused (409).
+ */
+export const UPLOAD_ON_CONFLICT = ['newVersion', 'keepBoth'] as const;
+export type UploadOnConflict = (typeof UPLOAD_ON_CONFLICT)[number];
+const onConflict = z.enum(UPLOAD_ON_CONFLICT, { error: UPLOAD_MSG.onConflictInvalid }).optional();
+
 export const presignedUrlRequest = z
   .strictObject({
     fileName: fileNameSchema,
@@ -207,6 +216,7 @@ export const presignedUrlRequest = z
     partNumber: partNumber.optional(),
     uploadId: uploadId.optional(),
     s3Key: s3Key.optional(),
+    onConflict,
   })
   .superRefine((v, ctx) => {
     if (v.partNumber !== undefined && (!v.uploadId || !v.s3Key)) {
@@ -234,6 +244,7 @@ export const multipartInitRequest = z.strictObject({
   matterId,
   parentId,
   fileSize: fileSize.optional(),
+  onConflict,
 });
 export type MultipartInitRequest = z.infer<typeof multipartInitRequest>;
 export const multipartInitResponse = z.object({ uploadId: z.string(), s3Key: z.string() });
@@ -262,6 +273,7 @@ export const multipartCompleteRequest = z
     fileSize,
     uploadId: uploadId.optional(),
     parts: z.array(completedPartSchema).max(UPLOAD_LIMITS.maxParts).optional(),
+    onConflict,
   })
   .superRefine((v, ctx) => {
     if (v.uploadId && (!v.parts || v.parts.length === 0)) {

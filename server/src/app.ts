@@ -30,6 +30,7 @@ import { securityRoutes } from './features/security/security.routes.js';
 import { securityToolingRoutes } from './features/security-tooling/security-tooling.routes.js';
 import { setupRoutes } from './features/setup/setup.routes.js';
 import { mattersRoutes } from './features/matters/matters.routes.js';
+import { nodeHistoryRoutes } from './features/nodes/node-history.routes.js';
 import { nodesRoutes } from './features/nodes/nodes.routes.js';
 import { uploadsRoutes } from './features/uploads/uploads.routes.js';
 import { legalHoldRoutes } from './features/legal-hold/legal-hold.routes.js';
@@ -144,6 +145,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(setupRoutes(ctx));
   await app.register(mattersRoutes(ctx));
   await app.register(nodesRoutes(ctx));
+  await app.register(nodeHistoryRoutes(ctx));
   await app.register(uploadsRoutes(ctx));
   await app.register(legalHoldRoutes(ctx));
   await app.register(vaultRoutes(ctx));

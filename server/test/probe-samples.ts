@@ -20,6 +20,7 @@ import {
   createFolderVia,
   currentTotp,
   emailedLoginCode,
+  fileWithTwoVersions,
   freshIp,
   openInvitationRow,
   openMultipart,
@@ -571,8 +572,18 @@ export const SAMPLES: Record<string, OperationSample> = {
   },
   'GET /_api/nodes/download-url': {
     // Guests too: only the matters shared with them (the probes' guest has none: 403 or nothing listed).
+    build: async ({ me }, variant) => ({ query: { nodeId: me.file.id, ...(variant === 'version' ? { version: '1' } : {}) } }),
+    idProbes: [{ set: { 'query.nodeId': 'fileId' } }, { variant: 'version', set: { 'query.nodeId': 'fileId' } }],
+  },
+  // A file's versions; guests too, for the matters shared with them.
+  'GET /_api/nodes/versions': {
     build: async ({ me }) => ({ query: { nodeId: me.file.id } }),
     idProbes: [{ set: { 'query.nodeId': 'fileId' } }],
+  },
+  // A fresh file with two versions, so version 1 can be restored.
+  'POST /_api/nodes/restore-version': {
+    build: async ({ t, me }) => ({ body: { nodeId: await fileWithTwoVersions(t, me.admin.client, me.matter.id), versionNumber: 1 } }),
+    idProbes: [{ set: { 'body.nodeId': 'fileId' } }],
   },
   'GET /_api/nodes/download-zip': {
     // A folder's ZIP; another organization's folder or matter answers 404 like one that does not exist.

@@ -61,6 +61,7 @@ const NODE_FIELDS = [
   'createdBy',
   'createdByName',
   'organizationId',
+  'currentVersion',
 ];
 /** Extras docs/api-part2.md documents on some answers. */
 const UNDO_OFFER = ['undoId', 'undoExpiresAt'];

@@ -175,6 +175,24 @@ export async function pendingStandardUpload(t: TestApp, c: Client, matterId: str
   };
 }
 
+/** A fresh file at the matter's root with a second version uploaded over it; answers its id. */
+export async function fileWithTwoVersions(t: TestApp, c: Client, matterId: string): Promise<string> {
+  const first = await pendingStandardUpload(t, c, matterId, null, 40);
+  const body = { fileName: first.fileName, fileType: 'application/pdf', matterId, parentId: null };
+  const file = ok(
+    await c.post('/_api/upload/multipart-complete', { ...body, s3Key: first.s3Key, fileSize: first.fileSize }),
+    'complete',
+  ).file;
+  const signed = ok(await c.post('/_api/upload/presigned', { ...body, fileSize: 50, onConflict: 'newVersion' }), 'presign version');
+  const put = await putTo(t, signed.url, randomBytes(50), signed.headers);
+  if (put.statusCode !== 200) throw new Error(`PUT ${put.statusCode} ${put.body}`);
+  ok(
+    await c.post('/_api/upload/multipart-complete', { ...body, s3Key: signed.s3Key, fileSize: 50, onConflict: 'newVersion' }),
+    'complete version',
+  );
+  return file.id as string;
+}
+
 /** A presigned single PUT not yet used (the URL and the headers it must carry). */
 export async function presignedPut(c: Client, matterId: string, size = 32) {
   const fileName = `${uniqueName('Put')}.pdf`;

@@ -2,7 +2,7 @@ import type { NodeTreeDto } from '@strongroom/contracts';
 
 /**
  * A folder or file of a matter's tree for tests, as the server answers it: a file of 10 bytes at the root of
- * matter 'm1', no children, created on 2 January 2026. A test passes only the fields it cares about; a folder
+ * matter 'm1' in its version 1, no children, created on 2 January 2026. A test passes only the fields it cares about; a folder
  * gets no size unless given one, and its path follows its name unless given.
  */
 export function makeNode(overrides: Partial<NodeTreeDto> & Pick<NodeTreeDto, 'id'>): NodeTreeDto {
@@ -26,6 +26,7 @@ export function makeNode(overrides: Partial<NodeTreeDto> & Pick<NodeTreeDto, 'id
     createdByName: null,
     createdAt: '2026-01-02T10:00:00.000Z',
     updatedAt: '2026-01-02T10:00:00.000Z',
+    currentVersion: nodeType === 'file' ? 1 : null,
     children: [],
     ...overrides,
   };

@@ -23,11 +23,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.shutdown());
 
-/** The figures summed over what is stored, as a stranger to the running total would compute them. */
+/**
+ * The figures summed over what is stored, as a stranger to the running total would compute them: every stored
+ * object of a file's versions once (a restored version shares the object it restored).
+ */
 async function recomputed(organizationId: string) {
   const { rows } = await sql<{ hot: string; vaulted: string }>`select
-      (select coalesce(sum(n.file_size), 0) from nodes n join matters m on m.id = n.matter_id
-        where n.organization_id = ${organizationId} and n.node_type = 'file' and not m.is_vaulted)::text as hot,
+      (select coalesce(sum(o.size), 0) from (
+        select distinct v.storage_path, v.file_size as size from node_versions v join matters m on m.id = v.matter_id
+        where v.organization_id = ${organizationId} and not m.is_vaulted) o)::text as hot,
       (select coalesce(sum(v.size), 0) from vault_objects v
         where v.organization_id = ${organizationId} and v.state = 'vaulted')::text as vaulted`.execute(t.ctx.db);
   const hotBytes = Number(rows[0]!.hot);
@@ -100,4 +104,34 @@ describe('the running total of stored bytes', () => {
     expect(after).toEqual(before);
     expect(await storage()).toEqual(await recomputed(admin.organizationId));
   });
+
+  it('counts every version of a file once, a restored version not again, and nothing once the file is deleted', async () => {
+    const matter = await createMatter(admin.client, { matterName: 'Versions' });
+    const before = (await storage()).hotBytes;
+    const file = await uploadFile(t, admin.client, matter.id, 'brief.pdf', randomBytes(100));
+    const second = await stored(matter.id, 'brief.pdf', randomBytes(250));
+    expect(ok(await admin.client.post('/_api/upload/multipart-complete', second)).file).toMatchObject({ id: file.id, currentVersion: 2 });
+    expect((await storage()).hotBytes).toBe(before + 350);
+    ok(await admin.client.post('/_api/nodes/restore-version', { nodeId: file.id, versionNumber: 1 }));
+    expect((await storage()).hotBytes).toBe(before + 350);
+    expect(await storage()).toEqual(await recomputed(admin.organizationId));
+
+    // Deleting the file removes every version's object (the job runs after the commit).
+    ok(await admin.client.post('/_api/nodes/delete', { nodeId: file.id }));
+    expect((await storage()).hotBytes).toBe(before);
+    expect(await storage()).toEqual(await recomputed(admin.organizationId));
+    await t.ctx.jobs.runDueJobs(['delete-objects']);
+    expect(await t.ctx.store.head(file.storagePath)).toBeNull();
+    expect(await t.ctx.store.head(second.s3Key)).toBeNull();
+  });
 });
+
+/** A single PUT of a new version of `fileName`, stored and ready to complete. */
+async function stored(matterId: string, fileName: string, bytes: Buffer) {
+  const body = { fileName, fileType: 'application/pdf', matterId, parentId: null, fileSize: bytes.length, onConflict: 'newVersion' };
+  const signed = ok(await admin.client.post('/_api/upload/presigned', body));
+  const url = new URL(signed.url);
+  const put = await t.app.inject({ method: 'PUT', url: url.pathname + url.search, payload: bytes, headers: signed.headers });
+  expect(put.statusCode).toBe(200);
+  return { ...body, s3Key: signed.s3Key as string };
+}

@@ -10,7 +10,7 @@
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext } from '../../shared/context.js';
 import { lockMatterForChange } from '../matters/index.js';
-import { dueBinEntries, lockBinEntry, purgeBinEntry } from './bin.repository.js';
+import { binEntryVersionKeys, dueBinEntries, lockBinEntry, purgeBinEntry } from './bin.repository.js';
 import { enqueueObjectDeletion } from './nodes.jobs.js';
 import { pathNames } from './nodes.repository.js';
 
@@ -29,8 +29,10 @@ async function purgeEntry(ctx: AppContext, organizationId: string, matterId: str
     if (!entry || entry.purgeAfter > now) return null;
     const names = await pathNames(trx, entry.nodeId);
     const path = '/' + names.join('/');
+    // Every version's object goes with its file; read before the rows (and their versions) are deleted.
+    const versionKeys = await binEntryVersionKeys(trx, entry);
     const rows = await purgeBinEntry(trx, entry);
-    const keys = rows.flatMap((r) => (r.storagePath ? [r.storagePath] : []));
+    const keys = [...new Set([...versionKeys, ...rows.flatMap((r) => (r.storagePath ? [r.storagePath] : []))])];
     if (keys.length > 0) await enqueueObjectDeletion(ctx, trx, organizationId, keys, 'bin-purged');
     const top = rows.find((r) => r.id === entry.nodeId);
     await auditFor({ organizationId, actor: null })(

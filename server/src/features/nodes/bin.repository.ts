@@ -134,6 +134,22 @@ export async function dueBinEntries(
   return q.orderBy('purgeAfter').orderBy('id').limit(limit).execute();
 }
 
+/** Every stored object the versions of an entry's files point at (the current version's among them). */
+export async function binEntryVersionKeys(db: Executor, entry: BinEntryRow): Promise<string[]> {
+  const rows = await db
+    .selectFrom('nodeVersions')
+    .select('storagePath')
+    .distinct()
+    .where('organizationId', '=', entry.organizationId)
+    .where(
+      'nodeId',
+      'in',
+      db.selectFrom('nodes').select('id').where('organizationId', '=', entry.organizationId).where('binEntryId', '=', entry.id),
+    )
+    .execute();
+  return rows.map((r) => r.storagePath);
+}
+
 /**
  * Deletes an entry's nodes and the entry itself, answering the deleted nodes' stored objects. Nodes of other
  * entries whose folder is deleted here (deleted earlier, from inside it) are moved to the matter's root first, so

@@ -1,7 +1,7 @@
 // What other features use of nodes (this feature writes the nodes table; other features call these).
 
 // A file node's place and name checked and the node inserted, and the node as the API answers it (uploads).
-export { insertFileNode, requireNameFree, resolveParentFolder } from './nodes-changes.service.js';
+export { insertFileNode, resolveParentFolder } from './nodes-changes.service.js';
 export { nodeDto } from './nodes.service.js';
 // The matter with its tree, as the vault's read-only views show it (vault).
 export { getMatterDetail } from './nodes.service.js';
@@ -11,3 +11,6 @@ export { findNode, keysStillReferenced } from './node-records.service.js';
 export { moveNodeToVaultCopy } from './node-records.service.js';
 // Deleting stored objects that rows no longer point at, as a durable job (uploads, vault).
 export { enqueueObjectDeletion } from './nodes.jobs.js';
+// Where an upload goes when its name is taken, and the version it adds to a file (uploads' completion).
+export { resolveUploadTarget } from './nodes-upload-target.service.js';
+export { addUploadedVersion, uploadedVersionOf } from './node-versions.service.js';

@@ -3,6 +3,7 @@
  * do. The nodes feature is the one writer of the nodes table.
  */
 import type { Executor } from '../../platform/db/database.js';
+import { pointVersionsAtVaultCopy } from './node-versions.repository.js';
 import { findNode as findNodeRow, pointNodeAtVaultCopy, referencedKeys, type NodeWithCreator } from './nodes.repository.js';
 
 /** One node of the organization with its creator's profile id, or undefined. */
@@ -10,7 +11,7 @@ export function findNode(db: Executor, organizationId: string, nodeId: string): 
   return findNodeRow(db, organizationId, nodeId);
 }
 
-/** Of the given storage keys, those some node still points at (an object still in use is never deleted). */
+/** Of the given storage keys, those some node or version still points at (an object still in use is never deleted). */
 export function keysStillReferenced(db: Executor, keys: string[]): Promise<Set<string>> {
   return referencedKeys(db, keys);
 }
@@ -19,12 +20,14 @@ export function keysStillReferenced(db: Executor, keys: string[]): Promise<Set<s
  * A file recorded in the vault: its node points at the vault copy from now on, only while it still points at
  * the working copy the vault copy was made from.
  */
-export function moveNodeToVaultCopy(
+export async function moveNodeToVaultCopy(
   db: Executor,
   organizationId: string,
   nodeId: string,
   workingKey: string,
   vaultKey: string,
 ): Promise<void> {
-  return pointNodeAtVaultCopy(db, organizationId, nodeId, workingKey, vaultKey);
+  await pointNodeAtVaultCopy(db, organizationId, nodeId, workingKey, vaultKey);
+  // The versions recorded with that object (the current one, and any restored from it) follow it to the vault.
+  await pointVersionsAtVaultCopy(db, organizationId, nodeId, workingKey, vaultKey);
 }

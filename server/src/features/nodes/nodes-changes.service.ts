@@ -13,6 +13,7 @@ import { isUniqueViolation } from '../../shared/unique-violation.js';
 import { lockVisibleMatter, requireMatterWritable, requireMatterWriter, type MatterRow } from '../matters/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { recordUndo, type UndoOffer } from '../undo/index.js';
+import { insertFirstVersion } from './node-versions.repository.js';
 import {
   findNode,
   insertNode,
@@ -56,9 +57,11 @@ export async function withNameGuard<T>(name: () => string, run: () => Promise<T>
   }
 }
 
-/** Inserts a file node; the caller holds the matter lock and checked the parent and the name. */
-export function insertFileNode(trx: Executor, values: Omit<NewNode, 'nodeType'>): Promise<NodeRow> {
-  return insertNode(trx, { ...values, nodeType: 'file' });
+/** Inserts a file node with its version 1; the caller holds the matter lock and checked the parent and the name. */
+export async function insertFileNode(trx: Executor, values: Omit<NewNode, 'nodeType'>): Promise<NodeRow> {
+  const node = await insertNode(trx, { ...values, nodeType: 'file', currentVersion: 1 });
+  await insertFirstVersion(trx, node);
+  return node;
 }
 
 export async function createFolder(

@@ -103,6 +103,21 @@ export async function nameTaken(
   return (await q.executeTakeFirst()) !== undefined;
 }
 
+/** The item of that name in the folder (case-insensitive), if any. */
+export function itemNamed(db: Executor, matterId: string, parentId: string | null, name: string) {
+  return (
+    db
+      .selectFrom('nodes')
+      .select(['id', 'nodeType'])
+      .where('matterId', '=', matterId)
+      // A binned file of that name is not the one a new version goes to: the name is free again.
+      .where('binEntryId', 'is', null)
+      .where(sql<boolean>`coalesce(parent_id, ${ROOT}::uuid) = ${parentId ?? ROOT}::uuid`)
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', sql<string>`lower(${name})`))
+      .executeTakeFirst()
+  );
+}
+
 export type NewNode = Pick<
   NodeRow,
   | 'organizationId'
@@ -119,7 +134,7 @@ export type NewNode = Pick<
   | 'createdBy'
 > & { fileSize: number | null };
 
-export function insertNode(db: Executor, values: NewNode): Promise<NodeRow> {
+export function insertNode(db: Executor, values: NewNode & { currentVersion?: number | null }): Promise<NodeRow> {
   return db.insertInto('nodes').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -133,10 +148,15 @@ export function updateNode(db: Executor, node: NodeRow, changes: Partial<Pick<No
     .executeTakeFirstOrThrow();
 }
 
-/** Keys among `keys` that a node still points at. */
+/** Keys among `keys` that a node, or any version of a file, still points at. */
 export async function referencedKeys(db: Executor, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
-  const rows = await db.selectFrom('nodes').select('storagePath').where('storagePath', 'in', keys).execute();
+  const rows = await db
+    .selectFrom('nodes')
+    .select('storagePath')
+    .where('storagePath', 'in', keys)
+    .union(db.selectFrom('nodeVersions').select('storagePath').where('storagePath', 'in', keys))
+    .execute();
   return new Set(rows.map((r) => r.storagePath!));
 }
 

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  binListQuery,
-  binListResponse,
   createFolderRequest,
   deleteNodeRequest,
   deleteNodeResponse,
@@ -14,7 +12,6 @@ import {
   nodeChangeResponse,
   nodeResponse,
   renameNodeRequest,
-  restoreBinRequest,
 } from '@strongroom/contracts';
 import { contentDispositionAttachment } from '../../platform/storage/blob-store.js';
 import type { AppContext } from '../../shared/context.js';
@@ -22,7 +19,7 @@ import type { RouteAccess } from '../../shared/route-access.js';
 import { readOnlyRefusal } from '../matters/index.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { authOf } from '../sessions/index.js';
-import { deleteNode, listBin, restoreFromBin } from './bin.service.js';
+import { deleteNode } from './bin.service.js';
 import { createFolder, moveNode, renameNode } from './nodes-changes.service.js';
 import { downloadUrl, getMatterDetail } from './nodes.service.js';
 import { downloadZip } from './nodes-zip.service.js';
@@ -109,36 +106,6 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => deleteNode(ctx, authOf(request), request.body.nodeId, requestMeta(request)),
     );
-    // The bin is listed for whoever may see the matter's files; a restore needs canDelete and a writable matter,
-    // decided by the service against the entry's matter, as a delete is.
-    app.get(
-      '/_api/nodes/bin',
-      {
-        schema: {
-          operationId: 'listBin',
-          summary: "Answers a matter's recycle bin, newest first.",
-          tags,
-          querystring: binListQuery,
-          response: { 200: binListResponse },
-        },
-        config,
-      },
-      async (request) => listBin(ctx, authOf(request), request.query.matterId),
-    );
-    app.post(
-      '/_api/nodes/bin/restore',
-      {
-        schema: {
-          operationId: 'restoreFromBin',
-          summary: 'Puts an item of the recycle bin back into its folder (or the matter root when that folder is gone).',
-          tags,
-          body: restoreBinRequest,
-          response: { 200: nodeResponse },
-        },
-        config,
-      },
-      async (request) => restoreFromBin(ctx, authOf(request), request.body, requestMeta(request)),
-    );
     app.get(
       '/_api/nodes/download-url',
       {
@@ -151,7 +118,7 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
         config,
       },
-      async (request) => downloadUrl(ctx, authOf(request), request.query.nodeId, requestMeta(request)),
+      async (request) => downloadUrl(ctx, authOf(request), request.query.nodeId, requestMeta(request), request.query.version),
     );
     app.get(
       '/_api/nodes/download-zip',

@@ -13,6 +13,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../shared/errors.j
 import { getVisibleMatter, toMatterDto, type MatterRow } from '../matters/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { guestGrantAccess } from '../team/index.js';
+import { findVersion } from './node-versions.repository.js';
 import { findNode, listMatterNodes, pathNames, type NodeRow, type NodeWithCreator } from './nodes.repository.js';
 
 /**
@@ -42,6 +43,7 @@ function toNodeDto(n: NodeRow, path: string, creator: { creatorId: string | null
     createdByName: creator.creatorName,
     createdAt: n.createdAt.toISOString(),
     updatedAt: n.updatedAt.toISOString(),
+    currentVersion: n.nodeType === 'file' ? n.currentVersion : null,
   };
 }
 
@@ -105,12 +107,16 @@ export async function requireVaultedFileReadable(ctx: AppContext, key: string): 
   throw conflict(VAULT_MSG.restoreStarted({ readyBy, started }), { reason: 'RESTORE_PENDING', readyBy });
 }
 
-/** A short-lived download link for a file (canRetrieve), audited as DOWNLOAD_FILE. Reading is allowed under hold and in the vault. */
+/**
+ * A short-lived download link for a file (canRetrieve), audited as DOWNLOAD_FILE: its current version, or the
+ * version asked for. Reading is allowed under hold and in the vault.
+ */
 export async function downloadUrl(
   ctx: AppContext,
   auth: AuthContext,
   nodeId: string,
   meta: RequestMeta,
+  versionNumber?: number,
 ): Promise<{ url: string; expiresAt: string }> {
   const { user } = auth;
   // Members need canRetrieve. A guest's download is decided by the grant the administrator made for that matter,
@@ -126,13 +132,20 @@ export async function downloadUrl(
   }
   const matter = await getVisibleMatter(ctx.db, user, node.matterId);
   if (node.nodeType !== 'file' || !node.storagePath) throw badRequest(NODE_MSG.downloadFilesOnly);
-  // A vaulted matter's file: canRetrieve (above) and canViewVaulted (getVisibleMatter) both held.
-  if (matter.isVaulted) await requireVaultedFileReadable(ctx, node.storagePath);
+  let object = { key: node.storagePath, fileSize: node.fileSize, sha256Hash: node.sha256Hash, mimeType: node.mimeType };
+  if (versionNumber !== undefined) {
+    const version = await findVersion(ctx.db, user.organizationId, node.id, versionNumber);
+    if (!version) throw notFound(NODE_MSG.versionNotFound);
+    object = { key: version.storagePath, fileSize: version.fileSize, sha256Hash: version.sha256Hash, mimeType: version.mimeType };
+  }
+  // A vaulted matter's file: canRetrieve (above) and canViewVaulted (getVisibleMatter) both held. The vault holds
+  // the current version's object; an earlier version's object stays in the working store and is read from there.
+  if (matter.isVaulted && object.key === node.storagePath) await requireVaultedFileReadable(ctx, object.key);
   const signed = await ctx.store.presignGet({
-    key: node.storagePath,
+    key: object.key,
     expiresInSeconds: ctx.store.kind === 's3' ? S3_DOWNLOAD_URL_SECONDS : DOWNLOAD_URL_SECONDS,
     fileName: node.name,
-    contentType: node.mimeType ?? undefined,
+    contentType: object.mimeType ?? undefined,
   });
   await ctx.db.transaction().execute((trx) =>
     auditFor(user, meta)(
@@ -143,9 +156,10 @@ export async function downloadUrl(
         matterId: matter.id,
         matterName: matter.matterName,
         fileName: node.name,
-        fileSize: Number(node.fileSize),
-        sha256Hash: node.sha256Hash,
+        fileSize: Number(object.fileSize),
+        sha256Hash: object.sha256Hash,
         vaulted: matter.isVaulted,
+        ...(versionNumber !== undefined ? { version: versionNumber } : node.currentVersion ? { version: node.currentVersion } : {}),
       },
     ),
   );

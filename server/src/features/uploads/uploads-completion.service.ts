@@ -4,8 +4,9 @@
  * completion that does not match leaves no node and its object is removed.
  */
 import { randomUUID } from 'node:crypto';
-import type { MultipartCompleteRequest, NodeDto } from '@strongroom/contracts';
+import type { MultipartCompleteRequest, NodeDto, UploadOnConflict } from '@strongroom/contracts';
 import { formatByteLimit, NODE_MSG, UPLOAD_LIMITS, UPLOAD_MSG } from '@strongroom/contracts';
+import type { Executor } from '../../platform/db/database.js';
 import { failpoint } from '../../platform/failpoints.js';
 import {
   BlobInvalidPartError,
@@ -19,7 +20,16 @@ import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, badRequest, conflict, notFound } from '../../shared/errors.js';
 import { lockVisibleMatter, requireMatterWritable, requireMatterWriter, type MatterRow } from '../matters/index.js';
-import { enqueueObjectDeletion, findNode, insertFileNode, nodeDto, requireNameFree, resolveParentFolder } from '../nodes/index.js';
+import {
+  addUploadedVersion,
+  enqueueObjectDeletion,
+  findNode,
+  insertFileNode,
+  nodeDto,
+  resolveParentFolder,
+  resolveUploadTarget,
+  uploadedVersionOf,
+} from '../nodes/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import {
   claimUpload,
@@ -85,7 +95,9 @@ async function answerCompleted(
 ): Promise<{ file: NodeDto }> {
   const node = session.nodeId ? await findNode(ctx.db, auth.user.organizationId, session.nodeId) : undefined;
   if (!node) throw notFound(UPLOAD_MSG.uploadNotFound);
-  if (Number(node.fileSize) !== input.fileSize)
+  // The size this upload stored: its version's (the file may have had newer versions since).
+  const version = await uploadedVersionOf(ctx.db, auth.user.organizationId, node.id, session.s3Key);
+  if (Number(version?.fileSize ?? node.fileSize) !== input.fileSize)
     throw conflict(UPLOAD_MSG.completedWithOtherParts, { reason: 'UPLOAD_COMPLETED_OTHERWISE' });
   if (session.kind === 'multipart') {
     const head = await ctx.store.head(session.s3Key);
@@ -172,6 +184,74 @@ export async function completeUpload(
   }
 }
 
+/** What completion learned of the stored bytes, and what the upload asked for when its name is taken. */
+type Stored = { size: number; sha256Hash: string; parts: number; onConflict: UploadOnConflict | null | undefined };
+
+/**
+ * Inside the completion's transaction, under the matter's lock: the file is stored as a new file (its own name,
+ * or the first free 'name (n).ext' for keep-both) or as the next version of the file of that name, and audited.
+ */
+async function storeCompleted(
+  ctx: AppContext,
+  trx: Executor,
+  auth: AuthContext,
+  claim: Claim,
+  stored: Stored,
+  meta: RequestMeta,
+): Promise<string> {
+  const { user } = auth;
+  const session = claim.session;
+  const matter: MatterRow = await lockVisibleMatter(trx, user, session.matterId);
+  const current = await lockUploadSession(trx, session.id);
+  if (!current || current.status !== 'completing' || current.claimId !== claim.id) throw new ClaimLostError();
+  requireMatterWritable(matter, UPLOAD_READ_ONLY);
+  const parentId = await resolveParentFolder(trx, matter, session.parentId);
+  const target = await resolveUploadTarget(trx, matter.id, parentId, session.fileName, stored.onConflict);
+  await requireQuota(ctx, trx, user.organizationId, stored.size, session.id);
+  const file = { fileSize: stored.size, mimeType: session.fileType, sha256Hash: stored.sha256Hash, storagePath: session.s3Key };
+  let node: { id: string; name: string; mimeType: string | null };
+  let version = 1;
+  const added =
+    target.kind === 'newVersion'
+      ? await addUploadedVersion(trx, user.organizationId, target.nodeId, { ...file, createdBy: user.id })
+      : undefined;
+  if (added) {
+    node = added.node;
+    version = added.versionNumber;
+  } else {
+    node = await insertFileNode(trx, {
+      organizationId: user.organizationId,
+      matterId: matter.id,
+      parentId,
+      name: target.kind === 'newFile' ? target.name : session.fileName,
+      ...file,
+      uploadId: session.uploadId,
+      uploadStatus: 'completed',
+      uploadProgress: 100,
+      createdBy: user.id,
+    });
+  }
+  if (!(await finishClaimed(trx, session.id, claim.id, 'completed', node.id))) throw new ClaimLostError();
+  await auditFor(user, meta)(
+    trx,
+    'UPLOAD_FILE',
+    { table: 'nodes', id: node.id },
+    {
+      matterId: matter.id,
+      matterName: matter.matterName,
+      fileName: node.name,
+      parentId,
+      fileSize: stored.size,
+      mimeType: node.mimeType,
+      sha256Hash: stored.sha256Hash,
+      multipart: session.kind === 'multipart',
+      version,
+      ...(stored.parts ? { parts: stored.parts } : {}),
+    },
+  );
+  return node.id;
+}
+
 async function completeClaimed(
   ctx: AppContext,
   auth: AuthContext,
@@ -242,47 +322,18 @@ async function completeClaimed(
 
   let nodeId: string;
   try {
-    nodeId = await ctx.db.transaction().execute(async (trx) => {
-      const matter: MatterRow = await lockVisibleMatter(trx, user, session.matterId);
-      const current = await lockUploadSession(trx, session.id);
-      if (!current || current.status !== 'completing' || current.claimId !== claim.id) throw new ClaimLostError();
-      requireMatterWritable(matter, UPLOAD_READ_ONLY);
-      const parentId = await resolveParentFolder(trx, matter, session.parentId);
-      await requireNameFree(trx, matter.id, parentId, session.fileName);
-      await requireQuota(ctx, trx, user.organizationId, head.size, session.id);
-      const node = await insertFileNode(trx, {
-        organizationId: user.organizationId,
-        matterId: matter.id,
-        parentId,
-        name: session.fileName,
-        fileSize: head.size,
-        mimeType: session.fileType,
-        sha256Hash,
-        storagePath: session.s3Key,
-        uploadId: session.uploadId,
-        uploadStatus: 'completed',
-        uploadProgress: 100,
-        createdBy: user.id,
-      });
-      if (!(await finishClaimed(trx, session.id, claim.id, 'completed', node.id))) throw new ClaimLostError();
-      await auditFor(user, meta)(
-        trx,
-        'UPLOAD_FILE',
-        { table: 'nodes', id: node.id },
-        {
-          matterId: matter.id,
-          matterName: matter.matterName,
-          fileName: node.name,
-          parentId,
-          fileSize: head.size,
-          mimeType: node.mimeType,
-          sha256Hash,
-          multipart: session.kind === 'multipart',
-          ...(parts ? { parts } : {}),
-        },
+    nodeId = await ctx.db
+      .transaction()
+      .execute((trx) =>
+        storeCompleted(
+          ctx,
+          trx,
+          auth,
+          claim,
+          { size: head.size, sha256Hash, parts, onConflict: input.onConflict ?? session.onConflict },
+          meta,
+        ),
       );
-      return node.id;
-    });
   } catch (err) {
     if (err instanceof ClaimLostError) throw err;
     const nameClash = (err as { code?: string; constraint?: string })?.code === '23505';

@@ -4,13 +4,13 @@
  * organization's quota and records the upload session every later step is bound to.
  */
 import { randomUUID } from 'node:crypto';
-import type { MultipartInitRequest, PresignedUrlRequest, PresignedUrlResponse } from '@strongroom/contracts';
+import type { MultipartInitRequest, PresignedUrlRequest, PresignedUrlResponse, UploadOnConflict } from '@strongroom/contracts';
 import { formatByteLimit, UPLOAD_LIMITS, UPLOAD_MSG } from '@strongroom/contracts';
 import { MAX_PRESIGN_SECONDS, MAX_SINGLE_PUT_SIZE, plannedPartLength } from '../../platform/storage/blob-store.js';
 import type { AppContext } from '../../shared/context.js';
 import { badRequest, notFound } from '../../shared/errors.js';
 import { getVisibleMatter, requireMatterWritable, requireMatterWriter, requireVisible } from '../matters/index.js';
-import { requireNameFree, resolveParentFolder } from '../nodes/index.js';
+import { resolveParentFolder, resolveUploadTarget } from '../nodes/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { findUserUploadWithMatterState, insertUploadSession } from './uploads.repository.js';
 import { checkFile, removeStored, requireQuota, UPLOAD_READ_ONLY, who } from './uploads.service.js';
@@ -25,12 +25,19 @@ function objectKey(organizationId: string, matterId: string): string {
   return `org/${organizationId}/matters/${matterId}/${randomUUID()}`;
 }
 
-/** The matter and folder a new file goes to, checked before any bytes move (and again at completion). */
-async function checkTarget(ctx: AppContext, auth: AuthContext, matterId: string, parentId: string | null | undefined, fileName: string) {
-  const matter = await getVisibleMatter(ctx.db, auth.user, matterId);
+/**
+ * The matter and folder a new file goes to, checked before any bytes move (and again at completion): a taken
+ * name is refused unless the upload says what to do then (a new version of that file, or keep both).
+ */
+async function checkTarget(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: { matterId: string; parentId?: string | null; fileName: string; onConflict?: UploadOnConflict },
+) {
+  const matter = await getVisibleMatter(ctx.db, auth.user, input.matterId);
   requireMatterWritable(matter, UPLOAD_READ_ONLY);
-  const folderId = await resolveParentFolder(ctx.db, matter, parentId);
-  await requireNameFree(ctx.db, matter.id, folderId, fileName);
+  const folderId = await resolveParentFolder(ctx.db, matter, input.parentId);
+  await resolveUploadTarget(ctx.db, matter.id, folderId, input.fileName, input.onConflict);
   return { matter, parentId: folderId };
 }
 
@@ -50,7 +57,7 @@ export async function presignUpload(ctx: AppContext, auth: AuthContext, input: P
   if (fileSize !== undefined && fileSize >= UPLOAD_LIMITS.multipartThreshold) {
     throw badRequest(UPLOAD_MSG.multipartRequired(formatByteLimit(UPLOAD_LIMITS.multipartThreshold)));
   }
-  const target = await checkTarget(ctx, auth, input.matterId, input.parentId, input.fileName);
+  const target = await checkTarget(ctx, auth, input);
   const key = objectKey(auth.user.organizationId, target.matter.id);
   // With a size the URL takes exactly that many bytes; without, at most the single-PUT limit (the local store
   // enforces the bound; on S3 completion checks the stored size).
@@ -68,6 +75,7 @@ export async function presignUpload(ctx: AppContext, auth: AuthContext, input: P
       fileName: input.fileName,
       fileType: mime,
       fileSize: fileSize ?? null,
+      onConflict: input.onConflict ?? null,
       kind: 'standard',
       expiresAt: new Date(Date.now() + STANDARD_SESSION_MS),
     });
@@ -121,7 +129,7 @@ export async function initMultipart(
 ): Promise<{ uploadId: string; s3Key: string }> {
   requireMatterWriter(auth.user, 'canUpload');
   const mime = checkFile(ctx, input.fileName, input.fileType, input.fileSize);
-  const target = await checkTarget(ctx, auth, input.matterId, input.parentId, input.fileName);
+  const target = await checkTarget(ctx, auth, input);
   const key = objectKey(auth.user.organizationId, target.matter.id);
   // A quick look first, so an upload over quota does not open a store upload; the locked check below decides.
   await requireQuota(ctx, ctx.db, auth.user.organizationId, input.fileSize ?? 0, null);
@@ -139,6 +147,7 @@ export async function initMultipart(
         fileName: input.fileName,
         fileType: mime,
         fileSize: input.fileSize ?? null,
+        onConflict: input.onConflict ?? null,
         kind: 'multipart',
         expiresAt: new Date(Date.now() + MULTIPART_SESSION_MS),
       });

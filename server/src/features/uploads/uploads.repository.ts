@@ -1,4 +1,5 @@
 import { sql, type Selectable } from 'kysely';
+import { keysStillReferenced } from '../nodes/index.js';
 import type { Executor } from '../../platform/db/database.js';
 import type { UploadSessionsTable } from '../../platform/db/schema.js';
 
@@ -11,6 +12,7 @@ export function insertUploadSession(
     'organizationId' | 'userId' | 'matterId' | 'parentId' | 's3Key' | 'uploadId' | 'fileName' | 'fileType' | 'kind' | 'expiresAt'
   > & {
     fileSize: number | null;
+    onConflict: UploadSessionRow['onConflict'];
   },
 ) {
   return db
@@ -232,6 +234,7 @@ export async function uploadAcceptsBytes(db: Executor, s3Key: string, uploadId: 
 }
 
 /** Whether a file node points at the object under this key. */
+/** Whether a file, or one of a file's versions, points at the object. */
 export async function objectBelongsToFile(db: Executor, key: string): Promise<boolean> {
-  return (await db.selectFrom('nodes').select('id').where('storagePath', '=', key).executeTakeFirst()) !== undefined;
+  return (await keysStillReferenced(db, [key])).has(key);
 }

@@ -258,6 +258,7 @@ const EXPECTED = {
     updatedAt: 'timestamptz',
     version: 'int4',
     binEntryId: 'uuid null',
+    currentVersion: 'int4 null',
   },
   binEntries: {
     id: 'uuid',
@@ -271,6 +272,20 @@ const EXPECTED = {
     purgeAfter: 'timestamptz',
     fileCount: 'int4',
     totalBytes: 'int8',
+  },
+  nodeVersions: {
+    id: 'uuid',
+    organizationId: 'uuid',
+    matterId: 'uuid',
+    nodeId: 'uuid',
+    versionNumber: 'int4',
+    fileSize: 'int8',
+    mimeType: 'text null',
+    sha256Hash: 'text null',
+    storagePath: 'text',
+    createdBy: 'int4 null',
+    createdAt: 'timestamptz',
+    restoredFromVersion: 'int4 null',
   },
   uploadSessions: {
     id: 'uuid',
@@ -291,6 +306,7 @@ const EXPECTED = {
     createdAt: 'timestamptz',
     expiresAt: 'timestamptz',
     finishedAt: 'timestamptz null',
+    onConflict: 'text null',
   },
   mfaRecoveryCodes: {
     id: 'uuid',

@@ -298,6 +298,8 @@ export interface NodesTable {
   version: Generated<number>;
   /** Set while the node is in the recycle bin: the entry of the deleted item it was part of. */
   binEntryId: Generated<string | null>;
+  /** The file's current version (node_versions.version_number); null for folders. */
+  currentVersion: number | null;
 }
 
 /** A deleted folder or file in its matter's recycle bin (features/nodes), until restored or purged. */
@@ -316,6 +318,24 @@ export interface BinEntriesTable {
   fileCount: number;
   /** bigint: read as a string. */
   totalBytes: ColumnType<string, number | string, number | string>;
+}
+
+/** Every version of a file (features/nodes); the nodes row mirrors the current one. */
+export interface NodeVersionsTable {
+  id: Generated<string>;
+  organizationId: string;
+  matterId: string;
+  nodeId: string;
+  versionNumber: number;
+  /** bigint: read as a string. */
+  fileSize: ColumnType<string, number | string, number | string>;
+  mimeType: string | null;
+  sha256Hash: string | null;
+  /** The stored object; a restored version shares the object of the version it restored. */
+  storagePath: string;
+  createdBy: number | null;
+  createdAt: Generated<Date>;
+  restoredFromVersion: number | null;
 }
 
 export interface UploadSessionsTable {
@@ -338,6 +358,8 @@ export interface UploadSessionsTable {
   createdAt: Timestamp;
   expiresAt: Timestamp;
   finishedAt: TimestampNull;
+  /** What the upload asked for when its name is taken: add a version, or keep both under a free name. */
+  onConflict: ColumnType<'newVersion' | 'keepBoth' | null, 'newVersion' | 'keepBoth' | null | undefined, never>;
 }
 
 /** A change that can be taken back for a few minutes (features/undo). */
@@ -524,6 +546,7 @@ export interface DB {
   matterNumberCounters: MatterNumberCountersTable;
   nodes: NodesTable;
   binEntries: BinEntriesTable;
+  nodeVersions: NodeVersionsTable;
   uploadSessions: UploadSessionsTable;
   undoEntries: UndoEntriesTable;
   guestMatterGrants: GuestMatterGrantsTable;

@@ -14,7 +14,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
  *
  * The migration backfills one row per organization from the sums the dashboard used to compute at read time.
  */
-const FUNCTIONS = [
+export const FUNCTIONS = [
   // Files inserted, changed or deleted: their sizes count as hot while their matter is not vaulted.
   `create function storage_usage_nodes_insert() returns trigger language plpgsql as $$
    begin
@@ -84,7 +84,7 @@ const FUNCTIONS = [
    end $$`,
 ];
 
-const TRIGGERS = [
+export const TRIGGERS = [
   `create trigger storage_usage_nodes_insert after insert on nodes referencing new table as new_nodes
      for each statement execute function storage_usage_nodes_insert()`,
   `create trigger storage_usage_nodes_delete after delete on nodes referencing old table as old_nodes

@@ -19,6 +19,7 @@ import { dashboard } from './20261130_0018_dashboard.js';
 import { storageUsage } from './20261201_0019_storage_usage.js';
 import { matterSearchText } from './20261201_0020_matter_search_text.js';
 import { recycleBin } from './20261202_0021_recycle_bin.js';
+import { nodeVersions } from './20261202_0022_node_versions.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '20261201_0019_storage_usage': storageUsage,
   '20261201_0020_matter_search_text': matterSearchText,
   '20261202_0021_recycle_bin': recycleBin,
+  '20261202_0022_node_versions': nodeVersions,
 };

@@ -200,6 +200,7 @@ export function MatterWorkspace({ matterId, user }: { matterId: string; user: Se
         matterId={matter.id}
         parentId={folder?.id ?? null}
         folderName={folder?.name ?? 'Root'}
+        existingNames={(folder ? folder.children : nodes).filter((n) => n.nodeType === 'file').map((n) => n.name)}
       />
     </>
   );

@@ -18,7 +18,8 @@ import { ContentsTable } from './contents-table';
 import { FolderPicker } from './folder-tree';
 import { MatterSearchResults, SEARCH_DEBOUNCE_MS } from './matter-search-results';
 import { nodeActions, NodeActionItems, type NodePermissions } from './node-actions';
-import { CreateFolderDialog, DeleteNodeDialog, MoveNodeDialog, RenameNodeDialog } from './node-dialogs';
+import { ActionDialog, type Action } from './node-action-dialog';
+import { CreateFolderDialog } from './node-dialogs';
 import { RecycleBinButton } from './recycle-bin-dialog';
 
 type FileBrowserProps = {
@@ -38,8 +39,6 @@ type FileBrowserProps = {
   /** Opens a file's preview (double-click, Enter or Space on its row); without it, those download the file. */
   onOpenFile?: (file: NodeTreeDto) => void;
 };
-
-type Action = { kind: 'rename' | 'move' | 'delete'; node: NodeTreeDto } | null;
 
 const PANEL_LAYOUT_ID = 'strongroom.matter-detail.panels';
 /** From this width the tree and the contents sit side by side in resizable panels; narrower, they stack. */
@@ -309,11 +308,13 @@ export function FileBrowser(props: FileBrowserProps) {
         parentId={currentId}
         parentName={crumbs[crumbs.length - 1]!.name}
       />
-      {action?.kind === 'rename' ? <RenameNodeDialog open onOpenChange={(o) => !o && setAction(null)} node={action.node} /> : null}
-      {action?.kind === 'move' ? (
-        <MoveNodeDialog open onOpenChange={(o) => !o && setAction(null)} node={action.node} nodes={nodes} />
-      ) : null}
-      {action?.kind === 'delete' ? <DeleteNodeDialog open onOpenChange={(o) => !o && setAction(null)} node={action.node} /> : null}
+      <ActionDialog
+        action={action}
+        onClose={() => setAction(null)}
+        nodes={nodes}
+        permissions={permissions}
+        readOnlyReason={readOnlyReason}
+      />
     </>
   );
 }

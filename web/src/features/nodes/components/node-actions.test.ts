@@ -14,15 +14,29 @@ const menu = (n: NodeTreeDto, permissions: NodePermissions, readOnlyReason: stri
 
 describe('a node menu', () => {
   it('offers Rename for files as for folders to those who may rename', () => {
-    expect(menu(node('file', 'memo.pdf'), all).map((a) => a.label)).toEqual(['Download', 'Rename', 'Move', 'Delete']);
+    expect(menu(node('file', 'memo.pdf'), all).map((a) => a.label)).toEqual(['Download', 'Versions', 'Rename', 'Move', 'Delete']);
     expect(menu(node('folder', 'Drafts'), all).map((a) => a.label)).toEqual(['Open', 'Rename', 'Move', 'Delete']);
   });
 
   it('leaves Rename out for someone without the permission, and disables it in a held matter', () => {
-    expect(menu(node('file', 'memo.pdf'), { ...all, canRename: false }).map((a) => a.label)).toEqual(['Download', 'Move', 'Delete']);
+    expect(menu(node('file', 'memo.pdf'), { ...all, canRename: false }).map((a) => a.label)).toEqual([
+      'Download',
+      'Versions',
+      'Move',
+      'Delete',
+    ]);
     expect(menu(node('file', 'memo.pdf'), all, 'Actions are disabled due to legal hold')).toContainEqual({
       label: 'Rename',
       disabled: true,
     });
+  });
+
+  it('offers Versions for files only, to anyone who sees them, even in a held matter', () => {
+    const none: NodePermissions = { canUpload: false, canRename: false, canDelete: false, canRetrieve: false };
+    expect(menu(node('file', 'memo.pdf'), none, 'Actions are disabled due to legal hold')).toContainEqual({
+      label: 'Versions',
+      disabled: false,
+    });
+    expect(menu(node('folder', 'Drafts'), all).map((a) => a.label)).not.toContain('Versions');
   });
 });

@@ -1,5 +1,5 @@
 import { Fragment } from 'react';
-import { Download, FolderInput, FolderOpen, Pencil, Trash2, type LucideIcon } from 'lucide-react';
+import { Download, FolderInput, FolderOpen, History, Pencil, Trash2, type LucideIcon } from 'lucide-react';
 import type { NodeTreeDto } from '@strongroom/contracts';
 import { ContextMenuItem, ContextMenuSeparator } from '@/components/ui/context-menu';
 import { DropdownMenuItem, DropdownMenuSeparator } from '@/components/ui/dropdown-menu';
@@ -7,7 +7,7 @@ import { DropdownMenuItem, DropdownMenuSeparator } from '@/components/ui/dropdow
 export type NodePermissions = { canUpload: boolean; canRename: boolean; canDelete: boolean; canRetrieve: boolean };
 
 export type NodeAction = {
-  key: 'open' | 'download' | 'rename' | 'move' | 'delete';
+  key: 'open' | 'download' | 'versions' | 'rename' | 'move' | 'delete';
   label: string;
   icon: LucideIcon;
   disabled: boolean;
@@ -24,12 +24,12 @@ type NodeActionContext = {
   readOnlyReason: string | null;
   onOpen: (node: NodeTreeDto) => void;
   onDownload: (node: NodeTreeDto) => void;
-  onChange: (kind: 'rename' | 'move' | 'delete', node: NodeTreeDto) => void;
+  onChange: (kind: 'versions' | 'rename' | 'move' | 'delete', node: NodeTreeDto) => void;
 };
 
 /**
  * What can be done to a node (its context menu: Rename, Move, Delete), with
- * Open or Download first. One list for the row's Actions dropdown and its right-click menu, so both always
+ * Open or Download first, and a file's Versions after it. One list for the row's Actions dropdown and its right-click menu, so both always
  * offer the same items with the same permissions and disabled states.
  */
 export function nodeActions(
@@ -43,6 +43,9 @@ export function nodeActions(
       ? { key: 'open', label: 'Open', icon: FolderOpen, disabled: false, run: () => onOpen(node) }
       : { key: 'download', label: 'Download', icon: Download, disabled: !permissions.canRetrieve, run: () => onDownload(node) },
   ];
+  // Anyone who sees a file sees its versions (restoring is decided inside, by canUpload and the matter's state).
+  if (!isFolder)
+    actions.push({ key: 'versions', label: 'Versions', icon: History, disabled: false, run: () => onChange('versions', node) });
   // Rename is offered to the people the server lets rename (folders and files alike), disabled in a read-only matter.
   if (permissions.canRename) {
     actions.push({

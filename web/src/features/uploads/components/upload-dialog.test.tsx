@@ -9,7 +9,7 @@ import { UploadDialog } from './upload-dialog';
 
 const file = (name: string, size = 1000, type = 'application/pdf') => new File([new Uint8Array(size)], name, { type });
 
-function open() {
+function open({ existingNames }: { existingNames?: string[] } = {}) {
   const stub = stubTransport();
   const onOpenChange = vi.fn();
   const r = renderWithClient(
@@ -21,6 +21,7 @@ function open() {
         matterId="6f1d9f4e-8a3b-4c1e-9d2a-1b2c3d4e5f60"
         parentId={null}
         folderName="Root"
+        existingNames={existingNames}
         transport={stub.net}
       />
       <Toaster />
@@ -152,5 +153,55 @@ describe('Upload Files', () => {
     await waitFor(() => expect(screen.queryByRole('alertdialog', { name: 'Cancel uploads?' })).not.toBeInTheDocument());
     expect(await within(row('memo.pdf')).findByText('Uploaded')).toBeInTheDocument();
     expect(onOpenChange).not.toHaveBeenCalledWith(false);
+  });
+});
+
+describe('a name the folder holds already', () => {
+  const choices = (row: HTMLElement) => within(row).getByRole('group', { name: /^What to do with / });
+
+  it('asks per file (new version by default), applies a choice to all, skips, and uploads with the choice', async () => {
+    const { user, dialog, row, add, net, putOf } = open({ existingNames: ['Defence.pdf', 'Reply.pdf', 'Costs.pdf'] });
+    await add(file('defence.pdf'), file('Reply.pdf'), file('Costs.pdf'), file('New.pdf'));
+    expect(within(row('New.pdf')).queryByRole('group')).not.toBeInTheDocument();
+    const defence = choices(row('defence.pdf'));
+    expect(within(defence).getByRole('radio', { name: 'Upload as a new version' })).toBeChecked();
+    expect(within(defence).getByText('An item with this name is already in the folder.')).toBeInTheDocument();
+
+    // Keep both for one file, then for all of them; then one file is skipped.
+    await user.click(within(defence).getByRole('radio', { name: 'Keep both' }));
+    await user.click(within(defence).getByRole('button', { name: 'Apply to all' }));
+    expect(within(choices(row('Reply.pdf'))).getByRole('radio', { name: 'Keep both' })).toBeChecked();
+    await user.click(within(choices(row('Costs.pdf'))).getByRole('radio', { name: 'Skip' }));
+    await user.click(within(choices(row('Reply.pdf'))).getByRole('radio', { name: 'Upload as a new version' }));
+
+    await user.click(within(dialog).getByRole('button', { name: 'Upload 4 Files' }));
+    await waitFor(() => expect(putOf('Reply.pdf')).toBeDefined());
+    const asked = (name: string) => net.presign.mock.calls.find(([b]) => b.fileName === name)?.[0];
+    expect(asked('defence.pdf')?.onConflict).toBe('keepBoth');
+    expect(asked('Reply.pdf')?.onConflict).toBe('newVersion');
+    expect(asked('New.pdf')?.onConflict).toBeUndefined();
+    // The skipped file leaves the list and is never sent.
+    expect(asked('Costs.pdf')).toBeUndefined();
+    expect(within(dialog).queryByRole('listitem', { name: 'Costs.pdf' })).not.toBeInTheDocument();
+    putOf('Reply.pdf')!.settle('"etag"');
+    await waitFor(() =>
+      expect(net.complete.mock.calls.some(([b]) => b.fileName === 'Reply.pdf' && b.onConflict === 'newVersion')).toBe(true),
+    );
+  });
+
+  it('asks when the server says the name is taken, and uploads again with the choice', async () => {
+    const { user, dialog, row, add, net, putOf } = open();
+    net.presign.mockRejectedValueOnce(
+      new ApiError({ status: 409, message: 'An item named "memo.pdf" already exists in this folder.', details: { reason: 'NAME_TAKEN' } }),
+    );
+    await add(file('memo.pdf'));
+    expect(within(row('memo.pdf')).queryByRole('group')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    const group = await within(row('memo.pdf')).findByRole('group', { name: 'What to do with memo.pdf' });
+    expect(within(row('memo.pdf')).getByText('Ready')).toBeInTheDocument();
+    await user.click(within(group).getByRole('radio', { name: 'Keep both' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(putOf('memo.pdf')).toBeDefined());
+    expect(net.presign.mock.calls.at(-1)?.[0]).toMatchObject({ fileName: 'memo.pdf', onConflict: 'keepBoth' });
   });
 });

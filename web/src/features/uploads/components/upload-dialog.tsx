@@ -11,7 +11,16 @@ import { formatBytes } from '@/lib/format-bytes';
 import { matterDetailQueryKey, mattersQueryKey } from '@/lib/query-keys';
 import { toast } from '@/lib/toast';
 import type { UploadTransport } from '../lib/run-upload';
-import { canRemove, canRetry, percentOf, stateLabel, type QueueSummary, type UploadRow, type UploadState } from '../lib/upload-queue';
+import {
+  canRemove,
+  canRetry,
+  CONFLICT_CHOICES,
+  percentOf,
+  stateLabel,
+  type QueueSummary,
+  type UploadRow,
+  type UploadState,
+} from '../lib/upload-queue';
 import { useUploadQueue } from '../lib/use-upload-queue';
 
 type UploadDialogProps = {
@@ -21,6 +30,8 @@ type UploadDialogProps = {
   matterId: string;
   parentId: string | null;
   folderName: string;
+  /** Names of the files in the folder, to ask what to do with a file of the same name before uploading it. */
+  existingNames?: readonly string[];
   /** The network the uploads use; the default is the upload API and the store. */
   transport?: UploadTransport;
 };
@@ -34,8 +45,51 @@ const BADGE_TONE: Record<UploadState, 'success' | 'danger' | 'neutral' | 'primar
   error: 'danger',
 };
 
+/**
+ * A file whose name the folder holds already: upload it as a new version (the default), keep both (the new one
+ * named 'name (2).ext') or skip it; with more than one such file, the choice can be applied to all.
+ */
+function ConflictChooser({ row: r, queue, many }: { row: UploadRow; queue: ReturnType<typeof useUploadQueue>; many: boolean }) {
+  return (
+    <fieldset className="grid gap-2 rounded-md bg-muted/50 p-2">
+      <legend className="sr-only">{`What to do with ${r.file.name}`}</legend>
+      <p className="text-xs text-muted-foreground">An item with this name is already in the folder.</p>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
+        {CONFLICT_CHOICES.map((c) => (
+          <label key={c.value} className="flex items-center gap-1.5 text-sm">
+            <input
+              type="radio"
+              name={`conflict-${r.id}`}
+              value={c.value}
+              checked={r.choice === c.value}
+              onChange={() => queue.choose(r.id, c.value)}
+              className="accent-primary"
+            />
+            {c.label}
+          </label>
+        ))}
+        {many ? (
+          <Button variant="link" size="sm" className="h-auto px-0" onClick={() => queue.chooseForAll(r.choice)}>
+            Apply to all
+          </Button>
+        ) : null}
+      </div>
+    </fieldset>
+  );
+}
+
 /** One file of the upload: its size and speed, its state, cancel, retry or remove, and its progress. */
-function FileRow({ row: r, queue, onRetry }: { row: UploadRow; queue: ReturnType<typeof useUploadQueue>; onRetry: () => void }) {
+function FileRow({
+  row: r,
+  queue,
+  onRetry,
+  manyConflicts,
+}: {
+  row: UploadRow;
+  queue: ReturnType<typeof useUploadQueue>;
+  onRetry: () => void;
+  manyConflicts: boolean;
+}) {
   const pct = percentOf(r);
   return (
     <li className="grid gap-2 rounded-md border border-border p-3" aria-label={r.file.name}>
@@ -69,6 +123,7 @@ function FileRow({ row: r, queue, onRetry }: { row: UploadRow; queue: ReturnType
           </Button>
         ) : null}
       </div>
+      {r.conflict && r.state === 'idle' ? <ConflictChooser row={r} queue={queue} many={manyConflicts} /> : null}
       {r.state !== 'error' || r.loaded > 0 ? (
         <ProgressBar
           label={`Progress of ${r.file.name}`}
@@ -100,8 +155,47 @@ function OverallProgress({ summary }: { summary: QueueSummary }) {
   );
 }
 
+/** 'Cancel uploads?': asked when the dialog is closed while uploads run. */
+function CancelUploadsDialog({
+  open,
+  onOpenChange,
+  onCancelUploads,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCancelUploads: () => void;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-sm" role="alertdialog">
+        <DialogHeader>
+          <DialogTitle>Cancel uploads?</DialogTitle>
+          <DialogDescription>{UPLOAD_MSG.closeWithActive}</DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Keep Uploading
+          </Button>
+          <Button variant="destructive" onClick={onCancelUploads}>
+            Cancel Uploads
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
 /** Upload Files: drop or pick files, each uploaded straight to the store with progress, cancel and retry. */
-export function UploadDialog({ open, onOpenChange, organizationId, matterId, parentId, folderName, transport }: UploadDialogProps) {
+export function UploadDialog({
+  open,
+  onOpenChange,
+  organizationId,
+  matterId,
+  parentId,
+  folderName,
+  existingNames,
+  transport,
+}: UploadDialogProps) {
   const queryClient = useQueryClient();
   const [dragging, setDragging] = useState(false);
   const [confirmClose, setConfirmClose] = useState(false);
@@ -112,6 +206,7 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
     organizationId,
     matterId,
     parentId,
+    existingNames,
     transport,
     onBatchSettled: (outcome, rows) => {
       setConfirmClose(false);
@@ -155,6 +250,7 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
   };
 
   const { idle, done } = summary;
+  const manyConflicts = idle.filter((r) => r.conflict).length > 1;
 
   return (
     <>
@@ -207,6 +303,7 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
                   key={r.id}
                   row={r}
                   queue={queue}
+                  manyConflicts={manyConflicts}
                   onRetry={() => {
                     setConfirmClose(false);
                     void queue.start(r);
@@ -237,22 +334,7 @@ export function UploadDialog({ open, onOpenChange, organizationId, matterId, par
           </DialogFooter>
         </DialogContent>
       </Dialog>
-      <Dialog open={asking} onOpenChange={setConfirmClose}>
-        <DialogContent className="max-w-sm" role="alertdialog">
-          <DialogHeader>
-            <DialogTitle>Cancel uploads?</DialogTitle>
-            <DialogDescription>{UPLOAD_MSG.closeWithActive}</DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setConfirmClose(false)}>
-              Keep Uploading
-            </Button>
-            <Button variant="destructive" onClick={() => void cancelAllAndClose()}>
-              Cancel Uploads
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <CancelUploadsDialog open={asking} onOpenChange={setConfirmClose} onCancelUploads={() => void cancelAllAndClose()} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { allowedMimeType, fileNameSchema, formatByteLimit, UPLOAD_LIMITS, UPLOAD_MSG } from '@strongroom/contracts';
+import { allowedMimeType, fileNameSchema, formatByteLimit, UPLOAD_LIMITS, UPLOAD_MSG, type UploadOnConflict } from '@strongroom/contracts';
 import { errorMessage, isApiError } from '@/lib/api-error';
 import { getPresignedUrl } from '../api/get-presigned-url';
 import { listUploadParts } from '../api/list-upload-parts';
@@ -47,7 +47,13 @@ export const httpTransport: UploadTransport = {
   put: putWithProgress,
 };
 
-export type UploadTarget = { organizationId: string; matterId: string; parentId: string | null };
+export type UploadTarget = {
+  organizationId: string;
+  matterId: string;
+  parentId: string | null;
+  /** What the server does when the name is taken: a new version of that file, or keep both. Absent: refused. */
+  onConflict?: UploadOnConflict;
+};
 export type UploadEvents = {
   /** Bytes of the file stored so far (parts done plus parts in flight). */
   onProgress: (loaded: number) => void;
@@ -105,14 +111,15 @@ async function standardUpload(
 ): Promise<void> {
   const fileType = fileTypeOf(file);
   const base = { fileName: file.name, fileType, matterId: target.matterId, parentId: target.parentId };
-  const presigned = await net.presign({ ...base, fileSize: file.size }, signal);
+  const conflict = target.onConflict ? { onConflict: target.onConflict } : {};
+  const presigned = await net.presign({ ...base, fileSize: file.size, ...conflict }, signal);
   try {
     await net.put(presigned.url, file, presigned.headers, events.onProgress, signal);
   } catch (error) {
     if (error instanceof UploadAbortedError) throw error;
     throw new Error(error instanceof Error && error.message ? error.message : UPLOAD_MSG.standardFailed, { cause: error });
   }
-  await net.complete({ ...base, s3Key: presigned.s3Key, fileSize: file.size }, signal);
+  await net.complete({ ...base, s3Key: presigned.s3Key, fileSize: file.size, ...conflict }, signal);
 }
 
 async function multipartUpload(
@@ -125,6 +132,7 @@ async function multipartUpload(
   const key = uploadStorageKey(target.organizationId, file);
   const fileType = fileTypeOf(file);
   const base = { fileName: file.name, fileType, matterId: target.matterId, parentId: target.parentId };
+  const conflict = target.onConflict ? { onConflict: target.onConflict } : {};
   let saved = readSaved(key, target.organizationId);
   if (saved && (saved.matterId !== target.matterId || saved.parentId !== target.parentId)) saved = null;
 
@@ -142,7 +150,7 @@ async function multipartUpload(
     }
   }
   if (!saved) {
-    const init = await net.init({ ...base, fileSize: file.size }, signal);
+    const init = await net.init({ ...base, fileSize: file.size, ...conflict }, signal);
     saved = {
       ...base,
       isMultipart: true,
@@ -221,7 +229,7 @@ async function multipartUpload(
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
   const parts = [...done].map(([PartNumber, ETag]) => ({ PartNumber, ETag })).sort((a, b) => a.PartNumber - b.PartNumber);
-  await net.complete({ ...base, s3Key: session.s3Key, uploadId: session.uploadId, fileSize: file.size, parts }, signal);
+  await net.complete({ ...base, s3Key: session.s3Key, uploadId: session.uploadId, fileSize: file.size, parts, ...conflict }, signal);
   clearSavedUpload(target.organizationId, file);
 }
 

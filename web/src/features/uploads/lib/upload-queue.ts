@@ -20,7 +20,18 @@ export type UploadRow = {
   retryable: boolean;
   /** A resumed multipart upload: how many parts the store already had. */
   resumedParts: number | null;
+  /** The folder already holds this name: the person chooses what happens (a new version by default). */
+  conflict: boolean;
+  choice: ConflictChoice;
 };
+
+/** What to do with a file whose name the folder holds already. */
+export type ConflictChoice = 'newVersion' | 'keepBoth' | 'skip';
+export const CONFLICT_CHOICES: { value: ConflictChoice; label: string }[] = [
+  { value: 'newVersion', label: 'Upload as a new version' },
+  { value: 'keepBoth', label: 'Keep both' },
+  { value: 'skip', label: 'Skip' },
+];
 
 export type QueueAction =
   | { type: 'added'; rows: UploadRow[] }
@@ -31,6 +42,9 @@ export type QueueAction =
   | { type: 'succeeded'; id: string }
   | { type: 'failed'; id: string; error: string; retryable?: boolean }
   | { type: 'removed'; id: string }
+  | { type: 'conflict'; id: string }
+  | { type: 'chose'; id: string; choice: ConflictChoice }
+  | { type: 'choseForAll'; choice: ConflictChoice }
   | { type: 'cleared' };
 
 const STATE_LABEL: Record<UploadState, string> = {
@@ -48,7 +62,11 @@ export function stateLabel(row: UploadRow): string {
 let rowSeq = 0;
 
 /** Rows for newly added files: a file that breaks a rule (`check` answers its text) is failed at once, for good. */
-export function newRows(files: Iterable<File>, check: (file: File) => string | null): UploadRow[] {
+export function newRows(
+  files: Iterable<File>,
+  check: (file: File) => string | null,
+  taken: (file: File) => boolean = () => false,
+): UploadRow[] {
   return [...files].map((file) => {
     const problem = check(file);
     rowSeq += 1;
@@ -62,6 +80,8 @@ export function newRows(files: Iterable<File>, check: (file: File) => string | n
       invalid: problem !== null,
       retryable: problem === null,
       resumedParts: null,
+      conflict: problem === null && taken(file),
+      choice: 'newVersion',
     };
   });
 }
@@ -89,6 +109,13 @@ export function queueReducer(rows: UploadRow[], action: QueueAction): UploadRow[
       return patch(rows, action.id, { state: 'error', error: action.error, speed: 0, retryable: action.retryable ?? true });
     case 'removed':
       return rows.filter((r) => r.id !== action.id);
+    case 'conflict':
+      // The server said the name is taken: the row waits for the person's choice.
+      return patch(rows, action.id, { state: 'idle', conflict: true, choice: 'newVersion', error: null, loaded: 0, speed: 0 });
+    case 'chose':
+      return patch(rows, action.id, { choice: action.choice });
+    case 'choseForAll':
+      return rows.map((r) => (r.conflict && r.state === 'idle' ? { ...r, choice: action.choice } : r));
     case 'cleared':
       return [];
   }

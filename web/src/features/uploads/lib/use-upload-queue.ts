@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { UPLOAD_MSG } from '@strongroom/contracts';
+import { isApiError } from '@/lib/api-error';
 import {
   abortUpload,
   checkFile,
@@ -12,9 +13,16 @@ import {
 } from './run-upload';
 import { trackActiveUpload } from './saved-uploads';
 import { isMultipart } from './upload-plan';
-import { newRows, queueReducer, summarize, transferRate, type QueueSummary, type UploadRow } from './upload-queue';
+import { newRows, queueReducer, summarize, transferRate, type ConflictChoice, type QueueSummary, type UploadRow } from './upload-queue';
 
-export type UseUploadQueueOptions = UploadTarget & {
+/** The server refused the name as taken (409 NAME_TAKEN). */
+function isNameTaken(error: unknown): boolean {
+  return isApiError(error) && error.status === 409 && (error.details as { reason?: string } | undefined)?.reason === 'NAME_TAKEN';
+}
+
+export type UseUploadQueueOptions = Omit<UploadTarget, 'onConflict'> & {
+  /** Names of the files the target folder holds, to ask before uploading over one of them. */
+  existingNames?: readonly string[];
   /**
    * The batch is over (every file attempted, nothing running): all succeeded or some failed. May answer a
    * cleanup, run when the queue changes again (e.g. a pending auto-close).
@@ -36,6 +44,7 @@ export function useUploadQueue({
   organizationId,
   matterId,
   parentId,
+  existingNames,
   onBatchSettled,
   transport = httpTransport,
   now = perfNow,
@@ -70,9 +79,10 @@ export function useUploadQueue({
       let firstLoaded: number | null = null;
       dispatch({ type: 'started', id: row.id });
       try {
+        const onConflict = row.conflict && row.choice !== 'skip' ? row.choice : undefined;
         await runUpload(
           row.file,
-          { organizationId, matterId, parentId },
+          { organizationId, matterId, parentId, ...(onConflict ? { onConflict } : {}) },
           {
             onProgress: (loaded) => {
               firstLoaded ??= loaded;
@@ -86,6 +96,11 @@ export function useUploadQueue({
         dispatch({ type: 'succeeded', id: row.id });
       } catch (error) {
         if (controller.signal.aborted) return; // cancel() settles the row
+        // The name was taken after the dialog looked (or it did not know): ask, as for a name it knew.
+        if (!row.conflict && isNameTaken(error)) {
+          dispatch({ type: 'conflict', id: row.id });
+          return;
+        }
         dispatch({ type: 'failed', id: row.id, error: uploadErrorMessage(error), retryable: isRetryableUploadError(error) });
       } finally {
         untrack();
@@ -103,15 +118,31 @@ export function useUploadQueue({
     return settled.current?.(summary.outcome, rows) ?? undefined;
   }, [rows, summary.outcome]);
 
-  const add = useCallback((files: Iterable<File>) => dispatch({ type: 'added', rows: newRows(files, (f) => checkFile(f)) }), []);
+  const taken = new Set((existingNames ?? []).map((n) => n.toLowerCase()));
+  const add = (files: Iterable<File>) =>
+    dispatch({
+      type: 'added',
+      rows: newRows(
+        files,
+        (f) => checkFile(f),
+        (f) => taken.has(f.name.toLowerCase()),
+      ),
+    });
+  const choose = useCallback((id: string, choice: ConflictChoice) => dispatch({ type: 'chose', id, choice }), []);
+  const chooseForAll = useCallback((choice: ConflictChoice) => dispatch({ type: 'choseForAll', choice }), []);
   const remove = useCallback((id: string) => dispatch({ type: 'removed', id }), []);
   const clear = useCallback(() => dispatch({ type: 'cleared' }), []);
-  const startIdle = () => summary.idle.forEach((r) => void start(r));
+  /** Starts every file waiting; a file the person chose to skip leaves the list instead. */
+  const startIdle = () =>
+    summary.idle.forEach((r) => {
+      if (r.conflict && r.choice === 'skip') dispatch({ type: 'removed', id: r.id });
+      else void start(r);
+    });
   /** Cancels every running upload; the batch is not reported (the user chose to stop it). */
   const cancelAll = async () => {
     batchReported.current = true;
     await Promise.all(rows.filter((r) => r.state === 'uploading').map((r) => cancel(r)));
   };
 
-  return { rows, summary, add, start, startIdle, cancel, cancelAll, remove, clear };
+  return { rows, summary, add, choose, chooseForAll, start, startIdle, cancel, cancelAll, remove, clear };
 }
