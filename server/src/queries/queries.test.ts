@@ -20,7 +20,6 @@ import {
   type MatterFilters,
 } from '../features/matters/matters.repository.js';
 import { binSubtreeQuery } from '../features/nodes/bin.repository.js';
-import { subtreeVersionKeysQuery } from '../features/nodes/node-versions.repository.js';
 import { pathNamesQuery, selfOrDescendantQuery } from '../features/nodes/nodes.repository.js';
 import { liveSessionQuery } from '../features/sessions/sessions.repository.js';
 import { testDatabase } from '../../test/helpers.js';
@@ -119,11 +118,6 @@ const cases: Case[] = [
     name: 'node-subtree-bin',
     source: 'binSubtreeQuery (bin.repository.ts)',
     compile: () => binSubtreeQuery(ORG, NODE, OTHER_NODE).compile(handle.db.withoutPlugins()),
-  },
-  {
-    name: 'node-subtree-version-keys',
-    source: 'subtreeVersionKeysQuery (node-versions.repository.ts)',
-    compile: () => subtreeVersionKeysQuery(ORG, NODE).compile(handle.db.withoutPlugins()),
   },
 ];
 

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentTotp } from '../mfa/index.js';
+import { runBinPurge } from '../nodes/index.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { createFolder, createMatter, newOrganizationWithTotp, ok, uploadFile, type TotpMember } from '../../../test/factories.js';
 import { foldStorageUsage } from './dashboard.repository.js';
@@ -39,6 +40,9 @@ async function recomputed(organizationId: string) {
   return { hotBytes, vaultedBytes, totalBytes: hotBytes + vaultedBytes, quotaBytes: null };
 }
 
+/** A day past the longest a bin keeps an item. */
+const AFTER_THE_BIN = new Date(Date.now() + 366 * 24 * 3600 * 1000);
+
 const storage = async () => ok(await admin.client.get('/_api/dashboard/storage'));
 
 describe('the running total of stored bytes', () => {
@@ -59,7 +63,8 @@ describe('the running total of stored bytes', () => {
     const rows = await t.ctx.db.selectFrom('storageUsage').select('hotBytes').where('organizationId', '=', admin.organizationId).execute();
     expect(rows).toEqual([{ hotBytes: String(total) }]);
 
-    // A folder with three files deleted: their bytes leave the figure.
+    // A folder with three files deleted: in the recycle bin their bytes are still stored and still count; once the
+    // bin is emptied they leave the figure.
     const folder = await createFolder(admin.client, kept.id, 'Drafts');
     const inner = await createFolder(admin.client, kept.id, 'Old', folder.id);
     for (const [name, n] of [
@@ -70,6 +75,9 @@ describe('the running total of stored bytes', () => {
       await uploadFile(t, admin.client, kept.id, name, randomBytes(n), name === 'c.pdf' ? inner.id : folder.id);
     expect((await storage()).hotBytes).toBe(total + 66);
     ok(await admin.client.post('/_api/nodes/delete', { nodeId: folder.id }));
+    expect(await storage()).toEqual(await recomputed(admin.organizationId));
+    expect((await storage()).hotBytes).toBe(total + 66);
+    await runBinPurge(t.ctx, AFTER_THE_BIN);
     expect(await storage()).toEqual(await recomputed(admin.organizationId));
     expect((await storage()).hotBytes).toBe(total);
 
@@ -116,8 +124,11 @@ describe('the running total of stored bytes', () => {
     expect((await storage()).hotBytes).toBe(before + 350);
     expect(await storage()).toEqual(await recomputed(admin.organizationId));
 
-    // Deleting the file removes every version's object (the job runs after the commit).
+    // Deleting the file moves it to the bin (still counted); emptying the bin removes every version's object (the
+    // job runs after the commit).
     ok(await admin.client.post('/_api/nodes/delete', { nodeId: file.id }));
+    expect((await storage()).hotBytes).toBe(before + 350);
+    await runBinPurge(t.ctx, AFTER_THE_BIN);
     expect((await storage()).hotBytes).toBe(before);
     expect(await storage()).toEqual(await recomputed(admin.organizationId));
     await t.ctx.jobs.runDueJobs(['delete-objects']);

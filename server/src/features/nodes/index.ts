@@ -14,3 +14,5 @@ export { enqueueObjectDeletion } from './nodes.jobs.js';
 // Where an upload goes when its name is taken, and the version it adds to a file (uploads' completion).
 export { resolveUploadTarget } from './nodes-upload-target.service.js';
 export { addUploadedVersion, uploadedVersionOf } from './node-versions.service.js';
+// Emptying the recycle bins of what is past its date (the daily job; tests of figures that count binned files).
+export { runBinPurge } from './bin-purge.jobs.js';

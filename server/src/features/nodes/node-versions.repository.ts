@@ -92,22 +92,6 @@ export async function addVersionRow(db: Executor, node: NodeRow, version: NewVer
   return { node: updated, versionNumber };
 }
 
-/** Every stored object the versions of a node and the nodes below it point at (the query, not yet run). */
-export function subtreeVersionKeysQuery(organizationId: string, nodeId: string) {
-  return sql<{ storage_path: string }>`
-    with recursive sub as (
-      select id from nodes where id = ${nodeId} and organization_id = ${organizationId}
-      union all
-      select n.id from nodes n join sub on n.parent_id = sub.id
-    )
-    select distinct storage_path from node_versions where node_id in (select id from sub) and organization_id = ${organizationId}`;
-}
-
-export async function subtreeVersionKeys(db: Executor, organizationId: string, nodeId: string): Promise<string[]> {
-  const { rows } = await subtreeVersionKeysQuery(organizationId, nodeId).execute(db.withoutPlugins());
-  return rows.map((r) => r.storage_path);
-}
-
 /** A vaulted version's record points at its vault copy, only while it still points at the working copy. */
 export async function pointVersionsAtVaultCopy(db: Executor, organizationId: string, nodeId: string, workingKey: string, vaultKey: string) {
   await db
