@@ -293,7 +293,7 @@ export function DeleteNodeDialog({ open, onOpenChange, node }: BaseProps & { nod
       { nodeId: node.id },
       {
         onSuccess: (res) => {
-          toastWithUndo({ title: NODE_MSG.movedToBin, description: `"${node.name}"` }, res, async () => {
+          toastWithUndo(NODE_MSG.movedToBin, res, async () => {
             await refreshTree();
             await queryClient.invalidateQueries({ queryKey: binQueryKey(node.matterId) });
           });
