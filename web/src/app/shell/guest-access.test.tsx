@@ -45,6 +45,7 @@ function renderAt(path: string, role: Role) {
         <Route element={<ProtectedLayout />}>
           <Route index element={<p>Dashboard page</p>} />
           <Route path="/matters" element={<p>Matters page</p>} />
+          <Route path="/matters/:matterId" element={<p>Matter workspace</p>} />
           <Route path="/settings" element={<p>Settings page</p>} />
           <Route path="/audit-logs" element={<p>Audit logs page</p>} />
           <Route path="/help" element={<p>Help page</p>} />
@@ -65,6 +66,11 @@ describe('a guest in the shell', () => {
         .getAllByRole('link')
         .map((l) => l.textContent),
     ).toEqual(['Matters', 'Settings', 'Help']);
+  });
+
+  it('opens a shared matter on its own page', async () => {
+    renderAt('/matters/11111111-1111-4111-8111-111111111111', 'guest');
+    expect(await screen.findByText('Matter workspace')).toBeInTheDocument();
   });
 
   it('opens Settings for their own account', async () => {

@@ -17,7 +17,14 @@ const NAV_ITEMS: NavItem[] = [
  * A guest reads the matters shared with them, manages their own account in Settings (Profile alone: details,
  * password, second factor, recovery codes) and reads Help; every other page is Access Denied.
  */
-export const GUEST_PATHS: readonly string[] = NAV_ITEMS.filter((i) => i.forGuests).map((i) => i.to);
+const GUEST_PATHS: readonly string[] = NAV_ITEMS.filter((i) => i.forGuests).map((i) => i.to);
+/** A matter's own page, /matters/<id>: a guest opens the ones shared with them (any other answers not found). */
+const MATTER_PAGE = /^\/matters\/[^/]+\/?$/;
+
+/** Whether a guest may open this page at all. */
+export function guestMayOpen(pathname: string): boolean {
+  return GUEST_PATHS.includes(pathname) || MATTER_PAGE.test(pathname);
+}
 
 export function navItemsFor(role: Role): NavItem[] {
   return role === 'guest' ? NAV_ITEMS.filter((i) => i.forGuests) : NAV_ITEMS;

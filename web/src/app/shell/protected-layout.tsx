@@ -13,7 +13,7 @@ import { useLogout } from '@/features/auth/hooks/use-logout';
 import { MfaSetupWall } from '@/features/mfa/components/mfa-setup-wall';
 import { releaseRecoveryCodes, useUnsavedRecoveryCodes } from '@/features/mfa/hooks/unsaved-recovery-codes';
 import { AppShell } from './app-shell';
-import { GUEST_PATHS } from './nav-items';
+import { guestMayOpen } from './nav-items';
 
 /** What the gate tells /login when it sends someone there: why, when there is a reason to show. */
 export type LoginRedirectState = { message?: string };
@@ -91,7 +91,7 @@ export function ProtectedLayout() {
 
   // Guests read only the matters an administrator shared with them: their home is the matters list.
   if (!PAGE_ROLES.includes(user.role) && pathname === '/') return <Navigate to="/matters" replace />;
-  if (!PAGE_ROLES.includes(user.role) && !GUEST_PATHS.includes(pathname)) {
+  if (!PAGE_ROLES.includes(user.role) && !guestMayOpen(pathname)) {
     return (
       <FullPage>
         <Card className="grid max-w-md justify-items-center gap-3 p-8 text-center">

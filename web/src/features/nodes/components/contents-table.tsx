@@ -175,7 +175,7 @@ export function ContentsTable({ entries, folderName, actionsFor, onActivate, sel
   useEffect(() => {
     if (selectedIndex < 0) return;
     pendingFocus.current = selectedIndex;
-    virtualizer.scrollToIndex(selectedIndex, { align: 'center' });
+    virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
     // Only when the selection itself changes, not when sorting moves it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selectedId]);
