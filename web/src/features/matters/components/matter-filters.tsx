@@ -163,26 +163,26 @@ export function MatterFilters({ value, onChange }: MatterFiltersProps) {
             emptyMessage="No lawyers found."
           />
           <div className="flex items-center gap-2">
-            <Label htmlFor="matters-from" className="text-muted-foreground">
+            <Label htmlFor="matters-from" className="w-10 shrink-0 text-muted-foreground lg:w-auto">
               From
             </Label>
             <Input
               id="matters-from"
               type="date"
-              className="w-40"
+              className="min-w-0 flex-1 lg:w-40 lg:flex-none"
               value={value.dateFrom}
               max={value.dateTo || undefined}
               onChange={(e) => onChange({ ...value, dateFrom: e.target.value })}
             />
           </div>
           <div className="flex items-center gap-2">
-            <Label htmlFor="matters-to" className="text-muted-foreground">
+            <Label htmlFor="matters-to" className="w-10 shrink-0 text-muted-foreground lg:w-auto">
               To
             </Label>
             <Input
               id="matters-to"
               type="date"
-              className="w-40"
+              className="min-w-0 flex-1 lg:w-40 lg:flex-none"
               value={value.dateTo}
               min={value.dateFrom || undefined}
               onChange={(e) => onChange({ ...value, dateTo: e.target.value })}
