@@ -109,6 +109,7 @@ export const AUDIT_SENTENCES: Readonly<Record<string, (w: Words) => string>> = {
   // Files and folders
   UPLOAD_FILE: (w) => `${w.who} uploaded ${w.node} to ${w.matter}`,
   DOWNLOAD_FILE: (w) => `${w.who} downloaded ${w.node} from ${w.matter}`,
+  PREVIEW_FILE: (w) => `${w.who} previewed ${w.node} in ${w.matter}`,
   DOWNLOAD_ZIP: (w) =>
     `${w.who} downloaded ${str(w.d.folderName) ? `the folder ${q(str(w.d.folderName)!)} of ` : 'the whole of '}${w.matter} as a ZIP${
       num(w.d.fileCount) !== null ? ` (${plural(num(w.d.fileCount)!, 'file')})` : ''
