@@ -15,6 +15,8 @@ export const PREVIEW_MSG = {
   failed: 'The preview could not be loaded.',
   rowsCut: (shown: number) => `Showing the first ${shown} rows.`,
   textCut: 'Showing the first 1 MB of the file.',
+  hashCopied: 'SHA-256 copied.',
+  copyFailed: 'Could not copy. Select the SHA-256 and copy it by hand.',
 } as const;
 
 const BY_EXTENSION: Record<string, PreviewKind> = {

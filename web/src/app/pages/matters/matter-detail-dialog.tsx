@@ -7,6 +7,7 @@ import {
   READ_ONLY_TEXT,
   VAULT_MSG,
   type MatterReadOnlyReason,
+  type NodeTreeDto,
   type SessionUser,
 } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
@@ -21,6 +22,7 @@ import { useMatterDetail } from '@/features/matters/api/get-matter-detail';
 import { LegalHoldDialog } from '@/features/legal-hold/components/legal-hold-dialog';
 import { EditMatterDialog } from '@/features/matters/components/edit-matter-dialog';
 import { FileBrowser } from '@/features/nodes/components/file-browser';
+import { FilePreviewSheet } from '@/features/preview/components/file-preview-sheet';
 import { findNode } from '@/features/nodes/lib/tree';
 import { UploadDialog } from '@/features/uploads/components/upload-dialog';
 import { VaultMatterDialog } from '@/features/vault/components/vault-matter-dialog';
@@ -78,7 +80,32 @@ function folderOf(nodes: Parameters<typeof findNode>[0], id: string | null) {
 function browserPermissions(user: SessionUser, guestAccess: 'download' | 'view' | undefined) {
   const { role, permissions: p } = user;
   const canRetrieve = role === 'guest' ? guestAccess === 'download' : p.canRetrieve;
-  return { canUpload: p.canUpload, canRename: shows(user, 'renameNode'), canDelete: p.canDelete, canRetrieve };
+  // A guest with a view grant reads files in the preview without downloading them.
+  const canPreview = role === 'guest' ? guestAccess !== undefined : p.canRetrieve;
+  return { canUpload: p.canUpload, canRename: shows(user, 'renameNode'), canDelete: p.canDelete, canRetrieve, canPreview };
+}
+
+/**
+ * A file's preview, in a drawer over the matter for now (the workspace page will give it a panel): the sheet to
+ * render, and the setter the file rows' Open preview item calls.
+ */
+function usePreviewSheet(
+  user: SessionUser,
+  guestAccess: 'download' | 'view' | undefined,
+  matter: { id: string; matterName: string } | undefined,
+) {
+  const [node, setNode] = useState<NodeTreeDto | null>(null);
+  const sheet =
+    node && matter ? (
+      <FilePreviewSheet
+        node={node}
+        matter={matter}
+        path={node.path}
+        canDownload={browserPermissions(user, guestAccess).canRetrieve}
+        onClose={() => setNode(null)}
+      />
+    ) : null;
+  return [sheet, setNode] as const;
 }
 
 /** A matter with its folders and files, over the matters page (?matter=<id> reopens it after a reload). */
@@ -102,6 +129,7 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
   const [holdOpen, setHoldOpen] = useState(false);
   const [vaultOpen, setVaultOpen] = useState(false);
   const matter = detail.data?.matter;
+  const [previewSheet, setPreviewing] = usePreviewSheet(user, detail.data?.guestAccess, matter);
   const nodes = detail.data?.nodes ?? [];
   const p = user.permissions;
   // The server's rule: vaulted wins (vaulting applies a hold too), then the hold, an expired retention, and last
@@ -230,7 +258,9 @@ export function MatterDetailDialog({ matterId, user, onClose }: MatterDetailDial
               readOnlyReason={readOnlyReason}
               onUpload={() => setUploadOpen(true)}
               layoutOwner={user.id}
+              onPreview={setPreviewing}
             />
+            {previewSheet}
             <EditMatterDialog matter={matter} open={editOpen} onOpenChange={setEditOpen} />
             <LegalHoldDialog matter={matter} open={holdOpen} onOpenChange={setHoldOpen} isAdmin={isAdmin} />
             {canVault ? <VaultMatterDialog matter={matter} open={vaultOpen} onOpenChange={setVaultOpen} /> : null}

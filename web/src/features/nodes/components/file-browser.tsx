@@ -38,6 +38,8 @@ type FileBrowserProps = {
   selectedFileId?: string | null;
   /** Whose panel widths these are: each person who signs in on this browser keeps their own. */
   layoutOwner?: string | number;
+  /** Opens a file's preview (the rows' Open preview item); none is offered without it. */
+  onPreview?: (node: NodeTreeDto) => void;
 };
 
 type Action = { kind: 'rename' | 'move' | 'delete'; node: NodeTreeDto } | null;
@@ -267,7 +269,8 @@ function usePanelLayout(owner: string | number | undefined) {
 }
 
 export function FileBrowser(props: FileBrowserProps) {
-  const { matterId, nodes, folderId, onFolderChange, permissions, readOnlyReason, onUpload, selectedFileId, layoutOwner } = props;
+  const { matterId, nodes, folderId, onFolderChange, permissions, readOnlyReason, onUpload, selectedFileId, layoutOwner, onPreview } =
+    props;
   const [query, setQuery] = useState('');
   const [action, setAction] = useState<Action>(null);
   const [createOpen, setCreateOpen] = useState(false);
@@ -298,6 +301,7 @@ export function FileBrowser(props: FileBrowserProps) {
       readOnlyReason,
       onOpen: open,
       onDownload: (f) => void downloadFile(f),
+      onPreview,
       onChange: (kind, node) => setAction({ kind, node }),
     });
   const onRowKey = (e: KeyboardEvent, n: NodeTreeDto) => {
