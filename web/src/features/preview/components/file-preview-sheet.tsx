@@ -15,7 +15,10 @@ export function FilePreviewSheet(props: FilePreviewPanelProps) {
           aria-describedby={undefined}
           className="fixed inset-y-0 right-0 z-50 flex w-full max-w-3xl flex-col border-l border-border bg-card shadow-2xl focus-visible:outline-none data-[state=open]:animate-slide-in-right"
         >
-          <DialogPrimitive.Title className="sr-only">Preview of {props.node.name}</DialogPrimitive.Title>
+          {/* The drawer's name; the panel's own heading shows the file's name. */}
+          <DialogPrimitive.Title asChild>
+            <span className="sr-only">Preview of {props.node.name}</span>
+          </DialogPrimitive.Title>
           <FilePreviewPanel {...props} />
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>
