@@ -5,15 +5,37 @@ import { getDocument, GlobalWorkerOptions, TextLayer, type PDFDocumentProxy } fr
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { Button } from '@/components/ui/button';
 import { PreviewLoading } from './preview-loading';
-import { useAsyncValue } from './use-async-value';
 import type { ViewerProps } from './viewer-props';
 import './pdf-text-layer.css';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
-/** Opens the PDF from its bytes; eval stays off (the app's CSP forbids it, and a document should not need it). */
-async function open(blob: Blob): Promise<PDFDocumentProxy> {
-  return getDocument({ data: new Uint8Array(await blob.arrayBuffer()), isEvalSupported: false }).promise;
+/**
+ * The PDF opened from its bytes, null until ready; closed (its worker's copy freed) when the bytes change or the
+ * viewer goes. Eval stays off: the app's CSP forbids it, and a document should not need it.
+ */
+function usePdf(blob: Blob, onError: (e: unknown) => void): PDFDocumentProxy | null {
+  const [opened, setOpened] = useState<{ blob: Blob; doc: PDFDocumentProxy } | null>(null);
+  useEffect(() => {
+    let live = true;
+    let task: ReturnType<typeof getDocument> | null = null;
+    blob
+      .arrayBuffer()
+      .then((bytes) => {
+        if (!live) return null;
+        task = getDocument({ data: new Uint8Array(bytes), isEvalSupported: false });
+        return task.promise;
+      })
+      .then(
+        (doc) => live && doc && setOpened({ blob, doc }),
+        (err: unknown) => live && onError(err),
+      );
+    return () => {
+      live = false;
+      void task?.destroy();
+    };
+  }, [blob, onError]);
+  return opened && opened.blob === blob ? opened.doc : null;
 }
 
 type PageProps = { doc: PDFDocumentProxy; number: number; width: number; eager: boolean; onError: (e: unknown) => void };
@@ -89,7 +111,7 @@ function PdfPage({ doc, number, width, eager, onError }: PageProps) {
  * to, or reached with the page buttons; the text of each page can be selected and copied.
  */
 export default function PdfViewer({ preview, onError }: ViewerProps) {
-  const doc = useAsyncValue(preview.blob, open, onError);
+  const doc = usePdf(preview.blob, onError);
   const scroller = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [current, setCurrent] = useState(1);
@@ -103,7 +125,6 @@ export default function PdfViewer({ preview, onError }: ViewerProps) {
     observer.observe(el);
     return () => observer.disconnect();
   }, [doc]);
-  useEffect(() => () => void doc?.destroy(), [doc]);
 
   if (!doc) return <PreviewLoading />;
   const pages = doc.numPages;
