@@ -289,10 +289,10 @@ test('right-click menus on rows and folders: the same actions as the row dropdow
   await expect(page.getByText('"Correspondence" was renamed.')).toBeVisible();
   await expect(contents().getByRole('row', { name: 'Folder Client Correspondence' })).toBeVisible();
 
-  // Files: Download, Rename, Move and Delete.
+  // Files: Open preview, Download, Rename, Move and Delete.
   await contents().getByRole('row', { name: 'File engagement-letter.pdf' }).click({ button: 'right' });
   const fileMenu = page.getByRole('menu', { name: 'Actions for engagement-letter.pdf' });
-  await expect(fileMenu.getByRole('menuitem')).toHaveText(['Download', 'Rename', 'Move', 'Delete']);
+  await expect(fileMenu.getByRole('menuitem')).toHaveText(['Open preview', 'Download', 'Rename', 'Move', 'Delete']);
   await expect(fileMenu.getByRole('menuitem', { name: 'Download' })).toBeEnabled();
   await expect(fileMenu.getByRole('menuitem', { name: 'Rename' })).toBeEnabled();
   await shotThemes(page, 'matters-context-menu-file');
@@ -302,7 +302,7 @@ test('right-click menus on rows and folders: the same actions as the row dropdow
 
   // The same list as the row's Actions dropdown.
   await contents().getByRole('button', { name: 'Actions for engagement-letter.pdf' }).click();
-  await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText(['Download', 'Rename', 'Move', 'Delete']);
+  await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText(['Open preview', 'Download', 'Rename', 'Move', 'Delete']);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('menu')).toHaveCount(0);
   await expect(contents().getByRole('button', { name: 'Actions for engagement-letter.pdf' })).toBeFocused();
@@ -338,13 +338,15 @@ test('right-click menus on rows and folders: the same actions as the row dropdow
   await statement.focus();
   await page.keyboard.press('Shift+F10');
   const statementMenu = page.getByRole('menu', { name: 'Actions for witness-statement.txt' });
-  await expect(statementMenu.getByRole('menuitem', { name: 'Download' })).toBeFocused();
+  await expect(statementMenu.getByRole('menuitem', { name: 'Open preview' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(statementMenu).toBeHidden();
   await expect(statement).toBeFocused();
   await page.keyboard.press('ContextMenu');
-  await expect(statementMenu.getByRole('menuitem', { name: 'Download' })).toBeFocused();
+  await expect(statementMenu.getByRole('menuitem', { name: 'Open preview' })).toBeFocused();
   await expect(statementMenu).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await expect(statementMenu.getByRole('menuitem', { name: 'Download' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(statementMenu.getByRole('menuitem', { name: 'Rename' })).toBeFocused();
   await page.keyboard.press('ArrowDown');

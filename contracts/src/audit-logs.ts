@@ -135,6 +135,7 @@ export const AUDIT_ACTION_CATEGORIES = {
   'File Operations': [
     'UPLOAD_FILE',
     'DOWNLOAD_FILE',
+    'PREVIEW_FILE',
     'DOWNLOAD_ZIP',
     'MOVE_NODE',
     'CREATE_FOLDER',

@@ -115,6 +115,7 @@ export const AUDIT_SENTENCES: Readonly<Record<string, (w: Words) => string>> = {
     num(w.d.version) !== null
       ? `${w.who} downloaded version ${num(w.d.version)} of ${w.node} from ${w.matter}`
       : `${w.who} downloaded ${w.node} from ${w.matter}`,
+  PREVIEW_FILE: (w) => `${w.who} previewed ${w.node} in ${w.matter}`,
   DOWNLOAD_ZIP: (w) =>
     `${w.who} downloaded ${str(w.d.folderName) ? `the folder ${q(str(w.d.folderName)!)} of ` : 'the whole of '}${w.matter} as a ZIP${
       num(w.d.fileCount) !== null ? ` (${plural(num(w.d.fileCount)!, 'file')})` : ''

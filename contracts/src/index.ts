@@ -25,3 +25,4 @@ export * from './dashboard.js';
 export * from './signing-keys.js';
 export * from './search.js';
 export * from './notifications.js';
+export * from './preview.js';

@@ -585,6 +585,11 @@ export const SAMPLES: Record<string, OperationSample> = {
     build: async ({ t, me }) => ({ body: { nodeId: await fileWithTwoVersions(t, me.admin.client, me.matter.id), versionNumber: 1 } }),
     idProbes: [{ set: { 'body.nodeId': 'fileId' } }],
   },
+  'GET /_api/nodes/preview-url': {
+    // Guests too, with a view or download grant on the matter (the probes' guest has none: 403 or 404).
+    build: async ({ me }) => ({ query: { nodeId: me.file.id } }),
+    idProbes: [{ set: { 'query.nodeId': 'fileId' } }],
+  },
   'GET /_api/nodes/download-zip': {
     // A folder's ZIP; another organization's folder or matter answers 404 like one that does not exist.
     build: async ({ me }, variant) =>

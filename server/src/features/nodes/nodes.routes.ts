@@ -11,6 +11,8 @@ import {
   moveNodeRequest,
   nodeChangeResponse,
   nodeResponse,
+  previewUrlQuery,
+  previewUrlResponse,
   renameNodeRequest,
 } from '@strongroom/contracts';
 import { contentDispositionAttachment } from '../../platform/storage/blob-store.js';
@@ -23,6 +25,7 @@ import { deleteNode } from './bin.service.js';
 import { createFolder, moveNode, renameNode } from './nodes-changes.service.js';
 import { downloadUrl, getMatterDetail } from './nodes.service.js';
 import { downloadZip } from './nodes-zip.service.js';
+import { previewUrl } from './nodes-preview.service.js';
 
 export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -119,6 +122,21 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config,
       },
       async (request) => downloadUrl(ctx, authOf(request), request.query.nodeId, requestMeta(request), request.query.version),
+    );
+    // Previews follow the download rule, and a guest's 'view' grant reads in the page too; decided in the service.
+    app.get(
+      '/_api/nodes/preview-url',
+      {
+        schema: {
+          operationId: 'getPreviewUrl',
+          summary: "Answers a short-lived signed URL that shows a file's bytes inline, with the viewer to use.",
+          tags,
+          querystring: previewUrlQuery,
+          response: { 200: previewUrlResponse },
+        },
+        config,
+      },
+      async (request) => previewUrl(ctx, authOf(request), request.query.nodeId, requestMeta(request)),
     );
     app.get(
       '/_api/nodes/download-zip',

@@ -293,6 +293,24 @@ describe.each(adapters)('BlobStore contract: $name', (adapter) => {
     expect(Buffer.from(await res.arrayBuffer()).equals(body)).toBe(true);
   });
 
+  it('presigned GET for a preview answers inline with the type asked for (S3: response overrides)', async () => {
+    const key = h.newKey();
+    const body = Buffer.from('<html><script>alert(1)</script></html>');
+    await putObject(key, body);
+    const signed = await h.store.presignGet({
+      key,
+      fileName: 'notes.txt',
+      contentType: 'text/plain; charset=utf-8',
+      disposition: 'inline',
+      expiresInSeconds: 60,
+    });
+    const res = await fetch(signed.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe(`inline; filename="notes.txt"; filename*=UTF-8''notes.txt`);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(Buffer.from(await res.arrayBuffer()).equals(body)).toBe(true);
+  });
+
   it('multipart upload of 5 MiB + 5 MiB + 1 KiB (parts in parallel) completes; the whole-file sha256 matches', async () => {
     const key = h.newKey();
     const parts = [randomBytes(5 * MiB), randomBytes(5 * MiB), randomBytes(1024)];

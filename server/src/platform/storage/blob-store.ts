@@ -87,6 +87,11 @@ export type PresignGetInput = {
   /** Sent as Content-Disposition: attachment with an ASCII fallback and an RFC 5987 filename*. */
   fileName: string;
   contentType?: string;
+  /**
+   * 'inline' for a preview the page reads (Content-Disposition: inline, and on the local store a sandboxing CSP
+   * that lets nothing in the document run); a download (attachment) when absent.
+   */
+  disposition?: 'inline';
 };
 
 export type BlobHead = { size: number; etag: string; contentType?: string };
@@ -330,12 +335,18 @@ export function plannedPartLength(fileSize: number, partSize: number, partNumber
  * Content-Disposition: attachment with an ASCII fallback name and the exact name RFC 5987 encoded
  * (`filename*=UTF-8''...`). Control characters, quotes and backslashes never reach the header.
  */
-export function contentDispositionAttachment(fileName: string): string {
+export function contentDispositionAttachment(fileName: string, type: 'attachment' | 'inline' = 'attachment'): string {
   const clean = fileName.replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'download';
   const fallback = clean.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_');
   const encoded = encodeURIComponent(clean).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+  return `${type}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
+
+/**
+ * The Content-Security-Policy of a preview's bytes: a sandbox with nothing allowed but its own images, data:
+ * images and inline styles, so that a document opened from the URL can run no script and load nothing else.
+ */
+export const PREVIEW_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
 
 /** Normalizes a caller's content type; anything that is not a plain `type/subtype[; params]` becomes octet-stream. */
 export function safeContentType(contentType: string | undefined): string {

@@ -10,6 +10,7 @@
  *   PUT /_objects/<key>?expires&(length|max)&sig                       whole object (exact length or at most max)
  *   PUT /_objects/<key>?expires&uploadId&partNumber[&length|&max]&sig  one multipart part
  *   GET /_objects/<key>?expires&filename&type&sig                      download, Content-Disposition attachment, Range
+ *   GET /_objects/<key>?expires&filename&type&disposition=inline&sig   preview: inline, with a CSP that runs nothing
  * Answers: 200 with ETag on PUT; 403 bad/expired signature, other key, other method, other length; 411 no
  * Content-Length on a length-bound PUT; 404 unknown object/upload; 400 body shorter/longer than declared;
  * 412 single PUT to a key that already holds an object (write-once, like If-None-Match: * on S3); 403 any PUT
@@ -23,7 +24,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { BlobStoreError, contentDispositionAttachment, MAX_SINGLE_PUT_SIZE } from './blob-store.js';
+import { BlobStoreError, contentDispositionAttachment, MAX_SINGLE_PUT_SIZE, PREVIEW_CSP } from './blob-store.js';
 import type { ByteRange } from './blob-store.js';
 import { LocalStoreRequestError } from './local-store.js';
 import type { LocalBlobStore } from './local-store.js';
@@ -186,15 +187,18 @@ export const localStoreRoutes: FastifyPluginAsync<LocalStoreRoutesOptions> = asy
           return reply.code(416).header('Content-Range', `bytes */${head.size}`).send();
         }
         const opened = await store.openObject(key, range ?? undefined);
+        const inline = signed.disposition === 'inline';
+        const fileName = signed.fileName ?? key.split('/').pop() ?? 'download';
         reply
           .header('Content-Type', signed.contentType ?? head.contentType ?? 'application/octet-stream')
-          .header('Content-Disposition', contentDispositionAttachment(signed.fileName ?? key.split('/').pop() ?? 'download'))
+          .header('Content-Disposition', contentDispositionAttachment(fileName, inline ? 'inline' : 'attachment'))
           .header('Content-Length', String(opened.size === 0 ? 0 : opened.end - opened.start + 1))
           .header('ETag', head.etag)
           .header('Accept-Ranges', 'bytes')
           .header('Cache-Control', 'private, no-store')
           .header('X-Content-Type-Options', 'nosniff')
-          .header('Content-Security-Policy', "default-src 'none'; sandbox")
+          // Nothing a document holds may run, whether downloaded or previewed.
+          .header('Content-Security-Policy', inline ? PREVIEW_CSP : "default-src 'none'; sandbox")
           .header('Access-Control-Expose-Headers', 'ETag, Content-Disposition, Content-Length, Content-Range');
         if (range) reply.code(206).header('Content-Range', `bytes ${opened.start}-${opened.end}/${opened.size}`);
         return reply.send(opened.stream);

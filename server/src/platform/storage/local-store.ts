@@ -128,7 +128,13 @@ export class LocalBlobStore implements ObjectStore, VaultStore {
     assertValidKey(input.key);
     assertExpiry(input.expiresInSeconds);
     return this.signer.sign(
-      { method: 'GET', key: input.key, fileName: input.fileName, contentType: safeContentType(input.contentType) },
+      {
+        method: 'GET',
+        key: input.key,
+        fileName: input.fileName,
+        contentType: safeContentType(input.contentType),
+        ...(input.disposition ? { disposition: input.disposition } : {}),
+      },
       input.expiresInSeconds,
       {},
     );

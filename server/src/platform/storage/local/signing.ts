@@ -22,10 +22,12 @@ export type SignedRequestParams = {
   partNumber?: number;
   fileName?: string;
   contentType?: string;
+  /** 'inline' for a preview; a download (attachment) when absent. */
+  disposition?: 'inline';
 };
 
 export const SIGNING_KEY_FILE = path.join('keys', 'storage-signing.key');
-const SIGNED_PARAMS = ['expires', 'length', 'max', 'uploadId', 'partNumber', 'filename', 'type'] as const;
+const SIGNED_PARAMS = ['expires', 'length', 'max', 'uploadId', 'partNumber', 'filename', 'type', 'disposition'] as const;
 
 export type UrlSignerOptions = {
   /** Absolute DATA_DIR. */
@@ -61,6 +63,7 @@ export class UrlSigner {
     if (full.partNumber !== undefined) query.set('partNumber', String(full.partNumber));
     if (full.fileName !== undefined) query.set('filename', full.fileName);
     if (full.contentType !== undefined) query.set('type', full.contentType);
+    if (full.disposition !== undefined) query.set('disposition', full.disposition);
     query.set('sig', await this.signature(full));
     return {
       url: `${this.options.baseUrl}/${encodeKey(params.key)}?${query.toString()}`,
@@ -98,6 +101,8 @@ export class UrlSigner {
       if (!/^\d{1,16}$/.test(text)) throw deny(name);
       return Number(text);
     };
+    const disposition = get('disposition');
+    if (disposition !== undefined && disposition !== 'inline') throw deny('disposition');
     const params: SignedRequestParams = {
       method,
       key,
@@ -108,6 +113,7 @@ export class UrlSigner {
       partNumber: int('partNumber'),
       fileName: get('filename'),
       contentType: get('type'),
+      ...(disposition ? { disposition } : {}),
     };
     const expected = Buffer.from(await this.signature(params));
     const given = Buffer.from(sig);
@@ -136,6 +142,8 @@ export class UrlSigner {
     ];
     // The upper bound is signed too (appended only when present, so URLs without one keep their form).
     if (p.maxLength !== undefined) fields.push(['max', p.maxLength]);
+    // So is an inline (preview) disposition: a download link cannot be turned into a preview, nor back.
+    if (p.disposition !== undefined) fields.push(['disposition', p.disposition]);
     const canonical = JSON.stringify(fields);
     return createHmac('sha256', await this.key())
       .update(canonical)

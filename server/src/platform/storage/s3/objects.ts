@@ -64,7 +64,9 @@ export class S3Objects {
     const command = new GetObjectCommand({
       Bucket: this.s3.bucket,
       Key: input.key,
-      ResponseContentDisposition: contentDispositionAttachment(input.fileName),
+      // A preview is answered inline; S3 cannot add a CSP to one answer, so the web app reads a preview's bytes
+      // with fetch and never opens the URL as a page.
+      ResponseContentDisposition: contentDispositionAttachment(input.fileName, input.disposition ?? 'attachment'),
       ResponseContentType: safeContentType(input.contentType),
     });
     return presign(this.s3, (o) => getSignedUrl(this.s3.client, command, o), 'GET', input.expiresInSeconds, {});

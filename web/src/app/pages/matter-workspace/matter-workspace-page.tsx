@@ -17,7 +17,8 @@ import { ancestorsOf, findNode } from '@/features/nodes/lib/tree';
 import { UploadDialog } from '@/features/uploads/components/upload-dialog';
 import { VaultMatterDialog } from '@/features/vault/components/vault-matter-dialog';
 import { shows } from '@/lib/access-visibility';
-import { PreviewSlot } from './preview-slot';
+import { FilePreviewPanel } from '@/features/preview/components/file-preview-panel';
+import { VersionsList } from '@/features/nodes/components/versions-list';
 import { WorkspaceHeader } from './workspace-header';
 import { backToListHref, type WorkspaceLocationState } from '@/lib/workspace-links';
 
@@ -63,7 +64,9 @@ function folderOf(nodes: Parameters<typeof findNode>[0], id: string | null) {
 function browserPermissions(user: SessionUser, guestAccess: 'download' | 'view' | undefined) {
   const { role, permissions: p } = user;
   const canRetrieve = role === 'guest' ? guestAccess === 'download' : p.canRetrieve;
-  return { canUpload: p.canUpload, canRename: shows(user, 'renameNode'), canDelete: p.canDelete, canRetrieve };
+  // A guest with a view grant reads files in the preview without downloading them.
+  const canPreview = role === 'guest' ? guestAccess !== undefined : p.canRetrieve;
+  return { canUpload: p.canUpload, canRename: shows(user, 'renameNode'), canDelete: p.canDelete, canRetrieve, canPreview };
 }
 
 /** The page's skeleton while the matter and its tree load. */
@@ -178,15 +181,23 @@ export function MatterWorkspace({ matterId, user }: { matterId: string; user: Se
           <aside
             aria-label="File preview"
             onKeyDown={(e) => e.key === 'Escape' && closePreview()}
-            className="fixed inset-0 z-50 overflow-auto bg-background p-4 lg:static lg:z-auto lg:w-80 lg:shrink-0 2xl:w-96 lg:rounded-lg lg:border lg:border-border lg:bg-card"
+            className="fixed inset-0 z-50 grid content-start gap-4 overflow-auto bg-background p-4 lg:static lg:z-auto lg:w-[26rem] lg:shrink-0 xl:w-[30rem] 2xl:w-[40rem] lg:rounded-lg lg:border lg:border-border lg:bg-card"
           >
-            <PreviewSlot
+            <FilePreviewPanel
               node={previewFile}
               matter={matter}
               path={['Root', ...ancestorsOf(nodes, previewFile.id).map((n) => n.name)].join(' / ')}
               canDownload={permissions.canRetrieve}
               onClose={closePreview}
             />
+            <section aria-label="Versions" className="grid gap-2">
+              <h3 className="text-sm font-semibold">Versions</h3>
+              <VersionsList
+                node={previewFile}
+                canRestore={permissions.canUpload && readOnlyReason === null}
+                canDownload={permissions.canRetrieve}
+              />
+            </section>
           </aside>
         ) : null}
       </div>

@@ -159,10 +159,31 @@ function StackedBrowser({ heading, tree, open, onOpenChange, children }: Stacked
  * A matter's browser: folders on the left, the selected folder's contents on the right. On a phone the two stack,
  * the tree folded away under a 'Folders' button so the contents get the screen.
  */
+/**
+ * The box that searches in this matter: from two characters it searches the whole matter on the server, in place
+ * of the folder's listing, debounced here, where the box lives from the start, so the first characters wait too.
+ */
+function useSearchBox() {
+  const [query, setQuery] = useState('');
+  const searchText = query.trim();
+  const searching = searchText.length >= SEARCH_LIMITS.queryMin;
+  const settled = useDebouncedValue(searchText, SEARCH_DEBOUNCE_MS);
+  return { query, setQuery, searchText, searching, settled };
+}
+
+/** Why folders cannot be created or files uploaded here (null where they can): the matter's state, then permission. */
+function addReasons(permissions: NodePermissions, readOnlyReason: string | null) {
+  const missing = (text: string) => readOnlyReason ?? (permissions.canUpload ? null : text);
+  return {
+    createReason: missing('You do not have permission to create folders.'),
+    uploadReason: missing('You do not have permission to upload files.'),
+  };
+}
+
 export function FileBrowser(props: FileBrowserProps) {
   const { matterId, nodes, folderId, onFolderChange, permissions, readOnlyReason, onUpload, selectedFileId, layoutOwner, onOpenFile } =
     props;
-  const [query, setQuery] = useState('');
+  const { query, setQuery, searchText, searching, settled } = useSearchBox();
   const [action, setAction] = useState<Action>(null);
   const [createOpen, setCreateOpen] = useState(false);
   const [treeOpen, setTreeOpen] = useState(false);
@@ -172,15 +193,8 @@ export function FileBrowser(props: FileBrowserProps) {
   const current = findNode(nodes, folderId);
   const currentId = current?.nodeType === 'folder' ? current.id : null;
   const entries = childrenOf(nodes, currentId);
-  // From two characters the box searches the whole matter on the server, in place of the folder's listing.
-  const searchText = query.trim();
-  const searching = searchText.length >= SEARCH_LIMITS.queryMin;
-  // Debounced here, where the box lives from the start, so the first characters wait like the rest.
-  const settled = useDebouncedValue(searchText, SEARCH_DEBOUNCE_MS);
   const crumbs: Crumb[] = [{ id: null, name: 'Root' }, ...ancestorsOf(nodes, currentId).map((n) => ({ id: n.id, name: n.name }))];
-
-  const createReason = readOnlyReason ?? (permissions.canUpload ? null : 'You do not have permission to create folders.');
-  const uploadReason = readOnlyReason ?? (permissions.canUpload ? null : 'You do not have permission to upload files.');
+  const { createReason, uploadReason } = addReasons(permissions, readOnlyReason);
 
   const open = (n: NodeTreeDto) => {
     if (n.nodeType === 'folder') {
@@ -200,6 +214,7 @@ export function FileBrowser(props: FileBrowserProps) {
       readOnlyReason,
       onOpen: open,
       onDownload: (f) => void downloadFile(f),
+      onPreview: onOpenFile,
       onChange: (kind, node) => setAction({ kind, node }),
     });
 

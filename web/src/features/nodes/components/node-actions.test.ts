@@ -39,4 +39,25 @@ describe('a node menu', () => {
     });
     expect(menu(node('folder', 'Drafts'), all).map((a) => a.label)).not.toContain('Versions');
   });
+
+  it('offers Open preview first for files when the browser can show one, disabled for those who may not preview', () => {
+    const withPreview = (n: NodeTreeDto, permissions: NodePermissions) =>
+      nodeActions(n, {
+        permissions,
+        readOnlyReason: 'Actions are disabled due to legal hold',
+        onOpen: vi.fn(),
+        onDownload: vi.fn(),
+        onPreview: vi.fn(),
+        onChange: vi.fn(),
+      }).map((a) => ({ label: a.label, disabled: a.disabled }));
+    expect(withPreview(node('file', 'memo.pdf'), all)[0]).toEqual({ label: 'Open preview', disabled: false });
+    expect(withPreview(node('folder', 'Drafts'), all).map((a) => a.label)).not.toContain('Open preview');
+    // A guest with a view grant: preview yes, download no.
+    const viewOnly = { ...all, canRetrieve: false, canPreview: true };
+    expect(withPreview(node('file', 'memo.pdf'), viewOnly).slice(0, 2)).toEqual([
+      { label: 'Open preview', disabled: false },
+      { label: 'Download', disabled: true },
+    ]);
+    expect(withPreview(node('file', 'memo.pdf'), { ...all, canRetrieve: false })[0]).toEqual({ label: 'Open preview', disabled: true });
+  });
 });

@@ -1,13 +1,20 @@
 import { Fragment } from 'react';
-import { Download, FolderInput, FolderOpen, History, Pencil, Trash2, type LucideIcon } from 'lucide-react';
+import { Download, Eye, FolderInput, FolderOpen, History, Pencil, Trash2, type LucideIcon } from 'lucide-react';
 import type { NodeTreeDto } from '@strongroom/contracts';
 import { ContextMenuItem, ContextMenuSeparator } from '@/components/ui/context-menu';
 import { DropdownMenuItem, DropdownMenuSeparator } from '@/components/ui/dropdown-menu';
 
-export type NodePermissions = { canUpload: boolean; canRename: boolean; canDelete: boolean; canRetrieve: boolean };
+export type NodePermissions = {
+  canUpload: boolean;
+  canRename: boolean;
+  canDelete: boolean;
+  canRetrieve: boolean;
+  /** Whether files can be previewed (those who may download them, and a guest with a view grant). */
+  canPreview?: boolean;
+};
 
 export type NodeAction = {
-  key: 'open' | 'download' | 'versions' | 'rename' | 'move' | 'delete';
+  key: 'open' | 'preview' | 'download' | 'versions' | 'rename' | 'move' | 'delete';
   label: string;
   icon: LucideIcon;
   disabled: boolean;
@@ -24,6 +31,8 @@ type NodeActionContext = {
   readOnlyReason: string | null;
   onOpen: (node: NodeTreeDto) => void;
   onDownload: (node: NodeTreeDto) => void;
+  /** Opens a file's preview; without it no Open preview item is offered. */
+  onPreview?: (node: NodeTreeDto) => void;
   onChange: (kind: 'versions' | 'rename' | 'move' | 'delete', node: NodeTreeDto) => void;
 };
 
@@ -34,15 +43,20 @@ type NodeActionContext = {
  */
 export function nodeActions(
   node: NodeTreeDto,
-  { permissions, readOnlyReason, onOpen, onDownload, onChange }: NodeActionContext,
+  { permissions, readOnlyReason, onOpen, onDownload, onPreview, onChange }: NodeActionContext,
 ): NodeAction[] {
   const isFolder = node.nodeType === 'folder';
   const title = readOnlyReason ?? undefined;
-  const actions: NodeAction[] = [
+  const actions: NodeAction[] = [];
+  if (!isFolder && onPreview) {
+    const disabled = !(permissions.canPreview ?? permissions.canRetrieve);
+    actions.push({ key: 'preview', label: 'Open preview', icon: Eye, disabled, run: () => onPreview(node) });
+  }
+  actions.push(
     isFolder
       ? { key: 'open', label: 'Open', icon: FolderOpen, disabled: false, run: () => onOpen(node) }
       : { key: 'download', label: 'Download', icon: Download, disabled: !permissions.canRetrieve, run: () => onDownload(node) },
-  ];
+  );
   // Anyone who sees a file sees its versions (restoring is decided inside, by canUpload and the matter's state).
   if (!isFolder)
     actions.push({ key: 'versions', label: 'Versions', icon: History, disabled: false, run: () => onChange('versions', node) });
