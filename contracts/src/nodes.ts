@@ -248,7 +248,8 @@ const versionNumberOf = (number: z.ZodNumber | z.ZodCoercedNumber) =>
     .min(1, { error: NODE_MSG.invalidVersionNumber })
     .max(2_147_483_647, { error: NODE_MSG.invalidVersionNumber });
 const versionNumber = versionNumberOf(z.number({ error: NODE_MSG.invalidVersionNumber }));
-const versionInQuery = versionNumberOf(z.coerce.number({ error: NODE_MSG.invalidVersionNumber }));
+/** A version number in a query string (download and preview of one version of a file). */
+export const versionInQuery = versionNumberOf(z.coerce.number({ error: NODE_MSG.invalidVersionNumber }));
 
 /** GET /_api/nodes/download-url: the current version, or the version given. */
 export const downloadUrlQuery = z.object({

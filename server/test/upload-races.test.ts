@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_MSG } from '@strongroom/contracts';
+import { runBinPurge } from '../src/features/nodes/index.js';
 import { setOrganizationQuota } from '../src/features/users/users.service.js';
 import { createFolder, createMatter, freePort, newOrganization, ok, sha256, type Member } from './factories.js';
 import { createTestApp, type TestApp } from './helpers.js';
@@ -153,9 +154,11 @@ describe('URLs that outlive their upload or file', () => {
     expect((await fetch(downloadUrl)).status).toBe(200);
 
     ok(await admin.client.post('/_api/nodes/delete', { nodeId: file.id }));
-    // The delete job has not run yet: the link is dead all the same.
+    // In the recycle bin the bytes are still stored: the link is dead all the same.
     expect(await t.ctx.store.head(signed.s3Key)).not.toBeNull();
     expect((await fetch(downloadUrl)).status).toBe(404);
+    // Emptied from the bin, and the delete job run: the bytes are gone.
+    await runBinPurge(t.ctx, new Date(Date.now() + 366 * 24 * 3600 * 1000));
     await t.ctx.jobs.runDueJobs(['delete-objects']);
     expect(await t.ctx.store.head(signed.s3Key)).toBeNull();
 

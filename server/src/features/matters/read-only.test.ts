@@ -122,7 +122,7 @@ describe('a person who may change nothing', () => {
       expect(res.json()).toEqual({ error: MSG.permissionDenied, code: 'PERMISSION_ERROR' });
     }
     // Each may still do what their permission allows.
-    expect(ok(await deleter.client.post('/_api/nodes/delete', { nodeId: spare.id }))).toEqual({ success: true, deletedCount: 1 });
+    expect(ok(await deleter.client.post('/_api/nodes/delete', { nodeId: spare.id }))).toMatchObject({ success: true, deletedCount: 1 });
     expect((await renamer.client.post('/_api/nodes/rename', { nodeId: folder.id, newName: 'Docs 2' })).statusCode).toBe(200);
   });
 

@@ -134,6 +134,16 @@ export async function dueBinEntries(
   return q.orderBy('purgeAfter').orderBy('id').limit(limit).execute();
 }
 
+/** The name and type of an entry's top node (binned, so the live lookups do not see it). */
+export function binnedNodeName(db: Executor, organizationId: string, nodeId: string) {
+  return db
+    .selectFrom('nodes')
+    .select(['name', 'nodeType'])
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', nodeId)
+    .executeTakeFirstOrThrow();
+}
+
 /** Every stored object the versions of an entry's files point at (the current version's among them). */
 export async function binEntryVersionKeys(db: Executor, entry: BinEntryRow): Promise<string[]> {
   const rows = await db

@@ -14,6 +14,7 @@ import { getVisibleMatter, lockVisibleMatter, requireMatterWritable, requireMatt
 import type { AuthContext } from '../sessions/index.js';
 import { recordUndo, undoUnavailable, type UndoEntry } from '../undo/index.js';
 import {
+  binnedNodeName,
   binRetentionDays,
   binSubtree,
   findBinEntry,
@@ -134,12 +135,7 @@ async function putBack(
 ): Promise<{ name: string; nodeType: string; parentId: string | null }> {
   const parent = entry.originalParentId ? await findNode(trx, matter.organizationId, entry.originalParentId) : undefined;
   const parentId = parent && parent.matterId === matter.id && parent.nodeType === 'folder' ? parent.id : null;
-  const top = await trx
-    .selectFrom('nodes')
-    .select(['name', 'nodeType'])
-    .where('organizationId', '=', matter.organizationId)
-    .where('id', '=', entry.nodeId)
-    .executeTakeFirstOrThrow();
+  const top = await binnedNodeName(trx, matter.organizationId, entry.nodeId);
   await withNameGuard(
     () => top.name,
     async () => {

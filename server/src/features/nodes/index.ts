@@ -6,7 +6,7 @@ export { nodeDto } from './nodes.service.js';
 // The matter with its tree, as the vault's read-only views show it (vault).
 export { getMatterDetail } from './nodes.service.js';
 // Reading one node, and which stored objects nodes still point at (uploads' clean-up).
-export { findNode, keysStillReferenced } from './node-records.service.js';
+export { findNode, keyServesLiveFile, keysStillReferenced } from './node-records.service.js';
 // A vaulted file's node moved to its vault copy (the vault transfer).
 export { moveNodeToVaultCopy } from './node-records.service.js';
 // Deleting stored objects that rows no longer point at, as a durable job (uploads, vault).

@@ -4,14 +4,26 @@
  */
 import type { Executor } from '../../platform/db/database.js';
 import { pointVersionsAtVaultCopy } from './node-versions.repository.js';
-import { findNode as findNodeRow, pointNodeAtVaultCopy, referencedKeys, type NodeWithCreator } from './nodes.repository.js';
+import {
+  findNode as findNodeRow,
+  keyServesLiveFile as liveFileAtKey,
+  pointNodeAtVaultCopy,
+  referencedKeys,
+  type NodeWithCreator,
+} from './nodes.repository.js';
 
 /** One node of the organization with its creator's profile id, or undefined. */
 export function findNode(db: Executor, organizationId: string, nodeId: string): Promise<NodeWithCreator | undefined> {
   return findNodeRow(db, organizationId, nodeId);
 }
 
+/** Whether a signed link to the object may still serve it: a file outside the recycle bin points at it. */
+export function keyServesLiveFile(db: Executor, key: string): Promise<boolean> {
+  return liveFileAtKey(db, key);
+}
+
 /** Of the given storage keys, those some node or version still points at (an object still in use is never deleted). */
+
 export function keysStillReferenced(db: Executor, keys: string[]): Promise<Set<string>> {
   return referencedKeys(db, keys);
 }

@@ -297,3 +297,39 @@ describe('who may see and change versions', () => {
     expect(res.json().error).toBe(NODE_MSG.versionsFilesOnly);
   });
 });
+
+describe('previewing a version', () => {
+  it('answers an inline link to the bytes of the version asked for, audited with it; unknown and bad numbers are refused', async () => {
+    const m = await createMatter(admin.client);
+    const first = randomBytes(300);
+    const second = randomBytes(500);
+    const file = await upload(admin.client, { matterId: m.id }, 'Witness.pdf', first);
+    await upload(admin.client, { matterId: m.id }, 'Witness.pdf', second, 'newVersion');
+
+    const old = ok(await admin.client.get(`/_api/nodes/preview-url?nodeId=${file.id}&version=1`));
+    expect(old).toMatchObject({ fileName: 'Witness.pdf', previewKind: 'pdf' });
+    const res = await fetch(old.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/^inline/);
+    expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(sha256(first));
+    const current = ok(await admin.client.get(`/_api/nodes/preview-url?nodeId=${file.id}`));
+    expect(sha256(Buffer.from(await (await fetch(current.url)).arrayBuffer()))).toBe(sha256(second));
+    const audit = await t.ctx.db
+      .selectFrom('auditLogs')
+      .select('details')
+      .where('action', '=', 'PREVIEW_FILE')
+      .where('targetId', '=', file.id)
+      .orderBy('id')
+      .execute();
+    expect(audit.map((a) => (a.details as { version?: number }).version)).toEqual([1, 2]);
+
+    const unknown = await admin.client.get(`/_api/nodes/preview-url?nodeId=${file.id}&version=9`);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error).toBe(NODE_MSG.versionNotFound);
+    const bad = await admin.client.get(`/_api/nodes/preview-url?nodeId=${file.id}&version=0`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe(NODE_MSG.invalidVersionNumber);
+    // Another organization's member learns nothing of the file or its versions.
+    expect((await other.client.get(`/_api/nodes/preview-url?nodeId=${file.id}&version=1`)).statusCode).toBe(404);
+  });
+});

@@ -12,6 +12,7 @@ import { badRequest, notFound } from '../../shared/errors.js';
 import { getVisibleMatter } from '../matters/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { guestGrantAccess } from '../team/index.js';
+import { findVersion } from './node-versions.repository.js';
 import { findNode } from './nodes.repository.js';
 import { requireVaultedFileReadable } from './nodes.service.js';
 
@@ -50,7 +51,13 @@ function previewContentType(kind: PreviewKind, stored: string | null): string {
  * guest whose grant on the matter is 'view' as well as 'download': a view grant reads in the page without a
  * download. Another organization's file, or a matter not shared with the guest, answers 404. Audited as PREVIEW_FILE.
  */
-export async function previewUrl(ctx: AppContext, auth: AuthContext, nodeId: string, meta: RequestMeta): Promise<PreviewUrlResponse> {
+export async function previewUrl(
+  ctx: AppContext,
+  auth: AuthContext,
+  nodeId: string,
+  meta: RequestMeta,
+  versionNumber?: number,
+): Promise<PreviewUrlResponse> {
   const { user } = auth;
   if (user.role !== 'guest') requireReadPermission(user, 'canRetrieve');
   const node = await findNode(ctx.db, user.organizationId, nodeId);
@@ -60,11 +67,18 @@ export async function previewUrl(ctx: AppContext, auth: AuthContext, nodeId: str
   }
   const matter = await getVisibleMatter(ctx.db, user, node.matterId);
   if (node.nodeType !== 'file' || !node.storagePath) throw badRequest(PREVIEW_MSG.filesOnly);
-  if (matter.isVaulted) await requireVaultedFileReadable(ctx, node.storagePath);
-  const previewKind = previewKindOf(node.name, node.mimeType);
-  const mimeType = previewContentType(previewKind, node.mimeType);
+  let object = { key: node.storagePath, fileSize: node.fileSize, sha256Hash: node.sha256Hash, mimeType: node.mimeType };
+  if (versionNumber !== undefined) {
+    const version = await findVersion(ctx.db, user.organizationId, node.id, versionNumber);
+    if (!version) throw notFound(NODE_MSG.versionNotFound);
+    object = { key: version.storagePath, fileSize: version.fileSize, sha256Hash: version.sha256Hash, mimeType: version.mimeType };
+  }
+  // The vault holds the current version's object; an earlier version's stays in the working store, read from there.
+  if (matter.isVaulted && object.key === node.storagePath) await requireVaultedFileReadable(ctx, object.key);
+  const previewKind = previewKindOf(node.name, object.mimeType);
+  const mimeType = previewContentType(previewKind, object.mimeType);
   const signed = await ctx.store.presignGet({
-    key: node.storagePath,
+    key: object.key,
     expiresInSeconds: ctx.store.kind === 's3' ? S3_PREVIEW_URL_SECONDS : PREVIEW_URL_SECONDS,
     fileName: node.name,
     contentType: mimeType,
@@ -79,9 +93,10 @@ export async function previewUrl(ctx: AppContext, auth: AuthContext, nodeId: str
         matterId: matter.id,
         matterName: matter.matterName,
         fileName: node.name,
-        fileSize: Number(node.fileSize),
-        sha256Hash: node.sha256Hash,
+        fileSize: Number(object.fileSize),
+        sha256Hash: object.sha256Hash,
         vaulted: matter.isVaulted,
+        ...(versionNumber !== undefined ? { version: versionNumber } : node.currentVersion ? { version: node.currentVersion } : {}),
       },
     ),
   );

@@ -148,6 +148,28 @@ export function updateNode(db: Executor, node: NodeRow, changes: Partial<Pick<No
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * Whether a file that is not in the recycle bin (or one of its versions) points at the object: what a signed
+ * download or preview link serves. A binned file's links are dead at once, though its bytes stay until purged.
+ */
+export async function keyServesLiveFile(db: Executor, key: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('nodes')
+    .select('id')
+    .where('storagePath', '=', key)
+    .where('binEntryId', 'is', null)
+    .union(
+      db
+        .selectFrom('nodeVersions')
+        .innerJoin('nodes', 'nodes.id', 'nodeVersions.nodeId')
+        .select('nodes.id')
+        .where('nodeVersions.storagePath', '=', key)
+        .where('nodes.binEntryId', 'is', null),
+    )
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Keys among `keys` that a node, or any version of a file, still points at. */
 export async function referencedKeys(db: Executor, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();

@@ -136,7 +136,7 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
         config,
       },
-      async (request) => previewUrl(ctx, authOf(request), request.query.nodeId, requestMeta(request)),
+      async (request) => previewUrl(ctx, authOf(request), request.query.nodeId, requestMeta(request), request.query.version),
     );
     app.get(
       '/_api/nodes/download-zip',

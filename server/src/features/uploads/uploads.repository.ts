@@ -1,5 +1,5 @@
 import { sql, type Selectable } from 'kysely';
-import { keysStillReferenced } from '../nodes/index.js';
+import { keyServesLiveFile } from '../nodes/index.js';
 import type { Executor } from '../../platform/db/database.js';
 import type { UploadSessionsTable } from '../../platform/db/schema.js';
 
@@ -233,8 +233,7 @@ export async function uploadAcceptsBytes(db: Executor, s3Key: string, uploadId: 
   return (await q.executeTakeFirst()) !== undefined;
 }
 
-/** Whether a file node points at the object under this key. */
-/** Whether a file, or one of a file's versions, points at the object. */
-export async function objectBelongsToFile(db: Executor, key: string): Promise<boolean> {
-  return (await keysStillReferenced(db, [key])).has(key);
+/** Whether a file outside the recycle bin, or one of its versions, points at the object. */
+export function objectBelongsToFile(db: Executor, key: string): Promise<boolean> {
+  return keyServesLiveFile(db, key);
 }

@@ -149,11 +149,15 @@ describe('embedded runner', () => {
   });
   afterAll(() => t.shutdown());
 
-  it('deletes the objects of a deleted file by itself, shortly after the commit', async () => {
+  it('deletes the objects of a file emptied from the recycle bin by itself, shortly after the commit', async () => {
     const admin = await newOrganization(t);
     const m = await createMatter(admin.client);
     const file = await uploadFile(t, admin.client, m.id, 'gone.pdf', Buffer.from('soon gone'));
     ok(await admin.client.post('/_api/nodes/delete', { nodeId: file.id }));
+    // Its days in the bin pass and the bin's job runs, which queues the objects' deletion.
+    await sql`update bin_entries set purge_after = now() - interval '1 day' where node_id = ${file.id}`.execute(t.ctx.db);
+    await t.ctx.jobs.enqueue(t.ctx.db, 'bin-purge', {});
+    expect((await t.ctx.jobs.runDueJobs(['bin-purge'])).completed).toBe(1);
     // The object goes first and the job is marked completed just after, so both are awaited.
     await vi.waitFor(
       async () => {

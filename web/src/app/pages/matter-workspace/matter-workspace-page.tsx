@@ -1,7 +1,15 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
-import { MATTER_MSG, matterReadOnlyReason, READ_ONLY_TEXT, type MatterReadOnlyReason, type SessionUser } from '@strongroom/contracts';
+import {
+  MATTER_MSG,
+  matterReadOnlyReason,
+  READ_ONLY_TEXT,
+  type MatterReadOnlyReason,
+  type NodeTreeDto,
+  type NodeVersionDto,
+  type SessionUser,
+} from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { ErrorState } from '@/components/ui/error-state';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -93,6 +101,52 @@ function BackToList() {
   );
 }
 
+/** An earlier version's facts in place of the current one's, for the panel that shows it. */
+function versionFacts(v: NodeVersionDto) {
+  return { fileSize: v.fileSize, sha256Hash: v.sha256Hash, mimeType: v.mimeType, createdAt: v.createdAt, createdByName: v.createdByName };
+}
+
+type PreviewAsideProps = {
+  file: NodeTreeDto;
+  matter: { id: string; matterName: string };
+  path: string;
+  permissions: ReturnType<typeof browserPermissions>;
+  readOnlyReason: string | null;
+  onClose: () => void;
+};
+
+/** The open file's panel: its preview (the current version, or an earlier one chosen below) and its versions. */
+function PreviewAside({ file, matter, path, permissions, readOnlyReason, onClose }: PreviewAsideProps) {
+  const [version, setVersion] = useState<NodeVersionDto | null>(null);
+  return (
+    // Beside the contents from 1024 px; narrower, a sheet over the whole screen until closed.
+    <aside
+      aria-label="File preview"
+      onKeyDown={(e) => e.key === 'Escape' && onClose()}
+      className="fixed inset-0 z-50 grid content-start gap-4 overflow-auto bg-background p-4 lg:static lg:z-auto lg:w-[26rem] lg:shrink-0 xl:w-[30rem] 2xl:w-[40rem] lg:rounded-lg lg:border lg:border-border lg:bg-card"
+    >
+      <FilePreviewPanel
+        key={version?.versionNumber ?? 'current'}
+        node={version ? { ...file, ...versionFacts(version) } : file}
+        version={version ? { versionNumber: version.versionNumber, onShowCurrent: () => setVersion(null) } : undefined}
+        matter={matter}
+        path={path}
+        canDownload={permissions.canRetrieve}
+        onClose={onClose}
+      />
+      <section aria-label="Versions" className="grid gap-2">
+        <h3 className="text-sm font-semibold">Versions</h3>
+        <VersionsList
+          node={file}
+          canRestore={permissions.canUpload && readOnlyReason === null}
+          canDownload={permissions.canRetrieve}
+          onPreview={setVersion}
+        />
+      </section>
+    </aside>
+  );
+}
+
 /** A matter's own page: its facts and actions, the folder tree beside the contents, and the selected file's panel. */
 export function MatterWorkspace({ matterId, user }: { matterId: string; user: SessionUser }) {
   const detail = useMatterDetail(matterId);
@@ -177,28 +231,15 @@ export function MatterWorkspace({ matterId, user }: { matterId: string; user: Se
           />
         </div>
         {previewFile ? (
-          // Beside the contents from 1024 px; narrower, a sheet over the whole screen until closed.
-          <aside
-            aria-label="File preview"
-            onKeyDown={(e) => e.key === 'Escape' && closePreview()}
-            className="fixed inset-0 z-50 grid content-start gap-4 overflow-auto bg-background p-4 lg:static lg:z-auto lg:w-[26rem] lg:shrink-0 xl:w-[30rem] 2xl:w-[40rem] lg:rounded-lg lg:border lg:border-border lg:bg-card"
-          >
-            <FilePreviewPanel
-              node={previewFile}
-              matter={matter}
-              path={['Root', ...ancestorsOf(nodes, previewFile.id).map((n) => n.name)].join(' / ')}
-              canDownload={permissions.canRetrieve}
-              onClose={closePreview}
-            />
-            <section aria-label="Versions" className="grid gap-2">
-              <h3 className="text-sm font-semibold">Versions</h3>
-              <VersionsList
-                node={previewFile}
-                canRestore={permissions.canUpload && readOnlyReason === null}
-                canDownload={permissions.canRetrieve}
-              />
-            </section>
-          </aside>
+          <PreviewAside
+            key={previewFile.id}
+            file={previewFile}
+            matter={matter}
+            path={['Root', ...ancestorsOf(nodes, previewFile.id).map((n) => n.name)].join(' / ')}
+            permissions={permissions}
+            readOnlyReason={readOnlyReason}
+            onClose={closePreview}
+          />
         ) : null}
       </div>
       <EditMatterDialog matter={matter} open={editOpen} onOpenChange={setEditOpen} />

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DownloadUrlResponse, NodeResponse, NodeVersionsResponse, RestoreVersionRequest } from '@strongroom/contracts';
+import type { NodeResponse, NodeVersionsResponse, RestoreVersionRequest } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { matterDetailQueryKey } from '@/lib/query-keys';
 
@@ -12,11 +12,6 @@ function getNodeVersions(nodeId: string): Promise<NodeVersionsResponse> {
 
 export function useNodeVersions(nodeId: string) {
   return useQuery({ queryKey: nodeVersionsQueryKey(nodeId), queryFn: () => getNodeVersions(nodeId) });
-}
-
-/** GET /_api/nodes/download-url for one version of a file. */
-export function getVersionDownloadUrl(nodeId: string, version: number): Promise<DownloadUrlResponse> {
-  return apiRequest<DownloadUrlResponse>(`/_api/nodes/download-url?nodeId=${encodeURIComponent(nodeId)}&version=${version}`);
 }
 
 /** POST /_api/nodes/restore-version: the version becomes current again, as a new version. */

@@ -12,7 +12,7 @@ import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { startZipDownload, zipDownloadUrl } from '../api/download-zip';
 import { shortenBreadcrumbs, type Crumb } from '../lib/breadcrumbs';
-import { downloadFile } from '../lib/download-file';
+import { downloadFile } from '@/lib/download-file';
 import { ancestorsOf, childrenOf, findNode } from '../lib/tree';
 import { ContentsTable } from './contents-table';
 import { FolderPicker } from './folder-tree';

@@ -8,7 +8,8 @@ import { Tooltip, TooltipProvider } from '@/components/ui/tooltip';
 import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
 import { formatBytes } from '@/lib/format-bytes';
 import { toast } from '@/lib/toast';
-import { getVersionDownloadUrl, useNodeVersions, useRestoreVersion } from '../api/node-versions';
+import { useNodeVersions, useRestoreVersion } from '../api/node-versions';
+import { downloadFile } from '@/lib/download-file';
 
 export type VersionsListProps = {
   /** The file whose versions are listed. */
@@ -27,21 +28,6 @@ const SHORT_HASH = 12;
 function formatWhen(iso: string) {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? '—' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-async function download(nodeId: string, name: string, version: number) {
-  try {
-    const { url } = await getVersionDownloadUrl(nodeId, version);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    a.rel = 'noopener';
-    document.body.append(a);
-    a.click();
-    a.remove();
-  } catch (err) {
-    toast.error(NODE_MSG.downloadFailed, { description: errorMessage(err) });
-  }
 }
 
 async function copyHash(hash: string) {
@@ -128,7 +114,7 @@ export function VersionsList({ node, canRestore, canDownload, onPreview }: Versi
                       variant="ghost"
                       size="sm"
                       aria-label={`Download ${label}`}
-                      onClick={() => void download(node.id, node.name, v.versionNumber)}
+                      onClick={() => void downloadFile(node, v.versionNumber)}
                     >
                       <Download aria-hidden="true" />
                       Download

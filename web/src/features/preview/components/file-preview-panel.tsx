@@ -1,12 +1,11 @@
 import { lazy, Suspense, useCallback, useState, type ComponentType } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Download, FileQuestion, X } from 'lucide-react';
-import { NODE_MSG, PREVIEW_MSG, previewKindOf, type PreviewKind } from '@strongroom/contracts';
+import { PREVIEW_MSG, previewKindOf, type PreviewKind } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
 import { ErrorState } from '@/components/ui/error-state';
 import { errorMessage } from '@/lib/api-error';
-import { toast } from '@/lib/toast';
-import { downloadFile } from '../api/download-file';
+import { downloadFile } from '@/lib/download-file';
 import { loadPreview } from '../api/get-preview-url';
 import { PREVIEW_MAX_LABEL, tooLargeToPreview } from '../lib/limits';
 import { FileFacts, type PreviewNode } from './file-facts';
@@ -24,16 +23,7 @@ const VIEWERS: Record<Exclude<PreviewKind, 'none'>, ComponentType<ViewerProps>> 
   word: lazy(() => import('./word-viewer')),
 };
 
-const previewQueryKey = (nodeId: string) => ['nodes', 'preview', nodeId] as const;
-
-/** Downloads the file through a short-lived link; a failure is shown as a toast. */
-async function download(node: PreviewNode) {
-  try {
-    await downloadFile(node);
-  } catch (err) {
-    toast.error(NODE_MSG.downloadFailed, { description: errorMessage(err) });
-  }
-}
+const previewQueryKey = (nodeId: string, version?: number) => ['nodes', 'preview', nodeId, version ?? 'current'] as const;
 
 export type FilePreviewPanelProps = {
   node: PreviewNode;
@@ -43,6 +33,11 @@ export type FilePreviewPanelProps = {
   /** Whether the reader may download the file (a guest with a view grant may read it here but not download it). */
   canDownload: boolean;
   onClose: () => void;
+  /**
+   * An earlier version shown in place of the current one (node then carries that version's facts), and the way
+   * back to the current one.
+   */
+  version?: { versionNumber: number; onShowCurrent: () => void };
 };
 
 /** Nothing to render: the reason (the header's Download stays, for those who may have the file). */
@@ -60,13 +55,13 @@ function NoPreview({ message }: { message: string }) {
  * text, CSV, email, Word), and who added it, when, its size, its sha256 in full and its path, with Download for
  * those who may download it.
  */
-export function FilePreviewPanel({ node, matter, path, canDownload, onClose }: FilePreviewPanelProps) {
+export function FilePreviewPanel({ node, matter, path, canDownload, onClose, version }: FilePreviewPanelProps) {
   const kind = previewKindOf(node.name, node.mimeType);
   const tooLarge = tooLargeToPreview(kind, node.fileSize);
   const shows = kind !== 'none' && !tooLarge;
   const preview = useQuery({
-    queryKey: previewQueryKey(node.id),
-    queryFn: ({ signal }) => loadPreview(node.id, signal),
+    queryKey: previewQueryKey(node.id, version?.versionNumber),
+    queryFn: ({ signal }) => loadPreview(node.id, signal, version?.versionNumber),
     enabled: shows,
     retry: false,
     // The bytes are held only while the panel shows them, and fetched again (a new link) when it opens again.
@@ -82,7 +77,7 @@ export function FilePreviewPanel({ node, matter, path, canDownload, onClose }: F
     setAttempt((n) => n + 1);
     void preview.refetch();
   };
-  const onDownload = () => void download(node);
+  const onDownload = () => void downloadFile(node, version?.versionNumber);
 
   const error = preview.error ?? viewError;
   const Viewer = preview.data && preview.data.previewKind !== 'none' ? VIEWERS[preview.data.previewKind] : null;
@@ -124,6 +119,17 @@ export function FilePreviewPanel({ node, matter, path, canDownload, onClose }: F
         </Button>
       </header>
       <div className="grid min-h-0 flex-1 content-start gap-5 overflow-auto p-4">
+        {version ? (
+          <div
+            role="status"
+            className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-border bg-muted/40 px-3 py-2 text-sm"
+          >
+            <span>Version {version.versionNumber}: an earlier version, not the current one.</span>
+            <Button variant="outline" size="sm" onClick={version.onShowCurrent}>
+              Show current version
+            </Button>
+          </div>
+        ) : null}
         {body}
         <FileFacts node={node} matterName={matter.matterName} path={path} />
       </div>
