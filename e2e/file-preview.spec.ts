@@ -56,22 +56,22 @@ async function upload(fileName: string, fileType: string, bytes: Buffer) {
   await post('/_api/upload/multipart-complete', { s3Key: signed.s3Key, ...meta });
 }
 
-const detail = (p: Page) => p.getByRole('dialog').filter({ has: p.getByRole('navigation', { name: 'Folders' }) });
+const detail = (p: Page) => p.getByRole('main');
 
-/** Opens a file's preview from its row's actions; answers the drawer. */
+/** Opens a file's preview from its row's actions; answers the panel. */
 async function openPreview(p: Page, name: string) {
   await detail(p)
     .getByRole('table')
     .getByRole('button', { name: `Actions for ${name}` })
     .click();
   await p.getByRole('menuitem', { name: 'Open preview' }).click();
-  const sheet = p.getByRole('dialog', { name: `Preview of ${name}` });
+  const sheet = p.getByRole('region', { name: `Preview of ${name}` });
   await expect(sheet.getByRole('heading', { name, exact: true })).toBeVisible();
   return sheet;
 }
 
 async function closePreview(p: Page, name: string) {
-  const sheet = p.getByRole('dialog', { name: `Preview of ${name}` });
+  const sheet = p.getByRole('region', { name: `Preview of ${name}` });
   await sheet.getByRole('button', { name: 'Close preview' }).click();
   await expect(sheet).toBeHidden();
   await expect(detail(p)).toBeVisible();
@@ -148,7 +148,7 @@ test('the administrator files a PDF, an image, an email and a Word document in a
 });
 
 test('a PDF is drawn in the page, page by page, and its text can be selected', async () => {
-  await admin.goto(`/matters?matter=${matterId}`);
+  await admin.goto(`/matters/${matterId}`);
   await expect(detail(admin).getByRole('row', { name: `File ${PDF_NAME}` })).toBeVisible();
   const sheet = await openPreview(admin, PDF_NAME);
   const first = sheet.getByRole('region', { name: 'Page 1' });
@@ -227,14 +227,14 @@ test("a guest with a 'view' grant reads the PDF in the page but is offered no Do
   await guest.goto('/login');
   await signInWithEmail(guest, GUEST.email, GUEST.password);
   await setUpEmailMfa(guest, GUEST.email);
-  await guest.goto(`/matters?matter=${matterId}`);
+  await guest.goto(`/matters/${matterId}`);
   await detail(guest)
     .getByRole('table')
     .getByRole('button', { name: `Actions for ${PDF_NAME}` })
     .click();
   await expect(guest.getByRole('menuitem', { name: 'Download' })).toBeDisabled();
   await guest.getByRole('menuitem', { name: 'Open preview' }).click();
-  const sheet = guest.getByRole('dialog', { name: `Preview of ${PDF_NAME}` });
+  const sheet = guest.getByRole('region', { name: `Preview of ${PDF_NAME}` });
   await expect(sheet.getByRole('region', { name: 'Page 1' }).locator('.textLayer')).toContainText('Completion shall take place');
   await expect(sheet.getByRole('button', { name: 'Download' })).toHaveCount(0);
   await shotThemes(guest, 'file-preview-guest-view-1440');

@@ -20,7 +20,7 @@ let matterId = '';
 const files: Record<'first' | 'second', string> = { first: '', second: '' };
 
 const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-const detail = () => page.getByRole('dialog').filter({ has: page.getByRole('navigation', { name: 'Folders' }) });
+const detail = () => page.getByRole('main');
 const contents = () => detail().getByRole('table');
 const versionsDialog = () => page.getByRole('dialog', { name: 'Versions' });
 
@@ -60,7 +60,7 @@ test('sign in, make a matter and upload Defence.pdf', async () => {
   expect(created.status(), await created.text()).toBeLessThan(300);
   matterId = (await created.json()).matter.id;
 
-  await page.goto(`/matters?matter=${matterId}`);
+  await page.goto(`/matters/${matterId}`);
   await expect(detail().getByRole('heading', { name: 'Revised Pleadings' })).toBeVisible();
   await detail().getByRole('button', { name: 'Upload' }).click();
   const upload = page.getByRole('dialog', { name: 'Upload Files' });

@@ -289,10 +289,10 @@ test('right-click menus on rows and folders: the same actions as the row dropdow
   await expect(page.getByText('"Correspondence" was renamed.')).toBeVisible();
   await expect(contents().getByRole('row', { name: 'Folder Client Correspondence' })).toBeVisible();
 
-  // Files: Open preview, Download, Rename, Move and Delete.
+  // Files: Open preview, Download, Versions, Rename, Move and Delete.
   await contents().getByRole('row', { name: 'File engagement-letter.pdf' }).click({ button: 'right' });
   const fileMenu = page.getByRole('menu', { name: 'Actions for engagement-letter.pdf' });
-  await expect(fileMenu.getByRole('menuitem')).toHaveText(['Open preview', 'Download', 'Rename', 'Move', 'Delete']);
+  await expect(fileMenu.getByRole('menuitem')).toHaveText(['Open preview', 'Download', 'Versions', 'Rename', 'Move', 'Delete']);
   await expect(fileMenu.getByRole('menuitem', { name: 'Download' })).toBeEnabled();
   await expect(fileMenu.getByRole('menuitem', { name: 'Rename' })).toBeEnabled();
   await shotThemes(page, 'matters-context-menu-file');
@@ -302,7 +302,14 @@ test('right-click menus on rows and folders: the same actions as the row dropdow
 
   // The same list as the row's Actions dropdown.
   await contents().getByRole('button', { name: 'Actions for engagement-letter.pdf' }).click();
-  await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText(['Open preview', 'Download', 'Rename', 'Move', 'Delete']);
+  await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText([
+    'Open preview',
+    'Download',
+    'Versions',
+    'Rename',
+    'Move',
+    'Delete',
+  ]);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('menu')).toHaveCount(0);
   await expect(contents().getByRole('button', { name: 'Actions for engagement-letter.pdf' })).toBeFocused();

@@ -25,7 +25,7 @@ const api = async (url: string, data: unknown) => {
   expect(res.status(), await res.text()).toBe(200);
   return res.json();
 };
-const detail = () => page.getByRole('dialog').filter({ has: page.getByRole('navigation', { name: 'Folders' }) });
+const detail = () => page.getByRole('main');
 const contents = () => detail().getByRole('table');
 const toast = (text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text });
 
@@ -80,7 +80,7 @@ test('sign in, make a matter and upload a file', async () => {
   matterId = (
     await api('/_api/matters/create', { matterName: 'Ashworth v Crane', clientName: 'Ashworth Ltd', responsibleAttorney: 'Bea Bin' })
   ).matter.id;
-  await page.goto(`/matters?matter=${matterId}`);
+  await page.goto(`/matters/${matterId}`);
   await expect(detail().getByRole('heading', { name: 'Ashworth v Crane' })).toBeVisible();
   await detail().getByRole('button', { name: 'Upload' }).click();
   const upload = page.getByRole('dialog', { name: 'Upload Files' });

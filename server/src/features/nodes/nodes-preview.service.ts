@@ -12,9 +12,8 @@ import { badRequest, notFound } from '../../shared/errors.js';
 import { getVisibleMatter } from '../matters/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { guestGrantAccess } from '../team/index.js';
-import { findVersion } from './node-versions.repository.js';
 import { findNode } from './nodes.repository.js';
-import { requireVaultedFileReadable } from './nodes.service.js';
+import { fileReadDetails, storedObjectOf } from './nodes.service.js';
 
 /** As download links: 5 minutes on the local store (dead at once with its file), 60 seconds on S3 (not revocable). */
 const PREVIEW_URL_SECONDS = Math.min(5 * 60, MAX_PRESIGN_SECONDS);
@@ -67,14 +66,7 @@ export async function previewUrl(
   }
   const matter = await getVisibleMatter(ctx.db, user, node.matterId);
   if (node.nodeType !== 'file' || !node.storagePath) throw badRequest(PREVIEW_MSG.filesOnly);
-  let object = { key: node.storagePath, fileSize: node.fileSize, sha256Hash: node.sha256Hash, mimeType: node.mimeType };
-  if (versionNumber !== undefined) {
-    const version = await findVersion(ctx.db, user.organizationId, node.id, versionNumber);
-    if (!version) throw notFound(NODE_MSG.versionNotFound);
-    object = { key: version.storagePath, fileSize: version.fileSize, sha256Hash: version.sha256Hash, mimeType: version.mimeType };
-  }
-  // The vault holds the current version's object; an earlier version's stays in the working store, read from there.
-  if (matter.isVaulted && object.key === node.storagePath) await requireVaultedFileReadable(ctx, object.key);
+  const object = await storedObjectOf(ctx, node, node.storagePath, matter.isVaulted, versionNumber);
   const previewKind = previewKindOf(node.name, object.mimeType);
   const mimeType = previewContentType(previewKind, object.mimeType);
   const signed = await ctx.store.presignGet({
@@ -84,21 +76,10 @@ export async function previewUrl(
     contentType: mimeType,
     disposition: 'inline',
   });
-  await ctx.db.transaction().execute((trx) =>
-    auditFor(user, meta)(
-      trx,
-      'PREVIEW_FILE',
-      { table: 'nodes', id: node.id },
-      {
-        matterId: matter.id,
-        matterName: matter.matterName,
-        fileName: node.name,
-        fileSize: Number(object.fileSize),
-        sha256Hash: object.sha256Hash,
-        vaulted: matter.isVaulted,
-        ...(versionNumber !== undefined ? { version: versionNumber } : node.currentVersion ? { version: node.currentVersion } : {}),
-      },
-    ),
-  );
+  await ctx.db
+    .transaction()
+    .execute((trx) =>
+      auditFor(user, meta)(trx, 'PREVIEW_FILE', { table: 'nodes', id: node.id }, fileReadDetails(matter, node, object, versionNumber)),
+    );
   return { url: signed.url, expiresAt: signed.expiresAt.toISOString(), mimeType, fileName: node.name, previewKind };
 }

@@ -111,6 +111,48 @@ export async function requireVaultedFileReadable(ctx: AppContext, key: string): 
  * A short-lived download link for a file (canRetrieve), audited as DOWNLOAD_FILE: its current version, or the
  * version asked for. Reading is allowed under hold and in the vault.
  */
+type StoredObject = { key: string; fileSize: string | number | null; sha256Hash: string | null; mimeType: string | null };
+
+/**
+ * The stored object a read of a file serves: the current version's, or that of the version asked for (404 when
+ * the file never had it). The vault holds the current version's object, which must be readable there; an earlier
+ * version's object stays in the working store and is read from there.
+ */
+export async function storedObjectOf(
+  ctx: AppContext,
+  node: { id: string; organizationId: string; fileSize: string | null; sha256Hash: string | null; mimeType: string | null },
+  storagePath: string,
+  vaulted: boolean,
+  versionNumber?: number,
+): Promise<StoredObject> {
+  let object: StoredObject = { key: storagePath, fileSize: node.fileSize, sha256Hash: node.sha256Hash, mimeType: node.mimeType };
+  if (versionNumber !== undefined) {
+    const version = await findVersion(ctx.db, node.organizationId, node.id, versionNumber);
+    if (!version) throw notFound(NODE_MSG.versionNotFound);
+    object = { key: version.storagePath, fileSize: version.fileSize, sha256Hash: version.sha256Hash, mimeType: version.mimeType };
+  }
+  if (vaulted && object.key === storagePath) await requireVaultedFileReadable(ctx, object.key);
+  return object;
+}
+
+/** What a download or preview of a file records in its audit entry: the matter, the file and the version read. */
+export function fileReadDetails(
+  matter: { id: string; matterName: string; isVaulted: boolean },
+  node: { name: string; currentVersion: number | null },
+  object: StoredObject,
+  versionNumber?: number,
+) {
+  return {
+    matterId: matter.id,
+    matterName: matter.matterName,
+    fileName: node.name,
+    fileSize: Number(object.fileSize),
+    sha256Hash: object.sha256Hash,
+    vaulted: matter.isVaulted,
+    ...(versionNumber !== undefined ? { version: versionNumber } : node.currentVersion ? { version: node.currentVersion } : {}),
+  };
+}
+
 export async function downloadUrl(
   ctx: AppContext,
   auth: AuthContext,
@@ -132,36 +174,18 @@ export async function downloadUrl(
   }
   const matter = await getVisibleMatter(ctx.db, user, node.matterId);
   if (node.nodeType !== 'file' || !node.storagePath) throw badRequest(NODE_MSG.downloadFilesOnly);
-  let object = { key: node.storagePath, fileSize: node.fileSize, sha256Hash: node.sha256Hash, mimeType: node.mimeType };
-  if (versionNumber !== undefined) {
-    const version = await findVersion(ctx.db, user.organizationId, node.id, versionNumber);
-    if (!version) throw notFound(NODE_MSG.versionNotFound);
-    object = { key: version.storagePath, fileSize: version.fileSize, sha256Hash: version.sha256Hash, mimeType: version.mimeType };
-  }
-  // A vaulted matter's file: canRetrieve (above) and canViewVaulted (getVisibleMatter) both held. The vault holds
-  // the current version's object; an earlier version's object stays in the working store and is read from there.
-  if (matter.isVaulted && object.key === node.storagePath) await requireVaultedFileReadable(ctx, object.key);
+  // A vaulted matter's file: canRetrieve (above) and canViewVaulted (getVisibleMatter) both held.
+  const object = await storedObjectOf(ctx, node, node.storagePath, matter.isVaulted, versionNumber);
   const signed = await ctx.store.presignGet({
     key: object.key,
     expiresInSeconds: ctx.store.kind === 's3' ? S3_DOWNLOAD_URL_SECONDS : DOWNLOAD_URL_SECONDS,
     fileName: node.name,
     contentType: object.mimeType ?? undefined,
   });
-  await ctx.db.transaction().execute((trx) =>
-    auditFor(user, meta)(
-      trx,
-      'DOWNLOAD_FILE',
-      { table: 'nodes', id: node.id },
-      {
-        matterId: matter.id,
-        matterName: matter.matterName,
-        fileName: node.name,
-        fileSize: Number(object.fileSize),
-        sha256Hash: object.sha256Hash,
-        vaulted: matter.isVaulted,
-        ...(versionNumber !== undefined ? { version: versionNumber } : node.currentVersion ? { version: node.currentVersion } : {}),
-      },
-    ),
-  );
+  await ctx.db
+    .transaction()
+    .execute((trx) =>
+      auditFor(user, meta)(trx, 'DOWNLOAD_FILE', { table: 'nodes', id: node.id }, fileReadDetails(matter, node, object, versionNumber)),
+    );
   return { url: signed.url, expiresAt: signed.expiresAt.toISOString() };
 }

@@ -177,4 +177,25 @@ describe('FilePreviewPanel', () => {
     // A new link each time: the first may have expired.
     expect(calls.filter((c) => c.path === '/_api/nodes/preview-url')).toHaveLength(2);
   });
+
+  it('shows an earlier version when asked, says so, and offers the way back to the current one', async () => {
+    const calls = serve('notes.txt', 'Clause 1 as first drafted.');
+    const onShowCurrent = vi.fn();
+    const { user } = renderWithClient(
+      <FilePreviewPanel
+        node={fileNode('notes.txt')}
+        matter={matter}
+        path="/Pleadings/notes.txt"
+        canDownload
+        onClose={vi.fn()}
+        version={{ versionNumber: 2, onShowCurrent }}
+      />,
+    );
+    expect(await screen.findByLabelText('Text of notes.txt')).toHaveTextContent('Clause 1 as first drafted.');
+    const link = calls.find((c) => c.path === '/_api/nodes/preview-url')!;
+    expect(link.url.searchParams.get('version')).toBe('2');
+    expect(screen.getByRole('status')).toHaveTextContent('Version 2: an earlier version, not the current one.');
+    await user.click(screen.getByRole('button', { name: 'Show current version' }));
+    expect(onShowCurrent).toHaveBeenCalledOnce();
+  });
 });
