@@ -170,7 +170,7 @@ test('on a phone the matters list is cards, and the filters open from a Filters 
 
   // The whole card opens the matter, as a row does.
   await card.click();
-  await expect(page).toHaveURL(new RegExp(`matter=${vaultedId}`));
+  await expect(page).toHaveURL(new RegExp(`/matters/${vaultedId}`));
 });
 
 test('on a phone the vault list and its sheet fit', async () => {

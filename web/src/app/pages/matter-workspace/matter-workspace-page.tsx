@@ -123,18 +123,21 @@ function PreviewAside({ file, matter, path, permissions, readOnlyReason, onClose
     <aside
       aria-label="File preview"
       onKeyDown={(e) => e.key === 'Escape' && onClose()}
-      className="fixed inset-0 z-50 grid content-start gap-4 overflow-auto bg-background p-4 lg:static lg:z-auto lg:w-[26rem] lg:shrink-0 xl:w-[30rem] 2xl:w-[40rem] lg:rounded-lg lg:border lg:border-border lg:bg-card"
+      className="fixed inset-0 z-50 flex flex-col gap-4 bg-background p-4 lg:sticky lg:top-20 lg:z-auto lg:h-[calc(100dvh-6rem)] lg:w-[24rem] lg:shrink-0 lg:self-start lg:rounded-lg lg:border lg:border-border lg:bg-card xl:w-[28rem] 2xl:w-[38rem]"
     >
-      <FilePreviewPanel
-        key={version?.versionNumber ?? 'current'}
-        node={version ? { ...file, ...versionFacts(version) } : file}
-        version={version ? { versionNumber: version.versionNumber, onShowCurrent: () => setVersion(null) } : undefined}
-        matter={matter}
-        path={path}
-        canDownload={permissions.canRetrieve}
-        onClose={onClose}
-      />
-      <section aria-label="Versions" className="grid gap-2">
+      {/* The preview scrolls in its own box (its viewers follow the page in view there); the versions below it. */}
+      <div className="min-h-0 flex-1">
+        <FilePreviewPanel
+          key={version?.versionNumber ?? 'current'}
+          node={version ? { ...file, ...versionFacts(version) } : file}
+          version={version ? { versionNumber: version.versionNumber, onShowCurrent: () => setVersion(null) } : undefined}
+          matter={matter}
+          path={path}
+          canDownload={permissions.canRetrieve}
+          onClose={onClose}
+        />
+      </div>
+      <section aria-label="Versions" className="grid max-h-[35%] shrink-0 gap-2 overflow-auto">
         <h3 className="text-sm font-semibold">Versions</h3>
         <VersionsList
           node={file}

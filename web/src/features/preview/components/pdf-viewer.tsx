@@ -136,6 +136,8 @@ export default function PdfViewer({ preview, onError }: ViewerProps) {
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
+    // Scrolled to the end, the last page is the one being read, even when it is too short to reach the top.
+    if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2) return setCurrent(pages);
     const top = el.getBoundingClientRect().top;
     const shown = [...el.querySelectorAll<HTMLElement>('[data-page]')].find((p) => p.getBoundingClientRect().bottom > top + 40);
     if (shown) setCurrent(Number(shown.dataset.page));
