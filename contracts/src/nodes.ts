@@ -249,12 +249,12 @@ const versionNumberOf = (number: z.ZodNumber | z.ZodCoercedNumber) =>
     .max(2_147_483_647, { error: NODE_MSG.invalidVersionNumber });
 const versionNumber = versionNumberOf(z.number({ error: NODE_MSG.invalidVersionNumber }));
 /** A version number in a query string (download and preview of one version of a file). */
-export const versionInQuery = versionNumberOf(z.coerce.number({ error: NODE_MSG.invalidVersionNumber }));
+export const versionParam = versionNumberOf(z.coerce.number({ error: NODE_MSG.invalidVersionNumber }));
 
 /** GET /_api/nodes/download-url: the current version, or the version given. */
 export const downloadUrlQuery = z.object({
   nodeId: requiredNodeId,
-  version: versionInQuery.optional(),
+  version: versionParam.optional(),
 });
 export type DownloadUrlQuery = z.infer<typeof downloadUrlQuery>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NODE_MSG, versionInQuery } from './nodes.js';
+import { NODE_MSG, versionParam } from './nodes.js';
 
 /**
  * A file's preview in the page: which viewer shows it, and the texts the panel shows. The kind is decided by the
@@ -69,7 +69,7 @@ export function previewKindOf(fileName: string, mimeType: string | null | undefi
 export const previewUrlQuery = z.object({
   nodeId: z.uuid({ error: (iss) => (iss.input === undefined ? NODE_MSG.nodeIdRequired : NODE_MSG.invalidNodeId) }),
   /** One earlier version of the file; the current one when absent. */
-  version: versionInQuery.optional(),
+  version: versionParam.optional(),
 });
 export type PreviewUrlQuery = z.infer<typeof previewUrlQuery>;
 
