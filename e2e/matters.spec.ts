@@ -355,6 +355,8 @@ test('right-click menus on rows and folders: the same actions as the row dropdow
   await page.keyboard.press('ArrowDown');
   await expect(statementMenu.getByRole('menuitem', { name: 'Download' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
+  await expect(statementMenu.getByRole('menuitem', { name: 'Versions' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
   await expect(statementMenu.getByRole('menuitem', { name: 'Rename' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(statementMenu.getByRole('menuitem', { name: 'Move' })).toBeFocused();

@@ -150,7 +150,8 @@ test('a sign-in security change leads to its row on the Audit Logs page, marked'
 test('on a phone the panel fits the screen', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/');
-  await expect(bell()).toHaveAccessibleName('Notifications');
+  // Vaulting's later notices may have come in since the count was cleared; what matters here is the fit.
+  await expect(bell()).toHaveAccessibleName(/^Notifications/);
   await bell().click();
   await expect(panel().getByRole('link', { name: /placed “Harbour Acquisition” under legal hold/ })).toBeVisible();
   const box = await panel().boundingBox();
