@@ -113,7 +113,8 @@ test('an admin invites a colleague through the MFA dialog; the colleague joins a
   const page = adminPage;
   await page.goto('/');
   await shellReady(page)();
-  await page.getByRole('button', { name: 'Invite User' }).click();
+  // The top bar's button (the dashboard's header offers one too).
+  await page.getByRole('banner').getByRole('button', { name: 'Invite User' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Email').fill(colleague.email);
   await shot(page, 'invite-dialog');
@@ -165,7 +166,8 @@ test('a guest sees Access Denied outside the shared matters', async ({ browser }
   const page = adminPage;
   await page.goto('/');
   await shellReady(page)();
-  await page.getByRole('button', { name: 'Invite User' }).click();
+  // The top bar's button (the dashboard's header offers one too).
+  await page.getByRole('banner').getByRole('button', { name: 'Invite User' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Email').fill(guest.email);
   await dialog.getByRole('combobox').click();
