@@ -8,7 +8,8 @@
 // --fingerprint (the key's sha256, as printed in an engagement letter), or --keys-url (the installation's
 // published list, https://<host>/.well-known/strongroom-signing-keys, or a saved copy of it: the key must be
 // listed and the certificate issued within the key's notBefore..notAfter). With --files, every file the
-// certificate lists must be at <dir>/<its path>, with its size and sha256.
+// certificate lists must be at <dir>/<its path>, with its size and sha256; a file's earlier versions (listed with
+// a lower fileVersion than the same path's latest) at <dir>/<its path>.v<N>, as a download of version N is saved.
 // Exit 0 when everything holds, 1 when anything does not (each failure named), 2 on wrong usage or when no
 // trusted key was given (the key's fingerprint is printed to compare); OK is printed only with exit 0.
 import { createHash } from 'node:crypto';
@@ -51,24 +52,35 @@ if (anchors.length > 0 && signerPem !== null)
 const files = Array.isArray(payload?.files) ? payload.files : [];
 let filesChecked = 0;
 
+// The latest version listed for each path is the file itself; an earlier one is <path>.v<N> beside it.
+const latest = new Map();
+for (const entry of files) {
+  const v = Number(entry?.fileVersion ?? 1);
+  if (v > (latest.get(String(entry?.path)) ?? 0)) latest.set(String(entry?.path), v);
+}
+const nameOf = (entry) => {
+  const v = Number(entry.fileVersion ?? 1);
+  return v < (latest.get(String(entry.path)) ?? v) ? `${entry.path}.v${v}` : String(entry.path);
+};
+
 if (values.files !== undefined) {
   const root = path.resolve(values.files);
   for (const entry of files) {
-    const where = path.resolve(root, String(entry.path));
+    const where = path.resolve(root, nameOf(entry));
     if (where !== root && !where.startsWith(root + path.sep)) {
-      problems.push(`${entry.path}: the path leads outside ${root}`);
+      problems.push(`${nameOf(entry)}: the path leads outside ${root}`);
       continue;
     }
     let found;
     try {
       found = await sha256Of(where);
     } catch (err) {
-      problems.push(`${entry.path}: not found (${err.code ?? err.message})`);
+      problems.push(`${nameOf(entry)}: not found (${err.code ?? err.message})`);
       continue;
     }
     filesChecked++;
-    if (found.size !== entry.size) problems.push(`${entry.path}: ${found.size} bytes, the certificate says ${entry.size}`);
-    if (found.sha256 !== entry.sha256) problems.push(`${entry.path}: sha256 ${found.sha256}, the certificate says ${entry.sha256}`);
+    if (found.size !== entry.size) problems.push(`${nameOf(entry)}: ${found.size} bytes, the certificate says ${entry.size}`);
+    if (found.sha256 !== entry.sha256) problems.push(`${nameOf(entry)}: sha256 ${found.sha256}, the certificate says ${entry.sha256}`);
   }
 }
 
@@ -78,7 +90,9 @@ if (payload && typeof payload === 'object') {
   lines.push(`Organization: ${payload.organization?.name ?? '?'} (${payload.organization?.id ?? '?'})`);
   lines.push(`Matter: ${payload.matter?.matterName ?? '?'} (${payload.matter?.id ?? '?'})`);
   lines.push(`Vaulted: ${payload.matter?.vaultedAt ?? '-'}; retention until ${payload.matter?.retentionExpiresAt ?? 'permanent'}`);
-  lines.push(`Files: ${payload.totals?.files ?? files.length}, ${payload.totals?.bytes ?? '?'} bytes`);
+  const versions = payload.totals?.versions;
+  const ofVersions = versions !== undefined && versions !== payload.totals?.files ? ` (${versions} versions)` : '';
+  lines.push(`Files: ${payload.totals?.files ?? files.length}${ofVersions}, ${payload.totals?.bytes ?? '?'} bytes`);
   if (payload.auditChainHead) lines.push(`Audit chain head: #${payload.auditChainHead.sequence} ${payload.auditChainHead.hash}`);
   lines.push(`Signed by key: ${result.doc.keyId ?? '?'}`);
 }

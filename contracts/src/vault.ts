@@ -236,6 +236,11 @@ export type VaultAuditResponse = z.infer<typeof vaultAuditResponse>;
  */
 export const certificateFileSchema = z.object({
   path: z.string(),
+  /**
+   * Which version of the file this object holds: the vault keeps every version, each listed with its own sha256
+   * (the highest number is the current one). Absent from certificates issued before versions were vaulted.
+   */
+  fileVersion: z.number().int().positive().optional(),
   size: z.number().int(),
   sha256: z.string(),
   objectKey: z.string(),
@@ -266,7 +271,8 @@ export const vaultCertificatePayload = z.object({
     retentionExpiresAt: z.string().nullable(),
   }),
   files: z.array(certificateFileSchema),
-  totals: z.object({ files: z.number().int(), bytes: z.number().int() }),
+  /** Files counted once each; `versions` counts the objects listed (every version of every file). */
+  totals: z.object({ files: z.number().int(), versions: z.number().int().optional(), bytes: z.number().int() }),
   auditChainHead: z.object({ sequence: z.number().int(), hash: z.string() }).nullable(),
   storeProtection: storeProtectionSchema.optional(),
 });

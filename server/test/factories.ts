@@ -147,8 +147,13 @@ export async function uploadFile(
   bytes: Buffer,
   parentId: string | null = null,
   fileType = 'application/pdf',
+  /** For a name that exists: a new version of that file, or both kept. */
+  onConflict?: 'newVersion' | 'keepBoth',
 ) {
-  const signed = ok(await c.post('/_api/upload/presigned', { fileName, fileType, matterId, parentId, fileSize: bytes.length }));
+  const conflict = onConflict ? { onConflict } : {};
+  const signed = ok(
+    await c.post('/_api/upload/presigned', { fileName, fileType, matterId, parentId, fileSize: bytes.length, ...conflict }),
+  );
   const url = new URL(signed.url);
   const put = await t.app.inject({
     method: 'PUT',
@@ -164,6 +169,7 @@ export async function uploadFile(
     matterId,
     parentId,
     fileSize: bytes.length,
+    ...conflict,
   });
   return ok(done).file as { id: string; storagePath: string; sha256Hash: string; [k: string]: unknown };
 }

@@ -8,7 +8,7 @@ export { getMatterDetail } from './nodes.service.js';
 // Reading one node, and which stored objects nodes still point at (uploads' clean-up).
 export { findNode, keyServesLiveFile, keysStillReferenced } from './node-records.service.js';
 // A vaulted file's node moved to its vault copy (the vault transfer).
-export { moveNodeToVaultCopy } from './node-records.service.js';
+export { moveVersionToVaultCopy } from './node-records.service.js';
 // Deleting stored objects that rows no longer point at, as a durable job (uploads, vault).
 export { enqueueObjectDeletion } from './nodes.jobs.js';
 // Where an upload goes when its name is taken, and the version it adds to a file (uploads' completion).

@@ -3,7 +3,7 @@
  * do. The nodes feature is the one writer of the nodes table.
  */
 import type { Executor } from '../../platform/db/database.js';
-import { pointVersionsAtVaultCopy } from './node-versions.repository.js';
+import { pointVersionAtVaultCopy } from './node-versions.repository.js';
 import {
   findNode as findNodeRow,
   keyServesLiveFile as liveFileAtKey,
@@ -29,17 +29,17 @@ export function keysStillReferenced(db: Executor, keys: string[]): Promise<Set<s
 }
 
 /**
- * A file recorded in the vault: its node points at the vault copy from now on, only while it still points at
- * the working copy the vault copy was made from.
+ * A version of a file recorded in the vault: its record points at the vault copy from now on, and so does the
+ * file's node when it is the current version; each only while it still points at the working copy the vault copy
+ * was made from.
  */
-export async function moveNodeToVaultCopy(
+export async function moveVersionToVaultCopy(
   db: Executor,
   organizationId: string,
-  nodeId: string,
+  version: { nodeId: string; versionNumber: number; current: boolean },
   workingKey: string,
   vaultKey: string,
 ): Promise<void> {
-  await pointNodeAtVaultCopy(db, organizationId, nodeId, workingKey, vaultKey);
-  // The versions recorded with that object (the current one, and any restored from it) follow it to the vault.
-  await pointVersionsAtVaultCopy(db, organizationId, nodeId, workingKey, vaultKey);
+  await pointVersionAtVaultCopy(db, organizationId, version.nodeId, version.versionNumber, workingKey, vaultKey);
+  if (version.current) await pointNodeAtVaultCopy(db, organizationId, version.nodeId, workingKey, vaultKey);
 }

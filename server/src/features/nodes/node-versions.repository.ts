@@ -93,12 +93,20 @@ export async function addVersionRow(db: Executor, node: NodeRow, version: NewVer
 }
 
 /** A vaulted version's record points at its vault copy, only while it still points at the working copy. */
-export async function pointVersionsAtVaultCopy(db: Executor, organizationId: string, nodeId: string, workingKey: string, vaultKey: string) {
+export async function pointVersionAtVaultCopy(
+  db: Executor,
+  organizationId: string,
+  nodeId: string,
+  versionNumber: number,
+  workingKey: string,
+  vaultKey: string,
+) {
   await db
     .updateTable('nodeVersions')
     .set({ storagePath: vaultKey })
     .where('organizationId', '=', organizationId)
     .where('nodeId', '=', nodeId)
+    .where('versionNumber', '=', versionNumber)
     .where('storagePath', '=', workingKey)
     .execute();
 }

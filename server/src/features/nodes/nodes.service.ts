@@ -115,8 +115,8 @@ type StoredObject = { key: string; fileSize: string | number | null; sha256Hash:
 
 /**
  * The stored object a read of a file serves: the current version's, or that of the version asked for (404 when
- * the file never had it). The vault holds the current version's object, which must be readable there; an earlier
- * version's object stays in the working store and is read from there.
+ * the file never had it). In a vaulted matter every version's object must be readable where it is (a vault
+ * object in a cold class is restored first).
  */
 export async function storedObjectOf(
   ctx: AppContext,
@@ -131,7 +131,7 @@ export async function storedObjectOf(
     if (!version) throw notFound(NODE_MSG.versionNotFound);
     object = { key: version.storagePath, fileSize: version.fileSize, sha256Hash: version.sha256Hash, mimeType: version.mimeType };
   }
-  if (vaulted && object.key === storagePath) await requireVaultedFileReadable(ctx, object.key);
+  if (vaulted) await requireVaultedFileReadable(ctx, object.key);
   return object;
 }
 

@@ -24,6 +24,8 @@ import { cleanUp, cookieHeader, request, serverSetup, startServer, storedKeys } 
 afterAll(cleanUp);
 
 const FILES = 40;
+/** Files that have a second version (the first of them a third, restored). */
+const VERSIONED = 6;
 
 describe('a server killed in the middle of a vault transfer', () => {
   it('finishes after the restart with every file in the vault exactly once, none lost, and one certificate', async () => {
@@ -37,12 +39,27 @@ describe('a server killed in the middle of a vault transfer', () => {
     const admin = await newOrganizationWithTotp(t, 'Crash Vault LLP');
     const m = await createMatter(admin.client, { matterName: 'Many files' });
     const folder = await createFolder(admin.client, m.id, 'Bundle');
-    const uploaded: Array<{ id: string; sha: string; workingKey: string }> = [];
+    // Each file with its versions' sha256, oldest first: the first few files have a second version, and the first
+    // a third restored from its first (it shares that stored object until both are in the vault).
+    const uploaded: Array<{ id: string; shas: string[] }> = [];
     for (let i = 0; i < FILES; i++) {
+      const name = `doc-${String(i).padStart(2, '0')}.pdf`;
+      const parent = i % 2 ? folder.id : null;
       const bytes = randomBytes(2000 + i * 97);
-      const f = await uploadFile(t, admin.client, m.id, `doc-${String(i).padStart(2, '0')}.pdf`, bytes, i % 2 ? folder.id : null);
-      uploaded.push({ id: f.id, sha: sha256(bytes), workingKey: f.storagePath });
+      const f = await uploadFile(t, admin.client, m.id, name, bytes, parent);
+      const shas = [sha256(bytes)];
+      if (i < VERSIONED) {
+        const second = randomBytes(1500 + i);
+        await uploadFile(t, admin.client, m.id, name, second, parent, 'application/pdf', 'newVersion');
+        shas.push(sha256(second));
+      }
+      if (i === 0) {
+        ok(await admin.client.post('/_api/nodes/restore-version', { nodeId: f.id, versionNumber: 1 }));
+        shas.push(shas[0]!);
+      }
+      uploaded.push({ id: f.id, shas });
     }
+    const versionKeys = (prefix: string) => uploaded.flatMap((u) => u.shas.map((_, v) => `${prefix}${u.id}${v > 0 ? `.v${v + 1}` : ''}`));
     // The code used at enrolment is spent: the step is forgotten so the current one serves again.
     await built.ctx.db.updateTable('users').set({ totpLastUsedStep: null }).where('id', '=', admin.userId).execute();
     ok(await admin.client.post('/_api/vault/start', { matterId: m.id, retentionYears: 5, mfaToken: currentTotp(admin.totpSecret) }));
@@ -69,7 +86,7 @@ describe('a server killed in the middle of a vault transfer', () => {
       );
       expect(checkCertificateText(certificate)).toMatchObject({ ok: true });
       const payload = (JSON.parse(certificate) as { payload: { files: Array<{ sha256: string; objectKey: string }> } }).payload;
-      expect(payload.files).toHaveLength(FILES);
+      expect(payload.files).toHaveLength(FILES + VERSIONED + 1);
       // The working copies go by the delete jobs the transfer enqueued.
       await vi.waitFor(
         () => {
@@ -90,23 +107,33 @@ describe('a server killed in the middle of a vault transfer', () => {
     // installation's own vault records, signed audit heads and signing keys, live under other prefixes.)
     const vaultKeys = storedKeys(dataDir).filter((k) => k.startsWith(`vault/${admin.organizationId}/`));
     const prefix = `vault/${admin.organizationId}/${m.id}/`;
-    expect(vaultKeys.filter((k) => !k.startsWith(`${prefix}certificates/`)).sort()).toEqual(uploaded.map((u) => prefix + u.id).sort());
+    expect(vaultKeys.filter((k) => !k.startsWith(`${prefix}certificates/`)).sort()).toEqual(versionKeys(prefix).sort());
     expect(vaultKeys.filter((k) => k.startsWith(`${prefix}certificates/`))).toHaveLength(1);
     const store = new LocalBlobStore({ dataDir, appUrl: base });
-    for (const u of uploaded) expect(await store.sha256(prefix + u.id)).toBe(u.sha);
+    for (const u of uploaded) {
+      for (const [v, sha] of u.shas.entries()) expect(await store.sha256(`${prefix}${u.id}${v > 0 ? `.v${v + 1}` : ''}`)).toBe(sha);
+    }
 
     const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir });
     try {
-      const rows = await db.db.selectFrom('vaultObjects').select(['nodeId', 'objectKey', 'sha256']).where('matterId', '=', m.id).execute();
-      expect(rows.map((r) => r.nodeId).sort()).toEqual(uploaded.map((u) => u.id).sort());
-      for (const r of rows) expect(r.sha256).toBe(uploaded.find((u) => u.id === r.nodeId)!.sha);
+      const rows = await db.db
+        .selectFrom('vaultObjects')
+        .select(['nodeId', 'versionNumber', 'objectKey', 'sha256'])
+        .where('matterId', '=', m.id)
+        .execute();
+      expect(rows.map((r) => r.objectKey).sort()).toEqual(versionKeys(prefix).sort());
+      for (const r of rows) expect(r.sha256).toBe(uploaded.find((u) => u.id === r.nodeId)!.shas[r.versionNumber - 1]);
       const nodes = await db.db
         .selectFrom('nodes')
         .select(['id', 'storagePath'])
         .where('matterId', '=', m.id)
         .where('nodeType', '=', 'file')
         .execute();
-      for (const n of nodes) expect(n.storagePath).toBe(prefix + n.id);
+      // Each node points at its current version's vault copy.
+      for (const n of nodes) {
+        const versions = uploaded.find((u) => u.id === n.id)!.shas.length;
+        expect(n.storagePath).toBe(`${prefix}${n.id}${versions > 1 ? `.v${versions}` : ''}`);
+      }
       expect(await db.db.selectFrom('vaultCertificates').select('id').where('matterId', '=', m.id).execute()).toHaveLength(1);
       const audit = await db.db.selectFrom('auditLogs').select('action').where('targetId', '=', m.id).execute();
       const count = (action: string) => audit.filter((a) => a.action === action).length;

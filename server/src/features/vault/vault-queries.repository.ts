@@ -94,7 +94,8 @@ export async function vaultFacts(db: Executor, organizationId: string, matterIds
       .groupBy('matterId')
       .select([
         'matterId',
-        sql<number>`count(*)::int`.as('fileCount'),
+        // A file with several versions is one file (its versions are objects of their own).
+        sql<number>`count(distinct node_id)::int`.as('fileCount'),
         sql<string>`coalesce(sum(size), 0)::text`.as('totalBytes'),
         sql<Date | null>`max(last_verified_at)`.as('lastCheckedAt'),
         sql<number>`count(last_verified_at)::int`.as('objectsChecked'),
@@ -205,6 +206,7 @@ export function matterObjects(db: Executor, organizationId: string, matterId: st
     .where('organizationId', '=', organizationId)
     .where('matterId', '=', matterId)
     .orderBy('path')
+    .orderBy('versionNumber')
     .orderBy('id')
     .execute();
 }

@@ -108,11 +108,15 @@ export function reportModel(r: VaultReportInput): ReportModel {
   const certified = new Map((vaultCertificate?.body.payload.files ?? []).map((f) => [f.objectKey, f]));
   const retentionEnded = m.retentionExpiresAt !== null && m.retentionExpiresAt.getTime() <= r.generatedAt.getTime();
 
+  // A file with several versions is listed once per version, each named with its number.
+  const versionsOf = new Map<string, number>();
+  for (const o of r.objects) versionsOf.set(o.nodeId, (versionsOf.get(o.nodeId) ?? 0) + 1);
+  const label = (o: VaultObjectRow) => ((versionsOf.get(o.nodeId) ?? 1) > 1 ? `${o.path} (version ${o.versionNumber})` : o.path);
   const files: ReportFile[] = r.objects.map((o, i) => {
     const stated = certified.get(o.objectKey);
     return {
       number: i + 1,
-      path: o.path,
+      path: label(o),
       size: sizeInWords(o.size),
       lock: stated ? lockInWords(stated) : 'Not certified yet',
       status: o.state === 'destroyed' ? `Deleted ${when(o.destroyedAt)} at retention end` : 'In the vault',
@@ -122,14 +126,20 @@ export function reportModel(r: VaultReportInput): ReportModel {
       versionId: stated ? stated.versionId : o.versionId,
     };
   });
-  const vaulted = r.objects.filter((o) => o.state === 'vaulted').length;
-  const destroyed = r.objects.length - vaulted;
+  // Files are counted once each; a file's versions are named when there are more objects than files.
+  const filesIn = (state: VaultObjectRow['state']) => {
+    const objects = r.objects.filter((o) => o.state === state);
+    const files = new Set(objects.map((o) => o.nodeId)).size;
+    return { files, text: plural(files, 'file') + (objects.length > files ? ` (${plural(objects.length, 'version')})` : '') };
+  };
+  const vaulted = filesIn('vaulted');
+  const destroyed = filesIn('destroyed');
   const failures = [...r.verifications.values()].filter((v) => !v.ok).length;
   const verificationRows = r.objects
     .filter((o) => r.verifications.has(o.id))
     .map((o): [string, string, string, string] => {
       const v = r.verifications.get(o.id)!;
-      return [o.path, when(v.checkedAt), v.ok ? 'As recorded' : 'Different', orNone(v.problem, '')];
+      return [label(o), when(v.checkedAt), v.ok ? 'As recorded' : 'Different', orNone(v.problem, '')];
     });
 
   const t = r.transfer;
@@ -196,7 +206,7 @@ export function reportModel(r: VaultReportInput): ReportModel {
         ]
       : null,
     files,
-    filesHeading: `Files (${plural(vaulted, 'file')} in the vault${destroyed ? `, ${plural(destroyed, 'file')} deleted at retention end` : ''})`,
+    filesHeading: `Files (${vaulted.text} in the vault${destroyed.files ? `, ${destroyed.text} deleted at retention end` : ''})`,
     verificationSummary:
       verificationRows.length === 0
         ? 'No file has been re-read from the vault yet.'

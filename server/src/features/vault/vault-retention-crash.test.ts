@@ -116,7 +116,7 @@ describe('a server killed while retention end deletes vaulted files', () => {
         .execute();
       expect(cleanups).toHaveLength(1);
       expect((cleanups[0]!.details as { files: unknown[] }).files).toEqual(
-        files.map((f) => ({ path: f.path, sha256: sha256(f.bytes), size: f.bytes.length })),
+        files.map((f) => ({ path: f.path, fileVersion: 1, sha256: sha256(f.bytes), size: f.bytes.length })),
       );
       // A further run changes nothing.
       expect(await runRetentionEnd(after.ctx)).toEqual({ mattersFinished: 0, filesDeleted: 0, mattersWaiting: 0 });

@@ -132,6 +132,7 @@ async function certify(ctx: AppContext, organizationId: string, matterId: string
         const stated = confirmed.get(o.objectKey);
         return {
           path: o.path,
+          fileVersion: o.versionNumber,
           size: Number(o.size),
           sha256: o.sha256,
           objectKey: o.objectKey,
@@ -142,7 +143,12 @@ async function certify(ctx: AppContext, organizationId: string, matterId: string
           legalHold: stated?.lockMode ? o.legalHold : false,
         };
       }),
-      totals: { files: objects.length, bytes: objects.reduce((s, o) => s + Number(o.size), 0) },
+      // Files counted once however many versions each had; every version's object is listed.
+      totals: {
+        files: new Set(objects.map((o) => o.nodeId)).size,
+        versions: objects.length,
+        bytes: objects.reduce((s, o) => s + Number(o.size), 0),
+      },
       auditChainHead: await auditChainHead(trx, organizationId),
       storeProtection: storeProtection(wasProtected && objects.every((o) => confirmed.get(o.objectKey)?.lockMode)),
     };
@@ -190,9 +196,10 @@ async function certify(ctx: AppContext, organizationId: string, matterId: string
         matterId,
         matterName: matter.matterName,
         retentionExpiresAt: iso(matter.retentionExpiresAt),
-        filesDeleted: signed.payload.files.length,
+        filesDeleted: signed.payload.totals.files,
+        versionsDeleted: signed.payload.files.length,
         bytesDeleted: signed.payload.totals.bytes,
-        files: signed.payload.files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size })),
+        files: signed.payload.files.map((f) => ({ path: f.path, fileVersion: f.fileVersion, sha256: f.sha256, size: f.size })),
         certificateKey: key,
         certificateSha256: sha256,
       },

@@ -36,13 +36,14 @@ import { certificateBytes, signCertificate } from '../../platform/signing.js';
 import { BlobNotSupportedError, BlobObjectExistsError, type VaultLock } from '../../platform/storage/blob-store.js';
 import { auditFor, latestEntryPosition } from '../../shared/audit.js';
 import type { AppContext } from '../../shared/context.js';
-import { enqueueObjectDeletion, moveNodeToVaultCopy } from '../nodes/index.js';
+import { enqueueObjectDeletion, keysStillReferenced, moveVersionToVaultCopy } from '../nodes/index.js';
 import { certifiedLock, lockShortfall, readWriteOnceStatus, requireWriteOnceStore, storeProtection } from './vault-protection.js';
 import {
   findMatterRow,
   findVaultCertificate,
   insertVaultCertificate,
   lockTransfer,
+  matterFileVersions,
   matterNodes,
   objectsWithOtherHold,
   organizationName,
@@ -50,7 +51,8 @@ import {
   setObjectHold,
   updateTransfer,
   vaultObjectsOf,
-  vaultedNodeIds,
+  vaultedVersionKeys,
+  type MatterFileVersionRow,
   type MatterNodeRow,
 } from './vault.repository.js';
 
@@ -63,9 +65,12 @@ const COPY_CONCURRENCY = 3;
 /** Fresh keys tried for a file whose earlier vault copy did not match (that copy stays locked where it is). */
 const MAX_KEY_VARIANTS = 5;
 
-/** Where a file lives in the vault: vault/<organization>/<matter>/<node>, then <node>.2, .3 after a bad copy. */
-export function vaultObjectKey(organizationId: string, matterId: string, nodeId: string, variant = 1): string {
-  return `vault/${organizationId}/${matterId}/${nodeId}${variant > 1 ? `.${variant}` : ''}`;
+/**
+ * Where a version of a file lives in the vault: vault/<organization>/<matter>/<node> for version 1, <node>.v<N>
+ * for version N, then .2, .3 after a bad copy.
+ */
+export function vaultObjectKey(organizationId: string, matterId: string, nodeId: string, variant = 1, versionNumber = 1): string {
+  return `vault/${organizationId}/${matterId}/${nodeId}${versionNumber > 1 ? `.v${versionNumber}` : ''}${variant > 1 ? `.${variant}` : ''}`;
 }
 
 /** Where a certificate lives in the vault: named by its kind, when it was issued and its own sha256. */
@@ -74,11 +79,22 @@ function certificateKey(organizationId: string, matterId: string, issuedAt: Date
   return `vault/${organizationId}/${matterId}/certificates/vault-${compact}-${sha256.slice(0, 16)}.json`;
 }
 
-type FileToVault = { node: MatterNodeRow & { storagePath: string; sha256Hash: string }; path: string; size: number };
-type Failure = { nodeId: string | null; path: string; reason: string; objectKey?: string; expected?: string; found?: string };
+/** One version of a file to put in the vault. */
+type VersionToVault = { versionNumber: number; storagePath: string; sha256Hash: string; size: number; current: boolean };
+/** A file of the matter with its path in the matter ('Folder/Sub/file.pdf') and its versions, oldest first. */
+type FileToVault = { nodeId: string; path: string; versions: VersionToVault[] };
+type Failure = {
+  nodeId: string | null;
+  path: string;
+  reason: string;
+  versionNumber?: number;
+  objectKey?: string;
+  expected?: string;
+  found?: string;
+};
 
-/** Every file of the matter with its path in the matter ('Folder/Sub/file.pdf'). */
-function filesWithPaths(nodes: MatterNodeRow[]): FileToVault[] {
+/** Every file of the matter with its path, and every version of each. */
+function filesWithPaths(nodes: MatterNodeRow[], versions: MatterFileVersionRow[]): FileToVault[] {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const pathOf = (n: MatterNodeRow): string => {
     const names: string[] = [];
@@ -89,28 +105,49 @@ function filesWithPaths(nodes: MatterNodeRow[]): FileToVault[] {
     }
     return names.join('/');
   };
+  const versionsOf = new Map<string, VersionToVault[]>();
+  for (const v of versions) {
+    if (v.sha256Hash === null) continue;
+    const list = versionsOf.get(v.nodeId) ?? [];
+    list.push({
+      versionNumber: v.versionNumber,
+      storagePath: v.storagePath,
+      sha256Hash: v.sha256Hash,
+      size: Number(v.fileSize),
+      current: v.versionNumber === v.currentVersion,
+    });
+    versionsOf.set(v.nodeId, list);
+  }
   return nodes
-    .filter((n): n is FileToVault['node'] => n.nodeType === 'file' && n.storagePath !== null && n.sha256Hash !== null)
-    .map((node) => ({ node, path: pathOf(node), size: Number(node.fileSize ?? 0) }));
+    .filter((n) => n.nodeType === 'file' && n.storagePath !== null && n.sha256Hash !== null)
+    .map((node) => ({
+      nodeId: node.id,
+      path: pathOf(node),
+      // A file recorded before versions were kept is its own single version.
+      versions: versionsOf.get(node.id) ?? [
+        { versionNumber: 1, storagePath: node.storagePath!, sha256Hash: node.sha256Hash!, size: Number(node.fileSize ?? 0), current: true },
+      ],
+    }));
 }
 
 function jobOrigin(organizationId: string) {
   return auditFor({ organizationId, actor: null });
 }
 
-/** Copies one file to the vault and checks it; answers the recorded object, or the failure. */
-async function vaultOneFile(
+/** Copies one version of a file to the vault and checks it; answers the recorded object, or the failure. */
+async function vaultOneVersion(
   ctx: AppContext,
   job: VaultMatterJob,
   file: FileToVault,
+  version: VersionToVault,
   lock: VaultLock,
 ): Promise<{ ok: true } | { ok: false; failure: Failure }> {
-  const base = { nodeId: file.node.id, path: file.path };
+  const base = { nodeId: file.nodeId, path: file.path, versionNumber: version.versionNumber };
   for (let variant = 1; variant <= MAX_KEY_VARIANTS; variant++) {
-    const vaultKey = vaultObjectKey(job.organizationId, job.matterId, file.node.id, variant);
+    const vaultKey = vaultObjectKey(job.organizationId, job.matterId, file.nodeId, variant, version.versionNumber);
     let info;
     try {
-      info = await ctx.store.copyToVault({ sourceKey: file.node.storagePath, vaultKey, lock });
+      info = await ctx.store.copyToVault({ sourceKey: version.storagePath, vaultKey, lock });
     } catch (err) {
       // The key holds other bytes: an earlier copy that did not match. The next key is tried.
       if (err instanceof BlobObjectExistsError) continue;
@@ -124,45 +161,72 @@ async function vaultOneFile(
     if (shortfall && !ctx.config.vaultAllowUnlockedStore) {
       return { ok: false, failure: { ...base, objectKey: vaultKey, reason: shortfall } };
     }
-    if (found !== file.node.sha256Hash || info.size !== file.size) {
+    if (found !== version.sha256Hash || info.size !== version.size) {
       return {
         ok: false,
         failure: {
           ...base,
           objectKey: vaultKey,
-          reason: found !== file.node.sha256Hash ? 'sha256 mismatch' : 'size mismatch',
-          expected: `${file.node.sha256Hash} (${file.size} bytes)`,
+          reason: found !== version.sha256Hash ? 'sha256 mismatch' : 'size mismatch',
+          expected: `${version.sha256Hash} (${version.size} bytes)`,
           found: `${found} (${info.size} bytes)`,
         },
       };
     }
     const recorded = await ctx.db.transaction().execute(async (trx) => {
-      const inserted = await recordVaultedFile(trx, {
-        organizationId: job.organizationId,
-        matterId: job.matterId,
-        nodeId: file.node.id,
-        path: file.path,
-        objectKey: vaultKey,
-        versionId: readBack.versionId,
-        sha256: found,
-        size: file.size,
-        storageClass: info.storageClass,
-        retainUntil: lock.retainUntil,
-        // The hold the matter asks for: the hold sync makes the store follow it.
-        legalHold: readBack.lock?.legalHold ?? lock.legalHold,
-      });
-      // The node points at the vault copy from now on (only while it still points at the working copy).
-      if (inserted) await moveNodeToVaultCopy(trx, job.organizationId, file.node.id, file.node.storagePath, vaultKey);
-      // The working copy goes once this commits: a durable job, so that a crash before the delete below still
-      // removes it when the job runs (it finds nothing left to do otherwise).
-      if (inserted) await enqueueObjectDeletion(ctx, trx, job.organizationId, [file.node.storagePath], 'vaulted');
-      return inserted;
+      const inserted = await recordVaultedFile(
+        trx,
+        {
+          organizationId: job.organizationId,
+          matterId: job.matterId,
+          nodeId: file.nodeId,
+          versionNumber: version.versionNumber,
+          path: file.path,
+          objectKey: vaultKey,
+          versionId: readBack.versionId,
+          sha256: found,
+          size: version.size,
+          storageClass: info.storageClass,
+          retainUntil: lock.retainUntil,
+          // The hold the matter asks for: the hold sync makes the store follow it.
+          legalHold: readBack.lock?.legalHold ?? lock.legalHold,
+        },
+        version.current,
+      );
+      if (!inserted) return false;
+      // The version (and the node, for the current one) points at the vault copy from now on.
+      const moved = { nodeId: file.nodeId, versionNumber: version.versionNumber, current: version.current };
+      await moveVersionToVaultCopy(trx, job.organizationId, moved, version.storagePath, vaultKey);
+      // The working copy goes once this commits and nothing else points at it (a restored version shares its
+      // object with the one it was restored from): a durable job, so that a crash before the delete below still
+      // removes it when the job runs. The job keeps an object some version still points at; the last version
+      // moved off it enqueues it again.
+      await enqueueObjectDeletion(ctx, trx, job.organizationId, [version.storagePath], 'vaulted');
+      return true;
     });
-    if (recorded) await ctx.store.delete(file.node.storagePath);
-    await failpoint(ctx, 'vault.transfer.after-file', { key: file.node.storagePath });
+    if (recorded && !(await keysStillReferenced(ctx.db, [version.storagePath])).has(version.storagePath)) {
+      await ctx.store.delete(version.storagePath);
+    }
+    await failpoint(ctx, 'vault.transfer.after-file', { key: version.storagePath });
     return { ok: true };
   }
   return { ok: false, failure: { ...base, reason: `every vault key tried holds other bytes (${MAX_KEY_VARIANTS} keys)` } };
+}
+
+/** Puts every version of one file in the vault, oldest first (the current one last); stops at the first failure. */
+async function vaultOneFile(
+  ctx: AppContext,
+  job: VaultMatterJob,
+  file: FileToVault,
+  done: Set<string>,
+  lock: VaultLock,
+): Promise<{ ok: true } | { ok: false; failure: Failure }> {
+  for (const version of file.versions) {
+    if (done.has(`${file.nodeId}/${version.versionNumber}`)) continue;
+    const result = await vaultOneVersion(ctx, job, file, version, lock);
+    if (!result.ok) return result;
+  }
+  return { ok: true };
 }
 
 /** Runs `work` over the items, `limit` at a time. */
@@ -195,12 +259,16 @@ export async function runVaultTransfer(ctx: AppContext, job: VaultMatterJob): Pr
     await failTransfer(ctx, job, [{ nodeId: null, path: '(every file)', reason: (err as Error).message }]);
   }
 
-  const files = filesWithPaths(await matterNodes(ctx.db, job.organizationId, job.matterId));
-  const done = await vaultedNodeIds(ctx.db, job.organizationId, job.matterId);
-  const todo = files.filter((f) => !done.has(f.node.id));
+  const [nodes, versions] = await Promise.all([
+    matterNodes(ctx.db, job.organizationId, job.matterId),
+    matterFileVersions(ctx.db, job.organizationId, job.matterId),
+  ]);
+  const files = filesWithPaths(nodes, versions);
+  const done = await vaultedVersionKeys(ctx.db, job.organizationId, job.matterId);
+  const todo = files.filter((f) => f.versions.some((v) => !done.has(`${f.nodeId}/${v.versionNumber}`)));
   const failures: Failure[] = [];
   await eachLimited(todo, COPY_CONCURRENCY, async (file) => {
-    const result = await vaultOneFile(ctx, job, file, lock);
+    const result = await vaultOneFile(ctx, job, file, done, lock);
     if (!result.ok) failures.push(result.failure);
   });
 
@@ -235,7 +303,8 @@ async function writeCertificate(ctx: AppContext, job: VaultMatterJob, fileCount:
     const now = new Date(Math.floor(Date.now()));
     await updateTransfer(trx, job.organizationId, job.matterId, { completedAt: now, lastError: null });
     await jobOrigin(job.organizationId)(trx, 'VAULT_TRANSFER_COMPLETED', target, {
-      files: objects.length,
+      files: new Set(objects.map((o) => o.nodeId)).size,
+      versions: objects.length,
       bytes,
       expectedFiles: fileCount,
     });
@@ -262,7 +331,14 @@ async function writeCertificate(ctx: AppContext, job: VaultMatterJob, fileCount:
       failures.push({ nodeId: o.nodeId, path: o.path, objectKey: o.objectKey, reason: shortfall ?? 'the vault copy is gone' });
       continue;
     }
-    certified.push({ path: o.path, size: Number(o.size), sha256: o.sha256, objectKey: o.objectKey, ...certifiedLock(info) });
+    certified.push({
+      path: o.path,
+      fileVersion: o.versionNumber,
+      size: Number(o.size),
+      sha256: o.sha256,
+      objectKey: o.objectKey,
+      ...certifiedLock(info),
+    });
   }
   if (failures.length > 0) await failTransfer(ctx, job, failures);
   const head = await latestEntryPosition(ctx.db, job.organizationId, 'VAULT_TRANSFER_COMPLETED', target);
@@ -281,7 +357,12 @@ async function writeCertificate(ctx: AppContext, job: VaultMatterJob, fileCount:
       retentionExpiresAt: iso(matter.retentionExpiresAt),
     },
     files: certified,
-    totals: { files: objects.length, bytes: objects.reduce((sum, o) => sum + Number(o.size), 0) },
+    // Files counted once however many versions each has; every version is listed and its bytes counted.
+    totals: {
+      files: new Set(objects.map((o) => o.nodeId)).size,
+      versions: objects.length,
+      bytes: objects.reduce((sum, o) => sum + Number(o.size), 0),
+    },
     auditChainHead: head,
     // Protected only when the store enforces write-once and confirmed a lock on every file.
     storeProtection: storeProtection(status.enforced && certified.every((f) => f.lockMode !== null)),

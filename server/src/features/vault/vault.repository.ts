@@ -20,17 +20,24 @@ export function insertTransfer(
     .execute();
 }
 
-/** Files of the matter and their sizes, as vaulting counts them (the transfer's totals). */
+/**
+ * Files of the matter and the bytes the vault will hold for them, as vaulting counts them (the transfer's totals):
+ * every version of each file goes into the vault, so the bytes are those of every version.
+ */
 export async function matterFileTotals(db: Executor, organizationId: string, matterId: string): Promise<{ files: number; bytes: number }> {
   const row = await db
     .selectFrom('nodes')
-    .select([sql<number>`count(*)::int`.as('files'), sql<string>`coalesce(sum(file_size), 0)::text`.as('bytes')])
-    .where('organizationId', '=', organizationId)
-    .where('matterId', '=', matterId)
-    .where('nodeType', '=', 'file')
-    .where('storagePath', 'is not', null)
+    .leftJoin('nodeVersions', 'nodeVersions.nodeId', 'nodes.id')
+    .select([
+      sql<number>`count(distinct nodes.id)::int`.as('files'),
+      sql<string>`coalesce(sum(coalesce(node_versions.file_size, nodes.file_size)), 0)::text`.as('bytes'),
+    ])
+    .where('nodes.organizationId', '=', organizationId)
+    .where('nodes.matterId', '=', matterId)
+    .where('nodes.nodeType', '=', 'file')
+    .where('nodes.storagePath', 'is not', null)
     // Items in the recycle bin are not vaulted: they stay in the bin, as they were deleted.
-    .where('binEntryId', 'is', null)
+    .where('nodes.binEntryId', 'is', null)
     .executeTakeFirstOrThrow();
   return { files: row.files, bytes: Number(row.bytes) };
 }
@@ -87,38 +94,65 @@ export function matterNodes(db: Executor, organizationId: string, matterId: stri
 
 export type MatterNodeRow = Awaited<ReturnType<typeof matterNodes>>[number];
 
-/** The ids of the matter's files that are in the vault already. */
-export async function vaultedNodeIds(db: Executor, organizationId: string, matterId: string): Promise<Set<string>> {
+/**
+ * Every version of the matter's live files (none in the recycle bin), oldest first for each file: what the vault
+ * must hold.
+ */
+export function matterFileVersions(db: Executor, organizationId: string, matterId: string) {
+  return db
+    .selectFrom('nodeVersions')
+    .innerJoin('nodes', 'nodes.id', 'nodeVersions.nodeId')
+    .select([
+      'nodeVersions.nodeId',
+      'nodeVersions.versionNumber',
+      'nodeVersions.fileSize',
+      'nodeVersions.sha256Hash',
+      'nodeVersions.storagePath',
+      'nodes.currentVersion',
+    ])
+    .where('nodeVersions.organizationId', '=', organizationId)
+    .where('nodeVersions.matterId', '=', matterId)
+    .where('nodes.binEntryId', 'is', null)
+    .orderBy('nodeVersions.nodeId')
+    .orderBy('nodeVersions.versionNumber')
+    .execute();
+}
+
+export type MatterFileVersionRow = Awaited<ReturnType<typeof matterFileVersions>>[number];
+
+/** The versions of the matter's files that are in the vault already, as 'nodeId/versionNumber'. */
+export async function vaultedVersionKeys(db: Executor, organizationId: string, matterId: string): Promise<Set<string>> {
   const rows = await db
     .selectFrom('vaultObjects')
-    .select('nodeId')
+    .select(['nodeId', 'versionNumber'])
     .where('organizationId', '=', organizationId)
     .where('matterId', '=', matterId)
     .execute();
-  return new Set(rows.map((r) => r.nodeId));
+  return new Set(rows.map((r) => `${r.nodeId}/${r.versionNumber}`));
 }
 
 export type NewVaultObject = Pick<
   Selectable<VaultObjectsTable>,
   'organizationId' | 'matterId' | 'nodeId' | 'path' | 'objectKey' | 'versionId' | 'sha256' | 'storageClass' | 'retainUntil' | 'legalHold'
-> & { size: number };
+> & { size: number; versionNumber: number };
 
 /**
- * Records one verified file in the vault: its vault object and the transfer's progress (the caller points the
- * node at the vault copy in the same transaction). Answers false when the file was recorded already (another run
- * of the job got there first): nothing changes then.
+ * Records one verified version of a file in the vault: its vault object and the transfer's progress (the caller
+ * points the version at the vault copy in the same transaction). A file counts as done with its current version,
+ * which is vaulted last; every version's bytes count. Answers false when the version was recorded already
+ * (another run of the job got there first): nothing changes then.
  */
-export async function recordVaultedFile(db: Executor, object: NewVaultObject): Promise<boolean> {
+export async function recordVaultedFile(db: Executor, object: NewVaultObject, completesFile: boolean): Promise<boolean> {
   const inserted = await db
     .insertInto('vaultObjects')
     .values({ ...object, state: 'vaulted' })
-    .onConflict((oc) => oc.column('nodeId').doNothing())
+    .onConflict((oc) => oc.columns(['nodeId', 'versionNumber']).doNothing())
     .returning('id')
     .executeTakeFirst();
   if (!inserted) return false;
   await db
     .updateTable('vaultTransfers')
-    .set((eb) => ({ filesDone: eb('filesDone', '+', 1), bytesDone: sql`bytes_done + ${object.size}` }))
+    .set((eb) => ({ filesDone: eb('filesDone', '+', completesFile ? 1 : 0), bytesDone: sql`bytes_done + ${object.size}` }))
     .where('organizationId', '=', object.organizationId)
     .where('matterId', '=', object.matterId)
     .execute();
@@ -135,6 +169,7 @@ export function vaultObjectsOf(db: Executor, organizationId: string, matterId: s
     .where('state', '=', 'vaulted')
     .orderBy('path')
     .orderBy('nodeId')
+    .orderBy('versionNumber')
     .execute();
 }
 

@@ -355,6 +355,7 @@ const EXPECTED = {
     organizationId: 'uuid',
     matterId: 'uuid',
     nodeId: 'uuid',
+    versionNumber: 'int4',
     path: 'text',
     objectKey: 'text',
     versionId: 'text null',

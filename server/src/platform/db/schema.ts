@@ -410,6 +410,8 @@ export interface VaultObjectsTable {
   organizationId: string;
   matterId: string;
   nodeId: string;
+  /** The version of the file this object holds (a file has one vault object per version). */
+  versionNumber: Generated<number>;
   path: string;
   objectKey: string;
   versionId: string | null;
