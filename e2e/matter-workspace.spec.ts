@@ -109,6 +109,9 @@ for (const [width, height] of [
     await page.goto(`/matters/${matterId}?folder=${folderId}`);
     const defence = contents().getByRole('row', { name: 'File Defence.pdf' });
     await expect(defence).toBeVisible();
+    // Every column that fits shows whole, the row's actions included.
+    await expect(contents().getByRole('button', { name: 'Actions for Defence.pdf' })).toBeInViewport({ ratio: 1 });
+    await expect(contents().getByRole('columnheader', { name: /Added by/ })).toBeInViewport({ ratio: 1 });
     await shotThemes(page, `matter-workspace-${width}`);
 
     await defence.dblclick();
@@ -117,8 +120,9 @@ for (const [width, height] of [
     await expect(panel()).toContainText(crypto.createHash('sha256').update(files['Defence.pdf']!).digest('hex'));
     await expect(panel()).toContainText('Root / Pleadings / Defence.pdf');
     await expect(panel()).toContainText(ADMIN.name);
-    // The panel sits beside the contents, which stay in view.
+    // The panel sits beside the contents, which stay in view with each row's actions whole.
     await expect(defence).toBeInViewport();
+    await expect(contents().getByRole('button', { name: 'Actions for Defence.pdf' })).toBeInViewport({ ratio: 1 });
     await shotThemes(page, `matter-workspace-preview-${width}`);
     await page.goBack();
     await expect(page).toHaveURL(workspaceUrl());
@@ -136,6 +140,43 @@ for (const [width, height] of [
     await expect(panel()).toHaveCount(0);
   });
 }
+
+test('at 1440x900: the preview panel is resized by its edge, with the mouse or the keyboard, and keeps its width', async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/matters/${matterId}?folder=${folderId}`);
+  await contents().getByRole('row', { name: 'File Defence.pdf' }).dblclick();
+  await expect(panel().getByRole('heading', { name: 'Defence.pdf' })).toBeVisible();
+  const edge = panel().getByRole('separator', { name: 'Resize preview panel' });
+  const widthOf = async () => Math.round((await panel().boundingBox())!.width);
+  const before = await widthOf();
+  expect(Number(await edge.getAttribute('aria-valuenow'))).toBe(before);
+
+  // Dragged 120 px to the left, the panel is 120 px wider and the contents narrower.
+  const box = (await edge.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 60, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.move(box.x + box.width / 2 - 120, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(widthOf).toBe(before + 120);
+
+  // From the keyboard: End makes it the narrowest, and every column of the contents shows beside it.
+  await edge.focus();
+  await page.keyboard.press('End');
+  await expect.poll(widthOf).toBe(320);
+  await expect(contents().getByRole('columnheader', { name: /Modified/ })).toBeInViewport({ ratio: 1 });
+  await expect(contents().getByRole('button', { name: 'Actions for Defence.pdf' })).toBeInViewport({ ratio: 1 });
+  await shotThemes(page, 'matter-workspace-preview-narrow-1440');
+
+  // A reload finds the panel as it was left; Enter gives back the default width.
+  await page.reload();
+  await expect(panel().getByRole('heading', { name: 'Defence.pdf' })).toBeVisible();
+  await expect.poll(widthOf).toBe(320);
+  await panel().getByRole('separator', { name: 'Resize preview panel' }).focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(widthOf).toBe(before);
+  await panel().getByRole('button', { name: 'Close preview' }).click();
+});
 
 test('at 390x844: the page stacks, the folders fold under a button, the panel covers the screen, nothing widens', async () => {
   await page.setViewportSize({ width: 390, height: 844 });

@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type CSSProperties } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
 import {
@@ -28,6 +28,8 @@ import { shows } from '@/lib/access-visibility';
 import { FilePreviewPanel } from '@/features/preview/components/file-preview-panel';
 import { VersionsList } from '@/features/nodes/components/versions-list';
 import { WorkspaceHeader } from './workspace-header';
+import { PreviewResizeHandle, usePreviewWidth } from './preview-width';
+import { cn } from '@/lib/class-names';
 import { backToListHref, type WorkspaceLocationState } from '@/lib/workspace-links';
 
 /** The heading of the notice above the files of a read-only matter. */
@@ -112,19 +114,30 @@ type PreviewAsideProps = {
   path: string;
   permissions: ReturnType<typeof browserPermissions>;
   readOnlyReason: string | null;
+  /** Whose saved panel width to use. */
+  userId: string | number;
   onClose: () => void;
 };
 
 /** The open file's panel: its preview (the current version, or an earlier one chosen below) and its versions. */
-function PreviewAside({ file, matter, path, permissions, readOnlyReason, onClose }: PreviewAsideProps) {
+function PreviewAside({ file, matter, path, permissions, readOnlyReason, userId, onClose }: PreviewAsideProps) {
   const [version, setVersion] = useState<NodeVersionDto | null>(null);
+  const [width, setWidth] = usePreviewWidth(userId);
+  const ref = useRef<HTMLElement>(null);
   return (
-    // Beside the contents from 1024 px; narrower, a sheet over the whole screen until closed.
+    // Beside the contents from 1024 px, as wide as its person left it (else a width for the screen), with a handle
+    // on its left edge; narrower, a sheet over the whole screen until closed.
     <aside
+      ref={ref}
       aria-label="File preview"
       onKeyDown={(e) => e.key === 'Escape' && onClose()}
-      className="fixed inset-0 z-50 flex flex-col gap-4 bg-background p-4 lg:sticky lg:top-20 lg:z-auto lg:h-[calc(100dvh-6rem)] lg:w-[24rem] lg:shrink-0 lg:self-start lg:rounded-lg lg:border lg:border-border lg:bg-card xl:w-[28rem] 2xl:w-[38rem]"
+      style={width === null ? undefined : ({ '--preview-width': `${width}px` } as CSSProperties)}
+      className={cn(
+        'fixed inset-0 z-50 flex flex-col gap-4 bg-background p-4 lg:sticky lg:top-20 lg:z-auto lg:h-[calc(100dvh-6rem)] lg:shrink-0 lg:self-start lg:rounded-lg lg:border lg:border-border lg:bg-card',
+        width === null ? 'lg:w-[24rem] xl:w-[28rem] 2xl:w-[38rem]' : 'lg:w-[var(--preview-width)]',
+      )}
     >
+      <PreviewResizeHandle panel={ref} width={width} onWidth={setWidth} />
       {/* The preview scrolls in its own box (its viewers follow the page in view there); the versions below it. */}
       <div className="min-h-0 flex-1">
         <FilePreviewPanel
@@ -241,6 +254,7 @@ export function MatterWorkspace({ matterId, user }: { matterId: string; user: Se
             path={['Root', ...ancestorsOf(nodes, previewFile.id).map((n) => n.name)].join(' / ')}
             permissions={permissions}
             readOnlyReason={readOnlyReason}
+            userId={user.id}
             onClose={closePreview}
           />
         ) : null}

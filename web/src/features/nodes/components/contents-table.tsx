@@ -56,17 +56,32 @@ function sortEntries(entries: NodeTreeDto[], sort: ContentsSort): NodeTreeDto[] 
   });
 }
 
+/**
+ * Where the contents are narrow (a preview panel beside them, a laptop, a phone), the columns something else
+ * already tells give way one by one, so that the name, the date and the row's actions always show whole: the type
+ * (the icon tells it), who added the file, the time of day, then the size (the preview panel says each). Measured
+ * on the list's own width, not the window's.
+ */
+const NARROW_HIDES_TYPE = '@max-[52rem]:hidden';
+const NARROW_HIDES_UPLOADER = '@max-[44rem]:hidden';
+const NARROW_HIDES_SIZE = '@max-[28rem]:hidden';
+
 const COLUMNS: { field: SortField; label: string; className?: string }[] = [
   { field: 'name', label: 'Name' },
-  { field: 'type', label: 'Type' },
-  { field: 'size', label: 'Size', className: 'text-right' },
+  { field: 'type', label: 'Type', className: NARROW_HIDES_TYPE },
+  { field: 'size', label: 'Size', className: cn('text-right', NARROW_HIDES_SIZE) },
   { field: 'modified', label: 'Modified' },
-  { field: 'uploader', label: 'Added by' },
+  { field: 'uploader', label: 'Added by', className: NARROW_HIDES_UPLOADER },
 ];
 
 function formatModified(iso: string) {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? '—' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function formatDay(iso: string) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '—' : d.toLocaleDateString(undefined, { dateStyle: 'medium' });
 }
 
 /** Where an arrow, Home, End or a page key moves focus from row `i` of `count`, or null for other keys. */
@@ -110,7 +125,7 @@ function ContentsRow({ node: n, index, selected, actions, measure, onActivate, o
             selected && 'bg-primary-soft',
           )}
         >
-          <TableCell className="max-w-0 min-w-48">
+          <TableCell className="max-w-0 min-w-48 @max-[36rem]:min-w-36">
             <span className="flex min-w-0 items-center gap-2.5">
               <Icon aria-hidden="true" className={cn('size-4 shrink-0', kind.tone)} />
               <span className="truncate font-medium" title={n.name}>
@@ -118,10 +133,18 @@ function ContentsRow({ node: n, index, selected, actions, measure, onActivate, o
               </span>
             </span>
           </TableCell>
-          <TableCell className="whitespace-nowrap text-muted-foreground">{kind.label}</TableCell>
-          <TableCell className="text-right whitespace-nowrap tabular-nums">{isFolder ? '—' : formatBytes(n.fileSize)}</TableCell>
-          <TableCell className="whitespace-nowrap text-muted-foreground">{formatModified(n.updatedAt)}</TableCell>
-          <TableCell className="max-w-40 truncate text-muted-foreground">{isFolder ? '—' : (n.createdByName ?? '—')}</TableCell>
+          <TableCell className={cn('whitespace-nowrap text-muted-foreground', NARROW_HIDES_TYPE)}>{kind.label}</TableCell>
+          <TableCell className={cn('text-right whitespace-nowrap tabular-nums', NARROW_HIDES_SIZE)}>
+            {isFolder ? '—' : formatBytes(n.fileSize)}
+          </TableCell>
+          <TableCell className="whitespace-nowrap text-muted-foreground">
+            {/* Narrower still, the day without the time (the preview panel has both). */}
+            <span className="@max-[36rem]:hidden">{formatModified(n.updatedAt)}</span>
+            <span className="hidden @max-[36rem]:inline">{formatDay(n.updatedAt)}</span>
+          </TableCell>
+          <TableCell className={cn('max-w-40 truncate text-muted-foreground', NARROW_HIDES_UPLOADER)}>
+            {isFolder ? '—' : (n.createdByName ?? '—')}
+          </TableCell>
           <TableCell className="text-right">
             <DropdownMenu>
               <DropdownMenuTrigger asChild>
@@ -212,7 +235,7 @@ export function ContentsTable({ entries, folderName, actionsFor, onActivate, sel
   const before = items[0]?.start ?? 0;
   const after = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
   return (
-    <div ref={scroller} className="min-h-0 flex-1 overflow-auto" data-testid="contents-scroller">
+    <div ref={scroller} className="@container min-h-0 flex-1 overflow-auto" data-testid="contents-scroller">
       <Table
         aria-label={`Contents of ${folderName}`}
         aria-rowcount={rows.length + 1}
