@@ -84,7 +84,9 @@ describe('GET /metrics behind METRICS_TOKEN', () => {
     const stranger = crypto.randomUUID();
     await fetch(`${base}/_api/no-such-call/${stranger}`);
     const text = await scrape();
-    expect(sample(text, 'strongroom_http_request_duration_seconds_count', { method: 'PUT', route: '/_objects/*', status_class: '2xx' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'strongroom_http_request_duration_seconds_count', { method: 'PUT', route: '/_objects/*', status_class: '2xx' }),
+    ).toBeGreaterThanOrEqual(1);
     for (const secret of [admin.organizationId, matter.id, file.id, file.storagePath, stranger, admin.email]) {
       expect(text.includes(secret), `${secret} in the metrics`).toBe(false);
     }

@@ -59,7 +59,7 @@ const throttleRefusals = new client.Counter({
 /** The methods a label may name; anything else (a 404 for an odd method) is OTHER. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 /** The label of requests that matched no route (their URL is never a label). */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 type HistogramChild = ReturnType<typeof httpDuration.labels>;
 const httpChildren = new Map<string, HistogramChild>();
@@ -105,7 +105,7 @@ export function countThrottleRefusal(limiter: string): void {
 export type QueueStat = { queue: string; waiting: number; deferred: number; active: number; oldestWaitingSeconds: number };
 
 /** The signing of audit chain heads, in seconds (null: nothing of the kind exists yet). */
-export type SigningHeadAges = { newestSignedSeconds: number | null; oldestUnsignedSeconds: number | null };
+type SigningHeadAges = { newestSignedSeconds: number | null; oldestUnsignedSeconds: number | null };
 
 /** The connection pool as node-postgres keeps it (PGlite's pool is its one connection). */
 type PoolLike = { totalCount: number; idleCount: number; waitingCount: number; options: { max?: number } };
@@ -179,7 +179,11 @@ export function createMetrics(sources: MetricsSources): Metrics {
       ['queue'],
     );
   perQueue('strongroom_job_queue_waiting', 'Jobs due and waiting for a runner (new or to retry), per queue', (q) => q.waiting);
-  perQueue('strongroom_job_queue_deferred', 'Jobs waiting for a later start (scheduled, or a retry not yet due), per queue', (q) => q.deferred);
+  perQueue(
+    'strongroom_job_queue_deferred',
+    'Jobs waiting for a later start (scheduled, or a retry not yet due), per queue',
+    (q) => q.deferred,
+  );
   perQueue('strongroom_job_queue_active', 'Jobs being run, per queue', (q) => q.active);
   perQueue(
     'strongroom_job_queue_oldest_waiting_seconds',

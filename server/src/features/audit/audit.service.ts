@@ -155,7 +155,9 @@ async function* csvLines(ctx: AppContext, f: AuditFilters, order: AuditOrder, ro
 }
 
 /** How far behind the signing of audit chain heads is, for the metrics (seconds; null: nothing of the kind yet). */
-export async function signingHeadAges(ctx: AppContext): Promise<{ newestSignedSeconds: number | null; oldestUnsignedSeconds: number | null }> {
+export async function signingHeadAges(
+  ctx: AppContext,
+): Promise<{ newestSignedSeconds: number | null; oldestUnsignedSeconds: number | null }> {
   const ages = await signingAges(ctx.db);
   return { newestSignedSeconds: ages.newestSigned, oldestUnsignedSeconds: ages.oldestUnsigned };
 }

@@ -265,7 +265,13 @@ export class JobQueue {
   async queueStats(): Promise<QueueStat[]> {
     const schema = this.options.schema ?? 'pgboss';
     const names = this.names();
-    const { rows } = await this.database.pool.query<{ name: string; waiting: string; deferred: string; active: string; oldest: string | null }>(
+    const { rows } = await this.database.pool.query<{
+      name: string;
+      waiting: string;
+      deferred: string;
+      active: string;
+      oldest: string | null;
+    }>(
       `select name,
               count(*) filter (where state in ('created', 'retry') and start_after <= now()) as waiting,
               count(*) filter (where state in ('created', 'retry') and start_after > now()) as deferred,
