@@ -52,9 +52,10 @@ export async function startWorker(opts: {
     const jobs = new JobQueue(database, { mode: 'embedded', backend: database.kind, log });
     const ctx: AppContext = { config, db: database.db, dbKind: database.kind, mailer, store, jobs, log };
     defineJobs(ctx);
-    await jobs.start();
-    // A worker has no HTTP port of its own: its metrics are served on METRICS_PORT, when set.
+    // A worker has no HTTP port of its own: its metrics are served on METRICS_PORT, when set (a port in use stops
+    // the start here, before any job runs).
     const processMetrics = await startProcessMetrics(ctx, database);
+    await jobs.start();
     return {
       ctx,
       queues: jobs.names(),

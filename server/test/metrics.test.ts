@@ -12,6 +12,10 @@ import { currentTotp } from '../src/features/mfa/index.js';
 import { VAULT_TRANSFER_JOB, vaultObjectKey } from '../src/features/vault/vault-transfer.jobs.js';
 import { runVaultVerification, VAULT_VERIFY_JOB } from '../src/features/vault/vault-verification.jobs.js';
 import type { LocalBlobStore } from '../src/platform/storage/local-store.js';
+import { loadConfig } from '../src/config.js';
+import { startWorker } from '../src/worker-runtime.js';
+import pino from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import { createMatter, newOrganizationWithTotp, ok, uploadFile, type TotpMember } from './factories.js';
 import { Client, createTestApp, type TestApp } from './helpers.js';
 
@@ -189,6 +193,42 @@ describe('GET /metrics on METRICS_PORT', () => {
     expect(text).toContain('strongroom_db_pool_connections ');
     expect(text).toContain('strongroom_db_pool_waiting_requests 0');
     expect(text).toContain('strongroom_audit_oldest_unsigned_entry_age_seconds ');
+  });
+});
+
+// PGlite belongs to the one app process: workers run beside app servers on PostgreSQL only.
+if (process.env.TEST_DB_KIND === 'postgres') {
+  describe('a worker with METRICS_PORT', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ JOB_RUNNER: 'off' });
+    });
+    afterAll(() => t.shutdown());
+
+    it('serves its own metrics on that port, and stops serving them when it stops', async () => {
+      const config = { ...t.config, metrics: { port: 0, host: '127.0.0.1' } };
+      const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
+      const worker = await startWorker({ config, log, database: t.database, migrate: false });
+      const url = worker.metricsUrl!;
+      try {
+        const res = await fetch(url);
+        expect(res.status).toBe(200);
+        const text = await res.text();
+        expect(text).toContain(`strongroom_job_queue_waiting{queue="${VAULT_VERIFY_JOB}"}`);
+        expect(text).toContain('strongroom_db_pool_max_connections');
+      } finally {
+        await worker.close();
+      }
+      await expect(fetch(url)).rejects.toThrow();
+    });
+  });
+}
+
+describe('the metrics configuration', () => {
+  it('refuses a short token and a port that is not a port, naming the variable', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'too-short' })).toThrow(/METRICS_TOKEN: must be at least 32 characters/);
+    expect(() => loadConfig({ METRICS_PORT: 'ninety' })).toThrow(/METRICS_PORT/);
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, host: '127.0.0.1', token: undefined });
   });
 });
 
