@@ -81,6 +81,12 @@ describe('GET /metrics behind METRICS_TOKEN', () => {
     for (let i = 0; i < 3; i++) ok(await admin.client.get('/_api/matters/list'));
     const after = await scrape();
     expect(sample(after, 'strongroom_http_request_duration_seconds_count', labels)).toBe(before + 3);
+    // A histogram as Prometheus reads it: cumulative buckets ending in +Inf, which holds every request.
+    const bucket = (le: string) => sample(after, 'strongroom_http_request_duration_seconds_bucket', { ...labels, le });
+    expect(bucket('+Inf')).toBe(before + 3);
+    expect(bucket('0.005')).toBeLessThanOrEqual(bucket('30'));
+    expect(bucket('30')).toBeLessThanOrEqual(bucket('+Inf'));
+    expect(sample(after, 'strongroom_http_request_duration_seconds_sum', labels)).toBeGreaterThan(0);
 
     // An upload's PUT names the organization and the object in its URL; the label is the route's pattern.
     const matter = await createMatter(admin.client, { matterName: 'Counted Matter' });
