@@ -52,6 +52,7 @@ import { undoUserUpdate } from './features/team/team-members.service.js';
 import { localObjectGuard } from './features/uploads/uploads.guard.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
 import { signingKeysRoutes } from './platform/signing-keys.routes.js';
+import { registerMetricsRoutes, startProcessMetrics } from './metrics.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The built web app: web/dist beside server/, from src/ (tests, dev) and from dist/ (production) alike. */
@@ -69,7 +70,13 @@ export type BuildOptions = {
   loggerInstance?: FastifyBaseLogger;
 };
 
-export type BuiltApp = { app: FastifyInstance; ctx: AppContext; close(): Promise<void> };
+export type BuiltApp = {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Where the metrics listener (METRICS_PORT) answers, when there is one. */
+  metricsUrl?: string;
+  close(): Promise<void>;
+};
 
 /** How /_api answers are compressed: JSON only, from 1 KB (smaller answers gain nothing), brotli or gzip. */
 const API_COMPRESSION: Exclude<RouteShorthandOptions['compress'], false | undefined> = {
@@ -114,6 +121,9 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Every answer is timed for the metrics (from the first hook on, so refusals of the guards below count too).
+  const processMetrics = await startProcessMetrics(ctx, database);
+  registerMetricsRoutes(app, processMetrics.metrics, config.metrics.token);
 
   await app.register(cookie);
   // Security headers (CSP, HSTS over https, ...) are worked out once here and copied onto every answer.
@@ -249,8 +259,10 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   return {
     app,
     ctx,
+    metricsUrl: processMetrics.server?.url,
     async close() {
       await app.close();
+      await processMetrics.close();
       await jobs.stop();
       await mailer.close();
       if (!opts.database) await database.close();

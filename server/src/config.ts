@@ -85,6 +85,11 @@ const envSchema = z.object({
   AUDIT_HEAD_INTERVAL_SECONDS: z.coerce.number().int().min(2).max(86_400).default(60),
   /** Local store only: how long a retrieval of archived audit details takes, as cold storage would (default 60 s). */
   ARCHIVE_RETRIEVAL_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** A listener of its own serving only GET /metrics (Prometheus), on METRICS_HOST; unset: no such listener. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** GET /metrics on the main port, for requests with `Authorization: Bearer <token>`; unset: 404 there. */
+  METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Crash tests only: where a run is held so the test can kill the server there (platform/failpoints.ts). */
   FAILPOINTS: z
     .string()
@@ -197,6 +202,8 @@ export type Config = {
   auditHeadIntervalSeconds: number;
   /** Local store: seconds a retrieval of archived audit details waits, so it behaves like cold storage. */
   archiveRetrievalDelaySeconds: number;
+  /** Prometheus metrics: a port of their own, and/or a bearer token for GET /metrics on the main port. */
+  metrics: { port?: number; host: string; token?: string };
   /** Directory of the built web app, served from the same port when present. */
   webDist?: string;
 };
@@ -255,6 +262,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     vaultVerifyBytesPerHour: e.VAULT_VERIFY_BYTES_PER_HOUR,
     auditHeadIntervalSeconds: e.AUDIT_HEAD_INTERVAL_SECONDS,
     archiveRetrievalDelaySeconds: e.ARCHIVE_RETRIEVAL_DELAY_SECONDS,
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     ...overrides,
   };
 }

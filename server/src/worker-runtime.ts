@@ -15,6 +15,7 @@ import { JobQueue } from './platform/jobs/index.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { createBlobStore } from './platform/storage/index.js';
 import type { AppContext } from './shared/context.js';
+import { startProcessMetrics } from './metrics.js';
 
 export const WORKER_NEEDS_POSTGRES =
   'The worker needs DATABASE_URL (PostgreSQL). With the embedded database the app process runs the jobs itself (JOB_RUNNER=embedded, the default).';
@@ -26,7 +27,7 @@ export class WorkerConfigError extends Error {
   }
 }
 
-export type RunningWorker = { ctx: AppContext; queues: string[]; close(): Promise<void> };
+export type RunningWorker = { ctx: AppContext; queues: string[]; metricsUrl?: string; close(): Promise<void> };
 
 export async function startWorker(opts: {
   config: Config;
@@ -51,11 +52,16 @@ export async function startWorker(opts: {
     const jobs = new JobQueue(database, { mode: 'embedded', backend: database.kind, log });
     const ctx: AppContext = { config, db: database.db, dbKind: database.kind, mailer, store, jobs, log };
     defineJobs(ctx);
+    // A worker has no HTTP port of its own: its metrics are served on METRICS_PORT, when set (a port in use stops
+    // the start here, before any job runs).
+    const processMetrics = await startProcessMetrics(ctx, database);
     await jobs.start();
     return {
       ctx,
       queues: jobs.names(),
+      metricsUrl: processMetrics.server?.url,
       async close() {
+        await processMetrics.close();
         await jobs.stop();
         await mailer.close();
         if (!opts.database) await database.close();

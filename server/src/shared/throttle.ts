@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
 import { tooManyRequests } from './errors.js';
+import { countThrottleRefusal } from '../platform/metrics.js';
 
 /**
  * Counters in PostgreSQL, so that every app instance sees the same limits. A key collects attempts in a
@@ -12,7 +13,14 @@ import { tooManyRequests } from './errors.js';
  * A successful check gives its reservation back (`releaseAttempt`); a failed one keeps it
  * (`confirmFailure`, which also locks the key when the budget is used up).
  */
-export type ThrottleRule = { limit: number; windowSeconds: number; lockSeconds: number; message: string };
+export type ThrottleRule = {
+  /** The limiter's name in the metrics (a fixed word such as 'login-ip', never the key it counts under). */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+  lockSeconds: number;
+  message: string;
+};
 
 /** Seconds until the key frees up again (its lock, or the end of a full window). */
 async function retryAfter(db: Executor, key: string, rule: ThrottleRule): Promise<number> {
@@ -40,7 +48,10 @@ export async function reserveAttempt(db: Executor, key: string, rule: ThrottleRu
     where ${fresh} or (t.locked_until is null and t.failures < ${rule.limit})
     returning t.failures as failures`.execute(db);
   const row = result.rows[0];
-  if (!row) throw tooManyRequests(rule.message, await retryAfter(db, key, rule));
+  if (!row) {
+    countThrottleRefusal(rule.name);
+    throw tooManyRequests(rule.message, await retryAfter(db, key, rule));
+  }
   return Number(row.failures);
 }
 
@@ -69,10 +80,11 @@ export async function confirmFailure(db: Executor, key: string, rule: ThrottleRu
 }
 
 /** Refuses with 429 while the key is locked (a read-only look; it reserves nothing). */
-export async function assertNotLocked(db: Executor, key: string, message: string): Promise<void> {
+export async function assertNotLocked(db: Executor, key: string, rule: Pick<ThrottleRule, 'name' | 'message'>): Promise<void> {
   const row = await db.selectFrom('authThrottle').select('lockedUntil').where('key', '=', key).executeTakeFirst();
   if (row?.lockedUntil && row.lockedUntil.getTime() > Date.now()) {
-    throw tooManyRequests(message, Math.ceil((row.lockedUntil.getTime() - Date.now()) / 1000));
+    countThrottleRefusal(rule.name);
+    throw tooManyRequests(rule.message, Math.ceil((row.lockedUntil.getTime() - Date.now()) / 1000));
   }
 }
 

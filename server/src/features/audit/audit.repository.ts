@@ -248,6 +248,25 @@ export async function organizationsWithChains(db: Executor): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/**
+ * For the metrics, in seconds: since the newest signed head of any organization, and since the oldest entry that
+ * no signed head covers yet (the entry after each organization's last signed position), null when there is none.
+ */
+export async function signingAges(db: Executor): Promise<{ newestSigned: number | null; oldestUnsigned: number | null }> {
+  const result = await sql<{ newestSigned: string | null; oldestUnsigned: string | null }>`
+    select
+      (select extract(epoch from now() - max(signed_at)) from audit_signed_heads) as "newestSigned",
+      (select extract(epoch from now() - min(l.created_at))
+         from audit_chain_heads h
+         join organizations o on o.id::text = h.chain_key
+         cross join lateral (select coalesce(max(s.seq), 0) as seq from audit_signed_heads s where s.chain_key = h.chain_key) s
+         join audit_logs l on l.chain_key = h.chain_key and l.seq = s.seq + 1
+        where h.last_seq > s.seq) as "oldestUnsigned"`.execute(db);
+  const row = result.rows[0];
+  const seconds = (v: string | null | undefined) => (v === null || v === undefined ? null : Math.max(0, Number(v)));
+  return { newestSigned: seconds(row?.newestSigned), oldestUnsigned: seconds(row?.oldestUnsigned) };
+}
+
 /** Serializes the signing of one organization's chain head across every process (held to the transaction's end). */
 export async function lockHeadSigning(trx: Executor, organizationId: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${'audit-head:' + organizationId}))`.execute(trx);

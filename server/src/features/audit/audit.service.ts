@@ -24,6 +24,7 @@ import {
   countAuditEntries,
   listAuditEntries,
   newestEntryId,
+  signingAges,
   type AuditFilters,
   type AuditLogRow,
   type AuditOrder,
@@ -151,4 +152,12 @@ async function* csvLines(ctx: AppContext, f: AuditFilters, order: AuditOrder, ro
     sent += batch.length;
     after = batch[batch.length - 1]!;
   }
+}
+
+/** How far behind the signing of audit chain heads is, for the metrics (seconds; null: nothing of the kind yet). */
+export async function signingHeadAges(
+  ctx: AppContext,
+): Promise<{ newestSignedSeconds: number | null; oldestUnsignedSeconds: number | null }> {
+  const ages = await signingAges(ctx.db);
+  return { newestSignedSeconds: ages.newestSigned, oldestUnsignedSeconds: ages.oldestUnsigned };
 }

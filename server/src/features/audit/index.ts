@@ -12,6 +12,8 @@ export {
   verifyOrganizationChain,
 } from './audit-chain.service.js';
 export { startAuditHeadSigning } from './audit.jobs.js';
+// How far behind the signing of chain heads is (the metrics).
+export { signingHeadAges } from './audit.service.js';
 // The hook through which archival supplies archived details to the audit views (archival).
 export { registerArchivedDetailsSource } from './audit-chain.service.js';
 // Archival's change to the entries: a range locked, then marked archived with its details moved to the batch.

@@ -25,8 +25,8 @@ export const PENDING_LOGIN_MINUTES = 10;
 const MAX_CODE_FAILURES = 5;
 
 /** Ten failed passwords for one address lock it for 15 minutes; fifty from one IP address do the same. */
-const ACCOUNT_RULE: ThrottleRule = { limit: 10, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
-const IP_RULE: ThrottleRule = { limit: 50, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
+const ACCOUNT_RULE: ThrottleRule = { name: 'login-account', limit: 10, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
+const IP_RULE: ThrottleRule = { name: 'login-ip', limit: 50, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
 
 /** The throttle key of an address's password failures (a password reset clears it). */
 export const accountKey = (email: string) => `login:acct:${email.trim().toLowerCase()}`;

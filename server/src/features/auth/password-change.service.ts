@@ -7,7 +7,13 @@ import { revokeUserSessions, type AuthContext } from '../sessions/index.js';
 import { hashPassword, updateUser, verifyPassword } from '../users/index.js';
 import { endUserPendingLogins, spendUserResetTokens } from './auth.repository.js';
 
-const WRONG_CURRENT_RULE: ThrottleRule = { limit: 5, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
+const WRONG_CURRENT_RULE: ThrottleRule = {
+  name: 'password-change',
+  limit: 5,
+  windowSeconds: 900,
+  lockSeconds: 900,
+  message: MSG.tooManyAttempts,
+};
 
 /** Changes the signed-in user's password and ends every other session of the account. */
 export async function changePassword(

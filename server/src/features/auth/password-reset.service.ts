@@ -10,7 +10,13 @@ import { endUserPendingLogins, insertResetToken, lockLiveResetToken, markResetTo
 import { accountKey } from './auth.service.js';
 
 const RESET_TOKEN_MINUTES = 60;
-const RESET_IP_RULE: ThrottleRule = { limit: 20, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyRequests };
+const RESET_IP_RULE: ThrottleRule = {
+  name: 'password-reset-ip',
+  limit: 20,
+  windowSeconds: 900,
+  lockSeconds: 900,
+  message: MSG.tooManyRequests,
+};
 
 export const PASSWORD_RESET_MAIL_JOB = 'password-reset-mail';
 export type PasswordResetMailJob = { email: string };

@@ -21,6 +21,7 @@ import {
 } from './mfa.repository.js';
 import { decryptTotpSecret, encryptTotpSecret, isEncryptedSecret } from './secret-box.js';
 import { matchTotpStep } from './totp.js';
+import { countThrottleRefusal } from '../../platform/metrics.js';
 
 const EMAIL_CODE_MINUTES = 10;
 const RESEND_SECONDS = 30;
@@ -43,6 +44,7 @@ export async function createEmailCode(
   const last = await newestEmailCodeAt(trx, user.id, purpose, pendingLoginId);
   if (last && Date.now() - last.getTime() < RESEND_SECONDS * 1000) {
     const wait = Math.ceil((RESEND_SECONDS * 1000 - (Date.now() - last.getTime())) / 1000);
+    countThrottleRefusal('email-code-resend');
     throw tooManyRequests(MSG.emailCodeWait(wait), wait);
   }
   await spendEmailCodes(trx, user.id, purpose);
@@ -141,8 +143,8 @@ export class InvalidMfaCode extends AppError {
  *   lock code checks for 15 minutes.
  * The failure that sets a lock is audited (MFA_VERIFICATION_LOCKED) and the user is told by email.
  */
-const LOGIN_CODE_RULE: ThrottleRule = { limit: 10, windowSeconds: 900, lockSeconds: 900, message: MSG.mfaLocked };
-const ACTION_CODE_RULE: ThrottleRule = { limit: 5, windowSeconds: 900, lockSeconds: 900, message: MSG.mfaLocked };
+const LOGIN_CODE_RULE: ThrottleRule = { name: 'mfa-login-code', limit: 10, windowSeconds: 900, lockSeconds: 900, message: MSG.mfaLocked };
+const ACTION_CODE_RULE: ThrottleRule = { name: 'mfa-action-code', limit: 5, windowSeconds: 900, lockSeconds: 900, message: MSG.mfaLocked };
 export type CodeScope = 'login' | 'action';
 const codeThrottleKey = (scope: CodeScope, userId: number) => (scope === 'login' ? `mfa:login:${userId}` : `mfa:${userId}`);
 const ruleOf = (scope: CodeScope) => (scope === 'login' ? LOGIN_CODE_RULE : ACTION_CODE_RULE);
@@ -246,7 +248,7 @@ export async function withFreshMfa<T>(
     );
   }
   // A system MFA token is 256 random bits: it cannot be guessed, so checking one reserves nothing.
-  await assertNotLocked(ctx.db, codeThrottleKey('action', auth.user.id), MSG.mfaLocked);
+  await assertNotLocked(ctx.db, codeThrottleKey('action', auth.user.id), ACTION_CODE_RULE);
   return ctx.db.transaction().execute(async (trx) => {
     if (mfaToken.length <= 6 || !(await systemTokenValid(trx, auth, mfaToken, operation))) throw new InvalidMfaCode();
     return action(trx, { via: 'system-token' });

@@ -5,6 +5,7 @@ import { tooManyRequests } from '../../shared/errors.js';
 import type { Executor } from '../../platform/db/database.js';
 import type { AuthContext } from '../sessions/index.js';
 import { countReport } from './security.repository.js';
+import { countThrottleRefusal } from '../../platform/metrics.js';
 
 /** Reports one user may file per window: enough for a client's own events, too few to flood the audit log. */
 export const REPORT_LIMIT = { perWindow: 20, windowSeconds: 60 } as const;
@@ -17,7 +18,10 @@ type Report = { action: string; targetId?: string; details?: Record<string, unkn
  */
 async function reserveReport(db: Executor, userId: number): Promise<void> {
   const { count, retryAfter } = await countReport(db, userId, REPORT_LIMIT.windowSeconds);
-  if (count > REPORT_LIMIT.perWindow) throw tooManyRequests(MSG.tooManyRequests, retryAfter);
+  if (count > REPORT_LIMIT.perWindow) {
+    countThrottleRefusal('client-reports');
+    throw tooManyRequests(MSG.tooManyRequests, retryAfter);
+  }
 }
 
 /**

@@ -77,6 +77,7 @@ export async function listTeam(ctx: AppContext, auth: AuthContext): Promise<Team
 // ---- The rate limit of every change -------------------------------------------------------------
 
 const RATE_RULE: ThrottleRule = {
+  name: 'team-admin',
   limit: TEAM_LIMITS.rateLimitMax,
   windowSeconds: TEAM_LIMITS.rateLimitWindowSeconds,
   lockSeconds: TEAM_LIMITS.rateLimitWindowSeconds,

@@ -42,6 +42,7 @@ import {
   type UploadSessionRow,
 } from './uploads.repository.js';
 import { checkFile, leaseMs, removeStored, requireQuota, UPLOAD_READ_ONLY, who } from './uploads.service.js';
+import { countUploadCompleted } from '../../platform/metrics.js';
 
 /** The stored size a completed upload may have: under the multipart threshold for a single PUT. */
 function storedLimit(ctx: AppContext, kind: UploadSessionRow['kind']): number {
@@ -344,5 +345,6 @@ async function completeClaimed(
     }
     throw err;
   }
+  countUploadCompleted(head.size);
   return { file: await nodeDto(ctx.db, user.organizationId, nodeId) };
 }

@@ -55,6 +55,7 @@ import {
   type MatterFileVersionRow,
   type MatterNodeRow,
 } from './vault.repository.js';
+import { countVaultTransfer } from '../../platform/metrics.js';
 
 export const VAULT_TRANSFER_JOB = 'vault-transfer';
 export const VAULT_HOLD_SYNC_JOB = 'vault-hold-sync';
@@ -274,6 +275,7 @@ export async function runVaultTransfer(ctx: AppContext, job: VaultMatterJob): Pr
 
   if (failures.length > 0) await failTransfer(ctx, job, failures);
   await writeCertificate(ctx, job, files.length);
+  countVaultTransfer('completed');
   return 'completed';
 }
 
@@ -287,6 +289,7 @@ async function failTransfer(ctx: AppContext, job: VaultMatterJob, failures: Fail
       lastError: failures.map((f) => `${f.path}: ${f.reason}`).join('; '),
     });
   });
+  countVaultTransfer('failed');
   throw new VaultTransferFailed(`${failures.length} file(s) of matter ${job.matterId} could not be vaulted; the transfer is retried`);
 }
 

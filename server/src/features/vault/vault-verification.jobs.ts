@@ -25,6 +25,7 @@ import {
   recordVerification,
   type VaultObjectRow,
 } from './vault-queries.repository.js';
+import { countVaultVerification } from '../../platform/metrics.js';
 
 export const VAULT_VERIFY_JOB = 'vault-verify';
 /** force: every vaulted object now, whenever it was last checked; organizationId: that organization's only. */
@@ -157,6 +158,7 @@ async function verifyOne(ctx: AppContext, row: VaultObjectRow): Promise<boolean>
       );
     }
   });
+  countVaultVerification(check.ok ? 'ok' : 'failed');
   if (!check.ok) {
     ctx.log.error({ objectKey: row.objectKey, matterId: row.matterId, problems: check.problems }, 'vault object failed its verification');
     if (wasFine) await notifyAdmins(ctx, row, check.problems, checkedAt);

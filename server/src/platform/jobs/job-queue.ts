@@ -27,6 +27,7 @@ import type pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, Executor } from '../db/database.js';
+import type { QueueStat } from '../metrics.js';
 
 /** pg-boss's database port: one statement (or a parameterless multi-statement block) at a time. */
 type BossDatabase = { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
@@ -254,6 +255,44 @@ export class JobQueue {
   async pendingCount(name: string): Promise<number> {
     const jobs = await this.boss.findJobs(name, { limit: 100_000 });
     return jobs.filter((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active').length;
+  }
+
+  /**
+   * Every defined queue's unfinished jobs, for the metrics: due and waiting, deferred (a later start or a retry
+   * not yet due), being run, and how long the longest-waiting due job has waited since it became due. One
+   * statement over pg-boss's job table, reading only unfinished jobs.
+   */
+  async queueStats(): Promise<QueueStat[]> {
+    const schema = this.options.schema ?? 'pgboss';
+    const names = this.names();
+    const { rows } = await this.database.pool.query<{
+      name: string;
+      waiting: string;
+      deferred: string;
+      active: string;
+      oldest: string | null;
+    }>(
+      `select name,
+              count(*) filter (where state in ('created', 'retry') and start_after <= now()) as waiting,
+              count(*) filter (where state in ('created', 'retry') and start_after > now()) as deferred,
+              count(*) filter (where state = 'active') as active,
+              extract(epoch from now() - min(start_after) filter (where state in ('created', 'retry') and start_after <= now())) as oldest
+         from ${schema}.job
+        where name = any($1) and state in ('created', 'retry', 'active')
+        group by name`,
+      [names],
+    );
+    const byName = new Map(rows.map((r) => [r.name, r]));
+    return names.map((queue) => {
+      const r = byName.get(queue);
+      return {
+        queue,
+        waiting: Number(r?.waiting ?? 0),
+        deferred: Number(r?.deferred ?? 0),
+        active: Number(r?.active ?? 0),
+        oldestWaitingSeconds: Math.max(0, Number(r?.oldest ?? 0)),
+      };
+    });
   }
 
   /**
