@@ -3,7 +3,7 @@
  * their output collected so a test can wait for a log line (a failpoint's signal) before killing them.
  * Every process started here is killed, and every directory and database made here removed, by cleanUp().
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -161,4 +161,11 @@ export async function serverSetup() {
     ...(await serverDatabaseEnv()),
   };
   return { dataDir, port, base, sink, env };
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+/** Runs `npm run verify-certificate` as a third party would: a separate process with no server and no database. */
+export function verifyCertificateCli(...args: string[]) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/verify-certificate.mjs', ...args], { cwd: repoRoot, encoding: 'utf8' });
 }

@@ -5,7 +5,6 @@
  * objects' legal holds follow the matter's; the certificate verifies with `npm run verify-certificate` (a child
  * process, no server) and fails once any byte of it or of a file changes.
  */
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -25,10 +24,10 @@ import {
   uploadFile,
   type TotpMember,
 } from '../../../test/factories.js';
+import { verifyCertificateCli } from '../../../test/process-helpers.js';
 import { startS3Server, type TestS3Server } from '../../../test/s3-server.js';
 import { runVaultTransfer, VAULT_HOLD_SYNC_JOB, VAULT_TRANSFER_JOB, vaultObjectKey } from './vault-transfer.jobs.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const tempDirs: string[] = [];
 afterAll(async () => {
   for (const d of tempDirs) await fs.rm(d, { recursive: true, force: true });
@@ -54,11 +53,6 @@ const transferOf = (t: TestApp, matterId: string) =>
 const objectsOf = (t: TestApp, matterId: string) =>
   t.ctx.db.selectFrom('vaultObjects').selectAll().where('matterId', '=', matterId).orderBy('path').execute();
 const nodeOf = (t: TestApp, id: string) => t.ctx.db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-
-/** Runs `npm run verify-certificate` as a third party would: a separate process with no server. */
-function verifyCli(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/verify-certificate.mjs', ...args], { cwd: repoRoot, encoding: 'utf8' });
-}
 
 describe('the vault transfer on the local store', () => {
   let t: TestApp;
@@ -320,7 +314,7 @@ describe('the vault transfer on the local store', () => {
     const keyFile = path.join(dir, 'installation.pem');
     await fs.writeFile(keyFile, cert.publicKey);
 
-    const passed = verifyCli(certFile, '--files', path.join(dir, 'files'), '--public-key', keyFile);
+    const passed = verifyCertificateCli(certFile, '--files', path.join(dir, 'files'), '--public-key', keyFile);
     expect(passed.stderr).toBe('');
     expect(passed.status).toBe(0);
     expect(passed.stdout).toContain('Matter: Verified by a third party');
@@ -333,7 +327,7 @@ describe('the vault transfer on the local store', () => {
     const tampered = Buffer.from(contents[0]!);
     tampered[17] = tampered[17]! ^ 1;
     await fs.writeFile(scan, tampered);
-    const fileFails = verifyCli(certFile, '--files', path.join(dir, 'files'));
+    const fileFails = verifyCertificateCli(certFile, '--files', path.join(dir, 'files'));
     expect(fileFails.status).toBe(1);
     expect(fileFails.stderr).toContain('Correspondence/scan.pdf: sha256');
     await fs.writeFile(scan, contents[0]!);
@@ -353,7 +347,7 @@ describe('the vault transfer on the local store', () => {
       const code = text.charCodeAt(i);
       const flipped = text.slice(0, i) + String.fromCharCode(code === 0x30 ? 0x31 : code ^ 1) + text.slice(i + 1);
       await fs.writeFile(certFile, flipped);
-      const r = verifyCli(certFile);
+      const r = verifyCertificateCli(certFile);
       expect(r.status, `byte ${i} changed`).toBe(1);
       expect(r.stderr).toContain('FAILED');
     }

@@ -5,7 +5,6 @@
  * nothing of the matter is left in the working store, the storage figures count each vault object; verification
  * checks each version, and retention end destroys each and lists each on the certificate of destruction.
  */
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -26,11 +25,11 @@ import {
   uploadFile,
   type TotpMember,
 } from '../../../test/factories.js';
+import { verifyCertificateCli } from '../../../test/process-helpers.js';
 import { enqueueRetentionEnd, VAULT_RETENTION_JOB } from './vault-retention.jobs.js';
 import { VAULT_TRANSFER_JOB, vaultObjectKey } from './vault-transfer.jobs.js';
 import { enqueueVaultVerification, VAULT_VERIFY_JOB } from './vault-verification.jobs.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const tempDirs: string[] = [];
 
 let t: TestApp;
@@ -60,10 +59,6 @@ async function download(nodeId: string, version?: number): Promise<Buffer> {
 
 const objectsOf = (matterId: string) =>
   t.ctx.db.selectFrom('vaultObjects').selectAll().where('matterId', '=', matterId).orderBy('path').orderBy('versionNumber').execute();
-
-function verifyCli(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/verify-certificate.mjs', ...args], { cwd: repoRoot, encoding: 'utf8' });
-}
 
 /** A matter with Drafts/defence.pdf in three versions (the third restored from the first) and a single-version note. */
 async function matterWithVersions(name: string) {
@@ -179,14 +174,14 @@ describe('vaulting a matter whose files have versions', () => {
     await saveAs('Drafts/defence.pdf.v1', await download(defence.id, 1));
     await saveAs('Drafts/defence.pdf.v2', await download(defence.id, 2));
     await saveAs('note.txt', await download(noteFile.id));
-    const passed = verifyCli(certFile, '--files', files, '--public-key', keyFile);
+    const passed = verifyCertificateCli(certFile, '--files', files, '--public-key', keyFile);
     expect(passed.stderr).toBe('');
     expect(passed.status).toBe(0);
     expect(passed.stdout).toContain('Files: 2 (4 versions)');
     expect(passed.stdout).toContain('4 of 4');
     // An earlier version that is not the one certified fails the check, by its name.
     await saveAs('Drafts/defence.pdf.v2', v1);
-    const failed = verifyCli(certFile, '--files', files, '--public-key', keyFile);
+    const failed = verifyCertificateCli(certFile, '--files', files, '--public-key', keyFile);
     expect(failed.status).toBe(1);
     expect(failed.stderr).toContain('Drafts/defence.pdf.v2: ');
   });
