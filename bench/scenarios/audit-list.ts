@@ -2,6 +2,7 @@
 // organization, read through GET /_api/audit-logs/list and exported through GET /_api/audit-logs/export; and the
 // integrity check of a chain of valid entries against a plain loop hashing the same entries in the same run.
 import pg from 'pg';
+import { LIMITS } from '@strongroom/contracts';
 import { api, passMfaWall } from '../lib/api-client.js';
 import { envInt, fmt, fmtInt, median, percentile } from '../lib/stats.js';
 import { startStrongroom, type Strongroom } from '../lib/strongroom.js';
@@ -375,7 +376,7 @@ export const scenario: Scenario = {
               ]
             : []),
           '- Entries: 20 actions, 5 target tables, 8 actor names (1 in 7 System), details `{matterName, size}` with "Smithfield" in 1 of 5,000, spread evenly over the two years before the run.',
-          "- totalCount is exact up to 100,000 matching entries (pagination.totalCountCapped beyond); without a filter an administrator's count is the chain length, read from the chain head.",
+          `- totalCount is exact up to ${fmtInt(LIMITS.listCountBound)} matching entries (pagination.totalCountCapped beyond); without a filter an administrator's count is the chain length, read from the chain head.`,
           `- ${ownDb ? 'The database was made for the run and dropped after it.' : 'Database: BENCH_DATABASE_URL as given.'} The machine is shared with other work: compare cases with each other rather than reading much into absolute milliseconds.`,
         ],
       };

@@ -31,6 +31,8 @@ export const AUDIT_LOG_MSG = {
   previous: 'Previous',
   next: 'Next',
   pageOf: (page: number, totalPages: number) => `Page ${page} of ${totalPages}`,
+  /** The count stopped at its bound: more pages than that, how many not known. */
+  pageOfAtLeast: (page: number, totalPages: number) => `Page ${page} of ${Math.max(page, totalPages).toLocaleString('en-US')}+`,
   empty: 'No audit logs found for the selected filters.',
   // Errors
   fetchFailed: 'Failed to fetch audit logs',
@@ -371,7 +373,7 @@ export const auditLogListResponse = z.object({
     limit: z.number().int(),
     totalCount: z.number().int(),
     totalPages: z.number().int(),
-    /** true: more entries match than were counted (100,000); totalCount is that many and the pages stop there. */
+    /** true: more entries match than were counted (LIMITS.listCountBound); totalCount is that many, a lower bound. */
     totalCountCapped: z.boolean(),
   }),
   totalCount: z.number().int(),

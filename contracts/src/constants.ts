@@ -189,4 +189,9 @@ export const LIMITS = {
   invitationGcMs: 30 * 60_000,
   /** The session-expiring toast appears this long before the session ends. */
   sessionWarningSeconds: 120,
+  /**
+   * The matters list and the audit log count matching rows exactly up to this many. Beyond it totalCount is this
+   * number and totalCountCapped is true: "at least this many", shown as "10,000+".
+   */
+  listCountBound: 10_000,
 } as const;

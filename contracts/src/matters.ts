@@ -251,7 +251,12 @@ export const matterListQuery = z.object({
   ),
 });
 export type MatterListQuery = z.infer<typeof matterListQuery>;
-export const matterListResponse = z.object({ matters: z.array(matterSchema), totalCount: z.number().int() });
+export const matterListResponse = z.object({
+  matters: z.array(matterSchema),
+  /** Exact when totalCountCapped is false; otherwise LIMITS.listCountBound, a lower bound (more matters match). */
+  totalCount: z.number().int(),
+  totalCountCapped: z.boolean(),
+});
 export type MatterListResponse = z.infer<typeof matterListResponse>;
 
 export const matterDetailQuery = z.object({ matterId: matterIdSchema });

@@ -164,8 +164,10 @@ describe('matter calls', () => {
       page: '1',
       pageSize: '20',
     });
-    const list = expectFields(ok(await admin.client.get(`/_api/matters/list?${query}`)), ['matters', 'totalCount']);
+    // totalCountCapped: added beside the published totalCount (true when the count stopped at its bound).
+    const list = expectFields(ok(await admin.client.get(`/_api/matters/list?${query}`)), ['matters', 'totalCount'], ['totalCountCapped']);
     expect(list.totalCount).toBe(1);
+    expect(list.totalCountCapped).toBe(false);
     expect((list.matters as unknown[]).map((m) => expectMatter(m).id)).toEqual([matter.id]);
 
     const update = {

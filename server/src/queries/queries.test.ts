@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '@strongroom/contracts';
 import type { DatabaseHandle } from '../platform/db/database.js';
 import {
   countMattersQuery,
@@ -79,7 +80,7 @@ const cases: Case[] = [
   {
     name: 'matters-count',
     source: 'countMattersQuery (matters.repository.ts)',
-    compile: () => countMattersQuery(handle.db, searchFilters).compile(),
+    compile: () => countMattersQuery(handle.db, searchFilters, LIMITS.listCountBound).compile(),
   },
   {
     name: 'client-suggestions',

@@ -8,6 +8,7 @@
 import { Readable } from 'node:stream';
 import {
   AUDIT_SHARED_ACTIONS,
+  LIMITS,
   type AuditLogEntry,
   type AuditLogExportQuery,
   type AuditLogListQuery,
@@ -34,7 +35,7 @@ import {
  * The list counts matching entries exactly up to this many; beyond it the count says "at least this many"
  * (pagination.totalCountCapped), so a page of a filter matching millions still answers in milliseconds.
  */
-const COUNT_CAP = 100_000;
+const COUNT_CAP = LIMITS.listCountBound;
 /** Rows read per statement while exporting: memory stays flat whatever the export's size. */
 export const EXPORT_BATCH = 2000;
 

@@ -215,18 +215,9 @@ function filtered(db: Executor, f: MatterFilters) {
   let q = db.selectFrom('matters').where('organizationId', '=', f.organizationId);
   if (!f.includeVaulted) q = q.where('isVaulted', '=', false);
   if (f.guestUserId !== undefined) q = q.where('id', 'in', guestMatterIds(db, f.organizationId, f.guestUserId));
-  if (f.search) {
-    const pattern = containsPattern(f.search);
-    // Each arm can use its column's trigram index (BitmapOr).
-    q = q.where((eb) =>
-      eb.or([
-        eb('matterName', 'ilike', pattern),
-        eb('matterNumber', 'ilike', pattern),
-        eb('clientName', 'ilike', pattern),
-        eb('description', 'ilike', pattern),
-      ]),
-    );
-  }
+  // Text anywhere in the name, number, client or description, ignoring case: list_search_text holds the four
+  // lower-cased, with a trigram index, so each candidate costs one plain `like`.
+  if (f.search) q = q.where('listSearchText', 'like', sql<string>`lower(${containsPattern(f.search)})`);
   if (f.status) q = q.where('isVaulted', '=', f.status === 'Vaulted');
   if (f.clientName) q = q.where(nameFilter('clientName', f.clientName, f.clientNameExact));
   if (f.responsibleLawyer) q = q.where(nameFilter('responsibleLawyer', f.responsibleLawyer, f.responsibleLawyerExact));
@@ -272,13 +263,25 @@ export function listMatters(db: Executor, f: MatterFilters, order: MatterOrder, 
   return listMattersQuery(db, f, order, page).execute();
 }
 
-/** How many matters the list's filters match (the query, not yet run). */
-export function countMattersQuery(db: Executor, f: MatterFilters) {
-  return filtered(db, f).select(sql<number>`count(*)::int`.as('n'));
+/**
+ * How many matters the list's filters match, counting at most `cap + 1` (the query, not yet run): the count
+ * stops reading once it has seen more than the cap, so a search matching most of a large firm's matters costs
+ * as much as reading cap + 1 of them, not all of them.
+ */
+export function countMattersQuery(db: Executor, f: MatterFilters, cap: number) {
+  return db
+    .selectFrom(
+      filtered(db, f)
+        .select(sql`1`.as('one'))
+        .limit(cap + 1)
+        .as('matching'),
+    )
+    .select(sql<number>`count(*)::int`.as('n'));
 }
 
-export async function countMatters(db: Executor, f: MatterFilters): Promise<number> {
-  const row = await countMattersQuery(db, f).executeTakeFirstOrThrow();
+/** How many matters match, up to `cap + 1` (cap + 1: more than cap match). */
+export async function countMatters(db: Executor, f: MatterFilters, cap: number): Promise<number> {
+  const row = await countMattersQuery(db, f, cap).executeTakeFirstOrThrow();
   return row.n;
 }
 

@@ -10,7 +10,7 @@ import type {
   SuggestionQuery,
   UpdateMatterRequest,
 } from '@strongroom/contracts';
-import { MATTER_LIMITS, MATTER_MSG } from '@strongroom/contracts';
+import { LIMITS, MATTER_LIMITS, MATTER_MSG } from '@strongroom/contracts';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import type { Executor } from '../../platform/db/database.js';
@@ -64,16 +64,18 @@ export async function listMatters(ctx: AppContext, auth: AuthContext, q: MatterL
     responsibleLawyerExact: q.responsibleLawyerExact,
     ...dateBounds(q),
   };
-  const [rows, totalCount] = await Promise.all([
+  const [rows, counted] = await Promise.all([
     listMatterRows(
       ctx.db,
       filters,
       { sortBy: q.sortBy, direction: q.sortDirection },
       { limit: q.pageSize, offset: (q.page - 1) * q.pageSize },
     ),
-    countMatters(ctx.db, filters),
+    countMatters(ctx.db, filters, LIMITS.listCountBound),
   ]);
-  return { matters: rows.map(toMatterDto), totalCount };
+  // Past the bound the count is "at least the bound": totalCount is the bound and the answer says so.
+  const totalCountCapped = counted > LIMITS.listCountBound;
+  return { matters: rows.map(toMatterDto), totalCount: totalCountCapped ? LIMITS.listCountBound : counted, totalCountCapped };
 }
 
 /**

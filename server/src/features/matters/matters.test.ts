@@ -200,7 +200,7 @@ describe('POST /_api/matters/create', () => {
     expect((await createMatter(user.client)).organizationId).toBe(admin.organizationId);
     expect((await user.client.get('/_api/matters/list')).statusCode).toBe(200);
     // A guest lists only the matters shared with them: none here.
-    expect((await guest.client.get('/_api/matters/list')).json()).toEqual({ matters: [], totalCount: 0 });
+    expect((await guest.client.get('/_api/matters/list')).json()).toEqual({ matters: [], totalCount: 0, totalCountCapped: false });
   });
 });
 

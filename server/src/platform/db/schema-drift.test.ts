@@ -222,6 +222,7 @@ const EXPECTED = {
     clientName: 'text null',
     description: 'text null',
     responsibleLawyer: 'text null',
+    listSearchText: 'text',
     status: 'text',
     isVaulted: 'bool',
     legalHold: 'bool',

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 import type { Permissions, Role, SignedCertificate } from '@strongroom/contracts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -257,6 +257,8 @@ export interface MattersTable {
   clientName: string | null;
   description: string | null;
   responsibleLawyer: string | null;
+  /** Name, number, client and description lower-cased in one text, computed by the database (the list's search). */
+  listSearchText: GeneratedAlways<string>;
   status: Generated<'Open' | 'Vaulted'>;
   isVaulted: Generated<boolean>;
   legalHold: Generated<boolean>;

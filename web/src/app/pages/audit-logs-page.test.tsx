@@ -44,6 +44,8 @@ function entry(i: number, patch: Partial<AuditLogEntry> = {}): AuditLogEntry {
 
 let calls: FetchCall[];
 let totalPages: number;
+/** The answer's count stopped at its bound: totalCount is the bound, a lower bound. */
+let capped: boolean;
 let logs: AuditLogEntry[];
 const listCalls = () => calls.filter((c) => c.path === '/_api/audit-logs/list').map((c) => c.url.searchParams);
 const exportCalls = () => calls.filter((c) => c.path === '/_api/audit-logs/export');
@@ -57,12 +59,21 @@ const ARCHIVED_DETAILS = { matterName: 'Old matter', from: 'cold storage' };
 
 beforeEach(() => {
   totalPages = 1;
+  capped = false;
   retrieval = 'none';
   completeOnCheck = false;
   logs = [entry(1), entry(2, { actor: null, action: 'AUDIT_LOG_ARCHIVED', targetTable: null, targetId: null })];
   calls = stubFetch(({ path, url, body }) => {
     if (path === '/_api/audit-logs/list') {
       const page = Number(url.searchParams.get('page'));
+      if (capped) {
+        const full = Array.from({ length: 50 }, (_, i) => entry(page * 100 + i));
+        return Response.json({
+          logs: full,
+          pagination: { page, limit: 50, totalCount: 10_000, totalPages: 200, totalCountCapped: true },
+          totalCount: 10_000,
+        });
+      }
       return Response.json({
         logs,
         pagination: { page, limit: 50, totalCount: logs.length, totalPages, totalCountCapped: false },
@@ -324,6 +335,16 @@ describe('the Audit Logs page', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(await screen.findByText(AUDIT_LOG_MSG.pageOf(2, 2))).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+  });
+
+  it('reads a count that stopped at its bound as "at least", and pages on past it', async () => {
+    capped = true;
+    const { user } = renderPage();
+    expect(await screen.findByText('Page 1 of 200+')).toBeInTheDocument();
+    expect(screen.queryByText(AUDIT_LOG_MSG.pageOf(1, 200))).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Page 2 of 200+')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeEnabled();
   });
 
   it('says so when nothing matches', async () => {

@@ -50,8 +50,11 @@ export function AuditLogsPage() {
   const query: AuditFilters = { ...filters, search };
   const list = useAuditLogs(query, sort, page);
   const totalPages = list.data?.pagination.totalPages ?? 1;
+  // A capped count is a lower bound ("10,000+"): the pages go on past it for as long as pages come back full.
+  const capped = list.data?.pagination.totalCountCapped === true;
+  const hasNext = capped ? list.data?.logs.length === list.data?.pagination.limit : page < totalPages;
   // A narrower filter can leave the page past the end: go to the last page there is.
-  if (list.data && !list.isPlaceholderData && page > Math.max(1, totalPages)) setPage(Math.max(1, totalPages));
+  if (list.data && !list.isPlaceholderData && !capped && page > Math.max(1, totalPages)) setPage(Math.max(1, totalPages));
 
   const exportCsv = async () => {
     setExporting(true);
@@ -134,9 +137,14 @@ export function AuditLogsPage() {
             {AUDIT_LOG_MSG.previous}
           </Button>
           <span className="text-sm text-muted-foreground" aria-live="polite">
-            {AUDIT_LOG_MSG.pageOf(page, totalPages)}
+            {capped ? AUDIT_LOG_MSG.pageOfAtLeast(page, totalPages) : AUDIT_LOG_MSG.pageOf(page, totalPages)}
           </span>
-          <Button variant="outline" size="sm" disabled={page >= totalPages} onClick={() => setPage((p) => Math.min(totalPages, p + 1))}>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={!hasNext}
+            onClick={() => setPage((p) => (capped ? p + 1 : Math.min(totalPages, p + 1)))}
+          >
             {AUDIT_LOG_MSG.next}
             <ChevronRight aria-hidden="true" />
           </Button>

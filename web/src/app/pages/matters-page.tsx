@@ -62,6 +62,14 @@ export function MattersPage() {
   return <MattersList />;
 }
 
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** "Showing 1–50 of 300 matters"; a count that stopped at its bound reads "of 10,000+". */
+function showingText(first: number, last: number, total: number, capped: boolean): string {
+  if (first === 0) return 'No matters on this page';
+  return `Showing ${fmt(first)}–${fmt(last)} of ${fmt(total)}${capped ? '+' : ''} matters`;
+}
+
 function MattersList() {
   useDocumentTitle('Matters');
   const location = useLocation();
@@ -94,12 +102,16 @@ function MattersList() {
   };
   const list = useMatters(params);
   const total = list.data?.totalCount ?? 0;
+  // A capped count is a lower bound ("10,000+"): the pages go on past it for as long as pages come back full.
+  const capped = list.data?.totalCountCapped === true;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   // A page beyond the last one (an old link, ?page=99, matters removed meanwhile) shows the last page.
-  const page = Math.min(state.page, pages);
-  const first = total === 0 ? 0 : (page - 1) * PAGE_SIZE + 1;
-  const last = Math.min(total, page * PAGE_SIZE);
-  const beyondLast = list.isSuccess && !list.isPlaceholderData && state.page > pages;
+  const page = capped ? state.page : Math.min(state.page, pages);
+  const shown = list.data?.matters.length ?? 0;
+  const first = (capped ? shown : total) === 0 ? 0 : (page - 1) * PAGE_SIZE + 1;
+  const last = capped ? (page - 1) * PAGE_SIZE + shown : Math.min(total, page * PAGE_SIZE);
+  const hasNext = capped ? shown === PAGE_SIZE : page < pages;
+  const beyondLast = list.isSuccess && !list.isPlaceholderData && !capped && state.page > pages;
   useEffect(() => {
     if (beyondLast) setSp((prev) => withParams(prev, { page: pages > 1 ? String(pages) : null }), { replace: true });
   }, [beyondLast, pages, setSp]);
@@ -182,16 +194,18 @@ function MattersList() {
             />
           )}
           <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-muted-foreground">
-            <p aria-live="polite">{list.data ? (total === 0 ? 'No matters' : `Showing ${first}–${last} of ${total} matters`) : ''}</p>
+            <p aria-live="polite">
+              {list.data ? (total === 0 ? 'No matters' : showingText(first, last, capped ? Math.max(total, last) : total, capped)) : ''}
+            </p>
             <nav aria-label="Pagination" className="flex items-center gap-2">
               <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => goToPage(page - 1)}>
                 <ChevronLeft aria-hidden="true" />
                 Previous
               </Button>
               <span className="tabular-nums">
-                Page {page} of {pages}
+                {capped ? `Page ${fmt(page)} of ${fmt(Math.max(page, pages))}+` : `Page ${fmt(page)} of ${fmt(pages)}`}
               </span>
-              <Button variant="outline" size="sm" disabled={page >= pages} onClick={() => goToPage(page + 1)}>
+              <Button variant="outline" size="sm" disabled={!hasNext} onClick={() => goToPage(page + 1)}>
                 Next
                 <ChevronRight aria-hidden="true" />
               </Button>
