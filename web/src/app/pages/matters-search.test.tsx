@@ -24,6 +24,9 @@ beforeEach(() => {
         listCalls.push(u);
         return Response.json({ matters: [], totalCount: 0 });
       }
+      // The top bar's suggestions, asked for while the text is typed: none found.
+      if (u.pathname === '/_api/search')
+        return Response.json({ query: u.searchParams.get('q') ?? '', page: 1, limit: 5, hasMore: false, groups: [] });
       if (u.pathname === '/_api/auth/session')
         return Response.json({ error: 'Please log in to continue.', code: 'UNAUTHENTICATED' }, { status: 401 });
       return Response.json([]);
