@@ -22,13 +22,14 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { ARCHIVAL_LIMITS, type ArchivalStatsResponse, type ArchiveAuditLogsResponse } from '@strongroom/contracts';
 import { auditFor, type Audit } from '../../shared/audit.js';
-import type { AppContext, RequestMeta } from '../../shared/context.js';
+import type { AppContext } from '../../shared/context.js';
+import type { Executor } from '../../platform/db/database.js';
 import { lockEntriesForArchival, markEntriesArchived, signChainHead } from '../audit/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { archivalCounts, insertBatch, lastArchivalAt, nextArchivable, type AuditRow } from './archival.repository.js';
 
 /** Entries per batch: a batch stays a few megabytes, read back whole when one of its entries is retrieved. */
-const ARCHIVE_BATCH_SIZE = 5000;
+export const ARCHIVE_BATCH_SIZE = 5000;
 /** How long an archive batch stays under its write-once lock: longer than any retention a firm keeps logs for. */
 const ARCHIVE_RETENTION_YEARS = 10;
 
@@ -101,10 +102,16 @@ function batchBytes(rows: AuditRow[]): Buffer {
 export const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** Who archives: an administrator from an address, or nobody (an operator's run of the job, `npm run admin -- run-job`). */
-type Archiver = { organizationId: string; audit: Audit; userId: number | null };
+export type Archiver = { organizationId: string; audit: Audit; userId: number | null };
 
-/** Archives one run of entries; answers how many were archived (0 when another run archived them first). */
-async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: Date): Promise<number> {
+/** Counts a batch into a background run's progress, in the batch's own transaction. */
+export type BatchProgress = (trx: Executor, entries: number, bytes: number) => Promise<void>;
+
+/**
+ * Archives one run of entries; answers how many were archived (0 when another run archived them first).
+ * `progress`, when given, is called in the batch's transaction once its entries are marked.
+ */
+export async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: Date, progress?: BatchProgress): Promise<number> {
   const orgId = by.organizationId;
   const first = rows[0]!;
   const last = rows[rows.length - 1]!;
@@ -138,6 +145,7 @@ async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: 
     });
     const marked = await markEntriesArchived(trx, orgId, String(first.seq), String(last.seq), batchId);
     if (marked !== rows.length) throw new Error('archival: the batch changed while it was recorded');
+    if (progress) await progress(trx, marked, body.length);
     await by.audit(
       trx,
       'AUDIT_LOG_ARCHIVED',
@@ -166,22 +174,14 @@ function dryRunAnswer(counts: Awaited<ReturnType<typeof archivalCounts>>, cutoff
 }
 
 /**
- * POST /_api/system/archive-audit-logs: administrators. A real run needs system MFA of the organization class
- * (MFA_SYSTEM_OPERATIONS) and archives entries batch by batch, then signs the chain head; a dry run needs the
- * statistics' class (VIEW_ARCHIVAL_STATS) and answers how many entries would be archived and their dates.
+ * POST /_api/system/archive-audit-logs as a dry run (the statistics' class, VIEW_ARCHIVAL_STATS): how many
+ * entries would be archived and the dates they were written between. A real run is a background job
+ * (archival-runs.service.ts).
  */
-export async function archiveAuditLogs(
-  ctx: AppContext,
-  auth: AuthContext,
-  input: { dryRun: boolean },
-  meta: RequestMeta,
-): Promise<ArchiveAuditLogsResponse> {
-  const orgId = auth.user.organizationId;
-  const now = new Date();
-  const cutoff = archivalCutoff(now);
-  const counts = await auth.stepUp.run((trx) => archivalCounts(trx, orgId, cutoff));
-  if (input.dryRun) return dryRunAnswer(counts, cutoff);
-  return archiveOlderEntries(ctx, { organizationId: orgId, audit: auditFor(auth.user, meta), userId: auth.user.id }, now);
+export async function archivalDryRun(auth: AuthContext): Promise<ArchiveAuditLogsResponse> {
+  const cutoff = archivalCutoff(new Date());
+  const counts = await auth.stepUp.run((trx) => archivalCounts(trx, auth.user.organizationId, cutoff));
+  return dryRunAnswer(counts, cutoff);
 }
 
 /**

@@ -20,6 +20,7 @@ import { storageUsage } from './20261201_0019_storage_usage.js';
 import { matterSearchText } from './20261201_0020_matter_search_text.js';
 import { recycleBin } from './20261202_0021_recycle_bin.js';
 import { nodeVersions } from './20261202_0022_node_versions.js';
+import { archivalRuns } from './20261204_0025_archival_runs.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '20261201_0020_matter_search_text': matterSearchText,
   '20261202_0021_recycle_bin': recycleBin,
   '20261202_0022_node_versions': nodeVersions,
+  '20261204_0025_archival_runs': archivalRuns,
 };
