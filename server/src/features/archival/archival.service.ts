@@ -15,6 +15,8 @@
  * sequence number, time, actor, action, target, previous hash and hash, so the chain is still walked; the
  * integrity check re-hashes archived entries with the details read from their batch.
  *
+ * An administrator's archival runs as a background job with its progress recorded (archival-runs.service.ts),
+ * batch by batch through archiveRun; an operator's run (`run-job archive-audit`) runs here, in its own process.
  * Retrieval of an archived entry's details is in archival-retrieval.service.ts.
  */
 import { failpoint } from '../../platform/failpoints.js';
