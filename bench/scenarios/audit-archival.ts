@@ -55,10 +55,11 @@ export const scenario: Scenario = {
       const base = Number(head.lastSeq);
       const seedStart = performance.now();
       await ctx.db.transaction().execute(async (trx) => {
-        for (let from = 1; from <= count; from += ARCHIVE_BATCH_SIZE)
+        // 2,000 rows a statement: PostgreSQL takes at most 65,535 parameters.
+        for (let from = 1; from <= count; from += 2000)
           await trx
             .insertInto('auditLogs')
-            .values(seedRows(org, base, count, from, Math.min(count, from + ARCHIVE_BATCH_SIZE - 1)))
+            .values(seedRows(org, base, count, from, Math.min(count, from + 1999)))
             .execute();
         await trx
           .updateTable('auditChainHeads')
