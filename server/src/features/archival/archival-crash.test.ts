@@ -72,7 +72,14 @@ describe('an archival run killed in the middle of its job', () => {
       expect(queued.status).toBe(200);
       expect(queued.json).toMatchObject({ archivedCount: 0, dryRun: false, state: 'queued', entriesTotal: 20 });
       await first.waitFor('failpoint archival.after-object-write reached');
-      expect(await latest()).toMatchObject({ runId: queued.json.runId, state: 'running', entriesDone: 10, batches: 1 });
+      // The second batch's object is written while the first batch is recorded.
+      await vi.waitFor(
+        async () => expect(await latest()).toMatchObject({ runId: queued.json.runId, state: 'running', entriesDone: 10, batches: 1 }),
+        {
+          timeout: 30_000,
+          interval: 200,
+        },
+      );
       first.child.kill('SIGKILL');
       await first.exited;
       const written = auditKeys();

@@ -7,9 +7,9 @@
  * once. While a run of the organization is queued or running, a request records no other run: it answers the
  * run under way (two requests at once record one run).
  *
- * The job archives the run's entries batch by batch (archiveRun: the batch's object is written and read back
- * first, then one transaction marks its entries archived, records AUDIT_LOG_ARCHIVED and counts the batch into
- * the run's progress). It may run again after a crash or a failure: entries already archived are no longer
+ * The job archives the run's entries batch by batch (storeBatch: the batch's object is written and read back
+ * first; recordBatch: then one transaction marks its entries archived, records AUDIT_LOG_ARCHIVED and counts
+ * the batch into the run's progress), the next batch's object written while the one before is recorded. It may run again after a crash or a failure: entries already archived are no longer
  * archivable, and a batch whose object was left by a killed attempt reuses it, so every entry is archived once.
  * When nothing is left the run is completed with AUDIT_ARCHIVAL_COMPLETED and the chain head is signed; after
  * the job's last retry fails the run is failed with AUDIT_ARCHIVAL_FAILED, and a new request may start again.
@@ -31,7 +31,7 @@ import {
   nextArchivable,
   type ArchivalRunRow,
 } from './archival.repository.js';
-import { ARCHIVE_BATCH_SIZE, archivalCutoff, archiveRun, type Archiver } from './archival.service.js';
+import { ARCHIVE_BATCH_SIZE, archivalCutoff, recordBatch, storeBatch, type Archiver, type BatchProgress } from './archival.service.js';
 
 export const ARCHIVE_RUN_JOB = 'archive-audit-run';
 /** Retries of a run's job after its first failure; once they are spent the run is failed. */
@@ -99,13 +99,21 @@ async function archiveRunEntries(ctx: AppContext, run: ArchivalRunRow): Promise<
   await markRunRunning(ctx.db, orgId, run.id, now);
   const by: Archiver = { organizationId: orgId, audit: auditFor({ organizationId: orgId, actor: null }), userId: run.requestedBy };
   const cutoff = new Date(run.cutoff);
-  let afterSeq = '0';
-  let archived = 0;
-  for (;;) {
+  const progress: BatchProgress = (trx, entries, bytes) => addRunProgress(trx, orgId, run.id, entries, bytes);
+  // The next batch is read, compressed and written while the one before is recorded: its object may be stored
+  // before the earlier batch commits, which a crash leaves as an unreferenced object that the resumed run reuses.
+  const stage = async (afterSeq: string) => {
     const rows = await nextArchivable(ctx.db, orgId, cutoff, afterSeq, ARCHIVE_BATCH_SIZE);
-    if (rows.length === 0) break;
-    archived += await archiveRun(ctx, by, rows, now, (trx, entries, bytes) => addRunProgress(trx, orgId, run.id, entries, bytes));
-    afterSeq = String(rows[rows.length - 1]!.seq);
+    return rows.length === 0 ? null : storeBatch(ctx, orgId, rows, now);
+  };
+  let archived = 0;
+  let current = await stage('0');
+  while (current) {
+    const next = stage(String(current.rows[current.rows.length - 1]!.seq));
+    // Awaited below; a failure while this batch is recorded must not go unhandled meanwhile.
+    next.catch(() => undefined);
+    archived += await recordBatch(ctx, by, current, progress);
+    current = await next;
   }
   const ended = await ctx.db.transaction().execute(async (trx) => {
     const done = await finishRun(trx, orgId, run.id, { state: 'completed', message: null }, new Date());

@@ -16,7 +16,7 @@
  * integrity check re-hashes archived entries with the details read from their batch.
  *
  * An administrator's archival runs as a background job with its progress recorded (archival-runs.service.ts),
- * batch by batch through archiveRun; an operator's run (`run-job archive-audit`) runs here, in its own process.
+ * batch by batch (storeBatch, then recordBatch); an operator's run (`run-job archive-audit`) runs here, in its own process.
  * Retrieval of an archived entry's details is in archival-retrieval.service.ts.
  */
 import { failpoint } from '../../platform/failpoints.js';
@@ -109,15 +109,17 @@ export type Archiver = { organizationId: string; audit: Audit; userId: number | 
 /** Counts a batch into a background run's progress, in the batch's own transaction. */
 export type BatchProgress = (trx: Executor, entries: number, bytes: number) => Promise<void>;
 
+/** A batch whose object is written and checked, ready for its transaction. */
+export type StoredBatch = { rows: AuditRow[]; key: string; digest: string; size: number; retainUntil: Date };
+
 /**
- * Archives one run of entries; answers how many were archived (0 when another run archived them first).
- * `progress`, when given, is called in the batch's transaction once its entries are marked.
+ * Writes one run of entries as its batch object under its write-once lock and reads it back to check it. The
+ * same run always gives the same key and bytes, so writing it again (after a crash) answers the stored object.
  */
-export async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: Date, progress?: BatchProgress): Promise<number> {
-  const orgId = by.organizationId;
+export async function storeBatch(ctx: AppContext, organizationId: string, rows: AuditRow[], now: Date): Promise<StoredBatch> {
   const first = rows[0]!;
   const last = rows[rows.length - 1]!;
-  const key = batchKey(orgId, String(first.seq), String(last.seq));
+  const key = batchKey(organizationId, String(first.seq), String(last.seq));
   const body = batchBytes(rows);
   const digest = sha256(body);
   const retainUntil = addYears(now, ARCHIVE_RETENTION_YEARS);
@@ -126,6 +128,24 @@ export async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[]
   const stored = await ctx.store.sha256(key);
   if (stored !== digest) throw new Error(`The archive batch ${key} read back differs from what was written`);
   await failpoint(ctx, 'archival.after-object-write', { key });
+  return { rows, key, digest, size: body.length, retainUntil };
+}
+
+/** Archives one run of entries; answers how many were archived (0 when another run archived them first). */
+async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: Date): Promise<number> {
+  return recordBatch(ctx, by, await storeBatch(ctx, by.organizationId, rows, now));
+}
+
+/**
+ * The batch's transaction: locks its entries, checks none was archived or changed meanwhile, records the batch,
+ * marks the entries archived with their details cleared, counts the progress and audits AUDIT_LOG_ARCHIVED.
+ */
+export async function recordBatch(ctx: AppContext, by: Archiver, batch: StoredBatch, progress?: BatchProgress): Promise<number> {
+  // `progress`, when given, counts the batch into a background run in this same transaction.
+  const orgId = by.organizationId;
+  const { rows, key, digest, retainUntil } = batch;
+  const first = rows[0]!;
+  const last = rows[rows.length - 1]!;
 
   return ctx.db.transaction().execute(async (trx) => {
     const locked = await lockEntriesForArchival(trx, orgId, String(first.seq), String(last.seq));
@@ -136,7 +156,7 @@ export async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[]
       organizationId: orgId,
       objectKey: key,
       sha256: digest,
-      sizeBytes: String(body.length),
+      sizeBytes: String(batch.size),
       firstSeq: String(first.seq),
       lastSeq: String(last.seq),
       entryCount: rows.length,
@@ -147,7 +167,7 @@ export async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[]
     });
     const marked = await markEntriesArchived(trx, orgId, String(first.seq), String(last.seq), batchId);
     if (marked !== rows.length) throw new Error('archival: the batch changed while it was recorded');
-    if (progress) await progress(trx, marked, body.length);
+    if (progress) await progress(trx, marked, batch.size);
     await by.audit(
       trx,
       'AUDIT_LOG_ARCHIVED',
