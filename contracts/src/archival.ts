@@ -47,6 +47,11 @@ export const ARCHIVAL_MSG = {
   wouldArchiveNone: (before: string) => `No entry written before ${before} is left to archive.`,
   wouldArchiveBefore: (before: string) => `Entries written before ${before} are archived.`,
   archivalDone: (n: number) => `Archival completed: ${n} logs archived to S3`,
+  archivalQueued: 'Archival queued...',
+  archivalProgressLabel: 'Archival progress',
+  archivalProgress: (done: number, total: number) =>
+    `${done.toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')} ${total === 1 ? 'entry' : 'entries'} archived`,
+  archivalRunFailed: 'The archival stopped before it finished; it was not retried further.',
   archivalFailed: (message: string) => `Archival failed: ${message || 'Unknown error'}`,
   statsFailed: 'Failed to fetch archival statistics',
   httpError: (status: number) => `HTTP error! status: ${status}`,
@@ -114,6 +119,8 @@ export const ARCHIVAL_LIMITS = {
   /** Stats refetch every 30 minutes, stale after 10. */
   statsRefetchMs: 30 * 60 * 1000,
   statsStaleMs: 10 * 60 * 1000,
+  /** The panel reads a queued or running archival's progress this often. */
+  runPollMs: 1000,
   /** check-retrievals takes at most this many log ids. */
   checkLogIdsMax: 100,
 } as const;
@@ -145,6 +152,8 @@ export const archiveAuditLogsRequest = z.strictObject({
   mfaToken: text().max(200).optional(),
 });
 export type ArchiveAuditLogsRequest = z.input<typeof archiveAuditLogsRequest>;
+export const ARCHIVAL_RUN_STATES = ['queued', 'running', 'completed', 'failed'] as const;
+export type ArchivalRunState = (typeof ARCHIVAL_RUN_STATES)[number];
 export const archiveAuditLogsResponse = z.object({
   archivedCount: z.number().int(),
   dryRun: z.boolean(),
@@ -155,8 +164,38 @@ export const archiveAuditLogsResponse = z.object({
    * are when the first and the last of those that would move were written (null when none would).
    */
   range: z.object({ before: z.string(), oldest: z.string().nullable(), newest: z.string().nullable() }).optional(),
+  /**
+   * A real archival runs as a background job: the answer comes at once with the run it started (or the run
+   * already under way), whose progress GET /_api/system/archival-runs/latest reports. archivedCount and batches
+   * are then what the run has done so far (0 when just queued); entriesTotal is how many it will archive.
+   */
+  runId: z.string().optional(),
+  state: z.enum(ARCHIVAL_RUN_STATES).optional(),
+  entriesTotal: z.number().int().optional(),
 });
 export type ArchiveAuditLogsResponse = z.infer<typeof archiveAuditLogsResponse>;
+
+/** One archival run: who asked and when, the cut-off, its state and progress (entries done of total, bytes written). */
+export const archivalRun = z.object({
+  runId: z.string(),
+  state: z.enum(ARCHIVAL_RUN_STATES),
+  requestedAt: z.string(),
+  /** Entries written before this (ISO) are archived by the run. */
+  cutoff: z.string(),
+  entriesTotal: z.number().int(),
+  entriesDone: z.number().int(),
+  batches: z.number().int(),
+  /** Compressed bytes written to the archive. */
+  bytes: z.number().int(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  /** A failed run: why. */
+  message: z.string().nullable(),
+});
+export type ArchivalRun = z.infer<typeof archivalRun>;
+/** GET /_api/system/archival-runs/latest: the organization's latest archival run (null: none yet). */
+export const latestArchivalRunResponse = z.object({ run: archivalRun.nullable() });
+export type LatestArchivalRunResponse = z.infer<typeof latestArchivalRunResponse>;
 
 const logIdField = z
   .union([z.string(), z.number()], { error: ARCHIVAL_MSG.logIdRequired })

@@ -165,6 +165,12 @@ export const AUDIT_SENTENCES: Readonly<Record<string, (w: Words) => string>> = {
   // System
   AUDIT_LOG_ARCHIVED: (w) =>
     `${w.who} archived ${num(w.d.entryCount) !== null ? plural(num(w.d.entryCount)!, 'audit log entry', 'audit log entries') : 'audit log entries'}`,
+  AUDIT_ARCHIVAL_STARTED: (w) =>
+    `${w.who} started an archival of ${num(w.d.entriesTotal) !== null ? plural(num(w.d.entriesTotal)!, 'old audit log entry', 'old audit log entries') : 'old audit log entries'}`,
+  AUDIT_ARCHIVAL_COMPLETED: (w) =>
+    `Strongroom finished an archival of ${num(w.d.entriesDone) !== null ? plural(num(w.d.entriesDone)!, 'audit log entry', 'audit log entries') : 'audit log entries'}`,
+  AUDIT_ARCHIVAL_FAILED: (w) =>
+    `Strongroom could not finish an archival of old audit log entries${str(w.d.message) ? `: ${str(w.d.message)}` : ''}`,
   RETENTION_CLEANUP: (w) => `Strongroom deleted the vaulted files of ${w.matter} at the end of their retention`,
   EXPORT_AUDIT_LOGS: (w) =>
     `${w.who} exported ${num(w.d.rowCount) !== null ? plural(num(w.d.rowCount)!, 'audit log entry', 'audit log entries') : 'the audit log'} as CSV`,

@@ -707,6 +707,14 @@ export const SAMPLES: Record<string, OperationSample> = {
     },
     idProbes: [],
   },
+  'GET /_api/system/archival-runs/latest': {
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      // The progress of an archival is of the archival's class.
+      return { client: p.client, headers: { 'x-mfa-token': currentTotp(p.totpSecret!) } };
+    },
+    idProbes: [],
+  },
   'POST /_api/audit-logs/retrieve-archived': {
     build: async ({ me }) => ({ body: { logId: me.auditLogId, organizationId: me.organizationId } }),
     idProbes: [{ set: { 'body.logId': 'auditLogId' } }, { set: { 'body.organizationId': 'organizationId' } }],

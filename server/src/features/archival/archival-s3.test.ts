@@ -9,6 +9,7 @@ import { auditFor } from '../../shared/audit.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { newOrganizationWithTotp, ok, systemMfaToken, type TotpMember } from '../../../test/factories.js';
 import { startS3Server, type TestS3Server } from '../../../test/s3-server.js';
+import { ARCHIVE_RUN_JOB } from './archival-runs.service.js';
 import { ARCHIVE_RETRIEVAL_JOB } from './archival-retrieval.service.js';
 
 const DAY = 86_400_000;
@@ -49,11 +50,13 @@ describe('archival and retrieval on an S3 store (s3rver)', () => {
     }
     const before = await t.ctx.db.selectFrom('auditLogs').selectAll().where('chainKey', '=', admin.organizationId).orderBy('seq').execute();
     const mfaToken = await systemMfaToken(admin, 'MFA_SYSTEM_OPERATIONS', 1);
-    expect(ok(await admin.client.post('/_api/system/archive-audit-logs', { dryRun: false }, { 'x-mfa-token': mfaToken }))).toEqual({
-      archivedCount: 7,
+    expect(ok(await admin.client.post('/_api/system/archive-audit-logs', { dryRun: false }, { 'x-mfa-token': mfaToken }))).toMatchObject({
+      archivedCount: 0,
       dryRun: false,
-      batches: 1,
+      state: 'queued',
+      entriesTotal: 7,
     });
+    expect(await t.ctx.jobs.runDueJobs([ARCHIVE_RUN_JOB])).toEqual({ completed: 1, failed: 0 });
     const batch = await t.ctx.db
       .selectFrom('auditArchiveBatches')
       .selectAll()

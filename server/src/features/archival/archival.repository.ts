@@ -178,3 +178,96 @@ export async function logsByIds(db: Executor, organizationId: string, ids: strin
   if (ids.length === 0) return [];
   return db.selectFrom('auditLogs').selectAll().where('organizationId', '=', organizationId).where('id', 'in', ids).execute();
 }
+
+// ---------------------------------------------------------------- archival runs
+
+export type ArchivalRunRow = Selectable<DB['auditArchivalRuns']>;
+const ACTIVE_STATES = ['queued', 'running'] as const;
+
+/**
+ * Records a queued run unless one of the organization is queued or running (the partial unique index decides,
+ * so two requests at once record one run): answers the new run, or undefined when another was there.
+ */
+export async function insertRunUnlessActive(
+  trx: Executor,
+  v: { organizationId: string; requestedBy: number | null; cutoff: Date; entriesTotal: number },
+): Promise<ArchivalRunRow | undefined> {
+  return trx
+    .insertInto('auditArchivalRuns')
+    .values(v)
+    .onConflict((oc) => oc.column('organizationId').where('state', 'in', ACTIVE_STATES).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function activeRun(db: Executor, organizationId: string): Promise<ArchivalRunRow | undefined> {
+  return db
+    .selectFrom('auditArchivalRuns')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('state', 'in', ACTIVE_STATES)
+    .executeTakeFirst();
+}
+
+export async function latestRun(db: Executor, organizationId: string): Promise<ArchivalRunRow | undefined> {
+  return db
+    .selectFrom('auditArchivalRuns')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .orderBy('requestedAt', 'desc')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function findRun(db: Executor, organizationId: string, runId: string): Promise<ArchivalRunRow | undefined> {
+  return db
+    .selectFrom('auditArchivalRuns')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', runId)
+    .executeTakeFirst();
+}
+
+/** A queued run starts (a resumed one keeps its first start). */
+export async function markRunRunning(db: Executor, organizationId: string, runId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('auditArchivalRuns')
+    .set({ state: 'running', startedAt: sql<Date>`coalesce(started_at, ${now})` })
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', runId)
+    .where('state', 'in', ACTIVE_STATES)
+    .execute();
+}
+
+/** One batch archived by the run: counted in the batch's own transaction. */
+export async function addRunProgress(trx: Executor, organizationId: string, runId: string, entries: number, bytes: number): Promise<void> {
+  await trx
+    .updateTable('auditArchivalRuns')
+    .set((eb) => ({
+      entriesDone: eb('entriesDone', '+', entries),
+      batches: eb('batches', '+', 1),
+      bytes: sql<string>`bytes + ${bytes}`,
+    }))
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', runId)
+    .execute();
+}
+
+/** The run ends (once: a run already ended stays as it ended); answers whether this call ended it. */
+export async function finishRun(
+  trx: Executor,
+  organizationId: string,
+  runId: string,
+  outcome: { state: 'completed' | 'failed'; message: string | null },
+  now: Date,
+): Promise<ArchivalRunRow | undefined> {
+  return trx
+    .updateTable('auditArchivalRuns')
+    .set({ state: outcome.state, message: outcome.message, finishedAt: now })
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', runId)
+    .where('state', 'in', ACTIVE_STATES)
+    .returningAll()
+    .executeTakeFirst();
+}

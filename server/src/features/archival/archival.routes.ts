@@ -5,6 +5,7 @@ import {
   archivalStatsResponse,
   archiveAuditLogsRequest,
   archiveAuditLogsResponse,
+  latestArchivalRunResponse,
   checkRetrievalsRequest,
   checkRetrievalsResponse,
   retrieveArchivedRequest,
@@ -15,7 +16,8 @@ import type { RouteAccess } from '../../shared/route-access.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { authOf } from '../sessions/index.js';
 import { checkRetrievals, registerArchival, retrieveArchived } from './archival-retrieval.service.js';
-import { archivalStats, archiveAuditLogs } from './archival.service.js';
+import { requestArchivalRun, latestArchivalRun } from './archival-runs.service.js';
+import { archivalDryRun, archivalStats } from './archival.service.js';
 
 /** Statistics and archival: administrators, always behind a fresh code or a token of the operation's class. */
 const adminsOnly = [{ rule: 'admin', deny: ARCHIVAL_MSG.adminsOnly }] as const;
@@ -37,6 +39,13 @@ const archive = {
       readOnly: { operation: 'VIEW_ARCHIVAL_STATS', when: ({ body }) => (body as { dryRun?: boolean } | undefined)?.dryRun !== false },
     },
   },
+} as const satisfies { access: RouteAccess };
+/**
+ * A run's progress: the class of the archival it follows (MFA_SYSTEM_OPERATIONS), so the token bought to start a
+ * run serves to watch it for the next 30 minutes without another code.
+ */
+const runProgress = {
+  access: { who: 'signed-in', allow: adminsOnly, stepUp: { operation: 'MFA_SYSTEM_OPERATIONS', accepts: 'code-or-token' } },
 } as const satisfies { access: RouteAccess };
 /** Archived entries' details: members (guests see no audit log). */
 const readers = {
@@ -65,14 +74,28 @@ export function archivalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           operationId: 'archiveAuditLogs',
-          summary: "Moves old audit entries' details to the archive (or, as a dry run, counts them).",
+          summary: "Starts moving old audit entries' details to the archive in the background (or, as a dry run, counts them).",
           tags: ['archival'],
           body: archiveAuditLogsRequest,
           response: { 200: archiveAuditLogsResponse },
         },
         config: archive,
       },
-      async (request) => archiveAuditLogs(ctx, authOf(request), { dryRun: request.body.dryRun }, requestMeta(request)),
+      async (request) =>
+        request.body.dryRun ? archivalDryRun(authOf(request)) : requestArchivalRun(ctx, authOf(request), requestMeta(request)),
+    );
+    app.get(
+      '/_api/system/archival-runs/latest',
+      {
+        schema: {
+          operationId: 'getLatestArchivalRun',
+          summary: "Answers the organization's latest archival run and its progress.",
+          tags: ['archival'],
+          response: { 200: latestArchivalRunResponse },
+        },
+        config: runProgress,
+      },
+      async (request) => latestArchivalRun(authOf(request)),
     );
     app.post(
       '/_api/audit-logs/retrieve-archived',

@@ -15,6 +15,8 @@
  * sequence number, time, actor, action, target, previous hash and hash, so the chain is still walked; the
  * integrity check re-hashes archived entries with the details read from their batch.
  *
+ * An administrator's archival runs as a background job with its progress recorded (archival-runs.service.ts),
+ * batch by batch (storeBatch, then recordBatch); an operator's run (`run-job archive-audit`) runs here, in its own process.
  * Retrieval of an archived entry's details is in archival-retrieval.service.ts.
  */
 import { failpoint } from '../../platform/failpoints.js';
@@ -22,13 +24,14 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { ARCHIVAL_LIMITS, type ArchivalStatsResponse, type ArchiveAuditLogsResponse } from '@strongroom/contracts';
 import { auditFor, type Audit } from '../../shared/audit.js';
-import type { AppContext, RequestMeta } from '../../shared/context.js';
+import type { AppContext } from '../../shared/context.js';
+import type { Executor } from '../../platform/db/database.js';
 import { lockEntriesForArchival, markEntriesArchived, signChainHead } from '../audit/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { archivalCounts, insertBatch, lastArchivalAt, nextArchivable, type AuditRow } from './archival.repository.js';
 
 /** Entries per batch: a batch stays a few megabytes, read back whole when one of its entries is retrieved. */
-const ARCHIVE_BATCH_SIZE = 5000;
+export const ARCHIVE_BATCH_SIZE = 5000;
 /** How long an archive batch stays under its write-once lock: longer than any retention a firm keeps logs for. */
 const ARCHIVE_RETENTION_YEARS = 10;
 
@@ -101,14 +104,22 @@ function batchBytes(rows: AuditRow[]): Buffer {
 export const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** Who archives: an administrator from an address, or nobody (an operator's run of the job, `npm run admin -- run-job`). */
-type Archiver = { organizationId: string; audit: Audit; userId: number | null };
+export type Archiver = { organizationId: string; audit: Audit; userId: number | null };
 
-/** Archives one run of entries; answers how many were archived (0 when another run archived them first). */
-async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: Date): Promise<number> {
-  const orgId = by.organizationId;
+/** Counts a batch into a background run's progress, in the batch's own transaction. */
+export type BatchProgress = (trx: Executor, entries: number, bytes: number) => Promise<void>;
+
+/** A batch whose object is written and checked, ready for its transaction. */
+export type StoredBatch = { rows: AuditRow[]; key: string; digest: string; size: number; retainUntil: Date };
+
+/**
+ * Writes one run of entries as its batch object under its write-once lock and reads it back to check it. The
+ * same run always gives the same key and bytes, so writing it again (after a crash) answers the stored object.
+ */
+export async function storeBatch(ctx: AppContext, organizationId: string, rows: AuditRow[], now: Date): Promise<StoredBatch> {
   const first = rows[0]!;
   const last = rows[rows.length - 1]!;
-  const key = batchKey(orgId, String(first.seq), String(last.seq));
+  const key = batchKey(organizationId, String(first.seq), String(last.seq));
   const body = batchBytes(rows);
   const digest = sha256(body);
   const retainUntil = addYears(now, ARCHIVE_RETENTION_YEARS);
@@ -117,6 +128,24 @@ async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: 
   const stored = await ctx.store.sha256(key);
   if (stored !== digest) throw new Error(`The archive batch ${key} read back differs from what was written`);
   await failpoint(ctx, 'archival.after-object-write', { key });
+  return { rows, key, digest, size: body.length, retainUntil };
+}
+
+/** Archives one run of entries; answers how many were archived (0 when another run archived them first). */
+async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: Date): Promise<number> {
+  return recordBatch(ctx, by, await storeBatch(ctx, by.organizationId, rows, now));
+}
+
+/**
+ * The batch's transaction: locks its entries, checks none was archived or changed meanwhile, records the batch,
+ * marks the entries archived with their details cleared, counts the progress and audits AUDIT_LOG_ARCHIVED.
+ */
+export async function recordBatch(ctx: AppContext, by: Archiver, batch: StoredBatch, progress?: BatchProgress): Promise<number> {
+  // `progress`, when given, counts the batch into a background run in this same transaction.
+  const orgId = by.organizationId;
+  const { rows, key, digest, retainUntil } = batch;
+  const first = rows[0]!;
+  const last = rows[rows.length - 1]!;
 
   return ctx.db.transaction().execute(async (trx) => {
     const locked = await lockEntriesForArchival(trx, orgId, String(first.seq), String(last.seq));
@@ -127,7 +156,7 @@ async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: 
       organizationId: orgId,
       objectKey: key,
       sha256: digest,
-      sizeBytes: String(body.length),
+      sizeBytes: String(batch.size),
       firstSeq: String(first.seq),
       lastSeq: String(last.seq),
       entryCount: rows.length,
@@ -138,6 +167,7 @@ async function archiveRun(ctx: AppContext, by: Archiver, rows: AuditRow[], now: 
     });
     const marked = await markEntriesArchived(trx, orgId, String(first.seq), String(last.seq), batchId);
     if (marked !== rows.length) throw new Error('archival: the batch changed while it was recorded');
+    if (progress) await progress(trx, marked, batch.size);
     await by.audit(
       trx,
       'AUDIT_LOG_ARCHIVED',
@@ -166,22 +196,14 @@ function dryRunAnswer(counts: Awaited<ReturnType<typeof archivalCounts>>, cutoff
 }
 
 /**
- * POST /_api/system/archive-audit-logs: administrators. A real run needs system MFA of the organization class
- * (MFA_SYSTEM_OPERATIONS) and archives entries batch by batch, then signs the chain head; a dry run needs the
- * statistics' class (VIEW_ARCHIVAL_STATS) and answers how many entries would be archived and their dates.
+ * POST /_api/system/archive-audit-logs as a dry run (the statistics' class, VIEW_ARCHIVAL_STATS): how many
+ * entries would be archived and the dates they were written between. A real run is a background job
+ * (archival-runs.service.ts).
  */
-export async function archiveAuditLogs(
-  ctx: AppContext,
-  auth: AuthContext,
-  input: { dryRun: boolean },
-  meta: RequestMeta,
-): Promise<ArchiveAuditLogsResponse> {
-  const orgId = auth.user.organizationId;
-  const now = new Date();
-  const cutoff = archivalCutoff(now);
-  const counts = await auth.stepUp.run((trx) => archivalCounts(trx, orgId, cutoff));
-  if (input.dryRun) return dryRunAnswer(counts, cutoff);
-  return archiveOlderEntries(ctx, { organizationId: orgId, audit: auditFor(auth.user, meta), userId: auth.user.id }, now);
+export async function archivalDryRun(auth: AuthContext): Promise<ArchiveAuditLogsResponse> {
+  const cutoff = archivalCutoff(new Date());
+  const counts = await auth.stepUp.run((trx) => archivalCounts(trx, auth.user.organizationId, cutoff));
+  return dryRunAnswer(counts, cutoff);
 }
 
 /**

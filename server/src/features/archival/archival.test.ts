@@ -8,13 +8,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ARCHIVAL_MSG, AUDIT_LOG_MSG, type ArchivalStatsResponse, type CheckRetrievalsResponse } from '@strongroom/contracts';
+import {
+  ARCHIVAL_MSG,
+  AUDIT_LOG_MSG,
+  type ArchivalStatsResponse,
+  type CheckRetrievalsResponse,
+  type LatestArchivalRunResponse,
+} from '@strongroom/contracts';
 import { auditFor } from '../../shared/audit.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { addMember, newOrganizationWithTotp, ok, systemMfaToken, type TotpMember } from '../../../test/factories.js';
 import type { BlobStore, VaultObjectInfo } from '../../platform/storage/blob-store.js';
 import { ARCHIVE_RETRIEVAL_JOB, runRetrieval } from './archival-retrieval.service.js';
 import { archivalCutoff } from './archival.service.js';
+import { ARCHIVE_RUN_JOB, runArchivalJob } from './archival-runs.service.js';
 import { parseFailpoints, type Failpoints } from '../../platform/failpoints.js';
 
 let t: TestApp;
@@ -75,6 +82,22 @@ async function stats(m: TotpMember): Promise<ArchivalStatsResponse> {
 async function archive(m: TotpMember, dryRun: boolean) {
   const operation = dryRun ? 'VIEW_ARCHIVAL_STATS' : 'MFA_SYSTEM_OPERATIONS';
   return m.client.post('/_api/system/archive-audit-logs', { dryRun }, { 'x-mfa-token': await token(m, operation) });
+}
+
+/** The organization's latest archival run, read with the token that started it (the organization class). */
+async function latest(m: TotpMember): Promise<LatestArchivalRunResponse['run']> {
+  const answer = ok(await m.client.get('/_api/system/archival-runs/latest', { 'x-mfa-token': await token(m, 'MFA_SYSTEM_OPERATIONS') }));
+  return (answer as LatestArchivalRunResponse).run;
+}
+
+/** Runs the archival jobs that are due, as the background runner would. */
+const runArchivalJobs = () => t.ctx.jobs.runDueJobs([ARCHIVE_RUN_JOB]);
+
+/** A real archival: the request answers at once with its queued run, then its job runs to the end. */
+async function archiveFully(m: TotpMember) {
+  const queued = ok(await archive(m, false));
+  expect(await runArchivalJobs()).toEqual({ completed: 1, failed: 0 });
+  return queued;
 }
 
 /** A firm with 12 entries written 200 days ago, 3 written 100 days ago, and the ones of today. */
@@ -140,7 +163,17 @@ describe('GET /_api/system/archival-stats and POST /_api/system/archive-audit-lo
     });
     expect((await rowsOf(admin.organizationId)).filter((r) => r.archived)).toHaveLength(0);
 
-    expect(ok(await archive(admin, false))).toEqual({ archivedCount: 12, dryRun: false, batches: 1 });
+    // The request answers at once: the run is queued, nothing has moved yet.
+    const queued = ok(await archive(admin, false));
+    expect(queued).toEqual({ archivedCount: 0, dryRun: false, batches: 0, runId: expect.any(String), state: 'queued', entriesTotal: 12 });
+    expect(await latest(admin)).toMatchObject({ runId: queued.runId, state: 'queued', entriesDone: 0, entriesTotal: 12, startedAt: null });
+    expect((await rowsOf(admin.organizationId)).filter((r) => r.archived)).toHaveLength(0);
+    // The job archives them and reports its progress and its result.
+    expect(await runArchivalJobs()).toEqual({ completed: 1, failed: 0 });
+    const done = (await latest(admin))!;
+    expect(done).toMatchObject({ runId: queued.runId, state: 'completed', entriesDone: 12, entriesTotal: 12, batches: 1, message: null });
+    expect(done.bytes).toBeGreaterThan(0);
+    expect(Date.parse(done.finishedAt!)).toBeGreaterThanOrEqual(Date.parse(done.startedAt!));
     const after = await rowsOf(admin.organizationId);
     const archived = after.filter((r) => r.archived);
     expect(archived.map((r) => r.id)).toEqual(old.map((r) => r.id));
@@ -196,18 +229,38 @@ describe('GET /_api/system/archival-stats and POST /_api/system/archive-audit-lo
     const entry = (await rowsOf(admin.organizationId)).filter((r) => r.action === 'AUDIT_LOG_ARCHIVED');
     expect(entry).toHaveLength(1);
     expect(entry[0]).toMatchObject({
-      actorId: admin.userId,
+      actorId: null,
       targetTable: 'audit_archive_batches',
       targetId: batch.id,
       details: { entryCount: 12, sha256: batch.sha256 },
     });
+    expect(batch.archivedBy).toBe(admin.userId);
+    // The run's start is the administrator's, its completion Strongroom's.
+    const runEntries = (await rowsOf(admin.organizationId)).filter((r) => r.targetTable === 'audit_archival_runs');
+    expect(runEntries.map((r) => ({ action: r.action, actorId: r.actorId, targetId: r.targetId, details: r.details }))).toEqual([
+      {
+        action: 'AUDIT_ARCHIVAL_STARTED',
+        actorId: admin.userId,
+        targetId: queued.runId,
+        details: expect.objectContaining({ entriesTotal: 12 }),
+      },
+      {
+        action: 'AUDIT_ARCHIVAL_COMPLETED',
+        actorId: null,
+        targetId: queued.runId,
+        details: { entriesDone: 12, entriesTotal: 12, batches: 1, bytes: done.bytes },
+      },
+    ]);
 
     const s2 = await stats(admin);
     expect(s2).toMatchObject({ archivableLogsCount: 0, retentionStatus: 'Compliant', archivedLogsCount: 12 });
     expect(Date.parse(s2.lastArchivalDate!)).toBeGreaterThan(Date.now() - 60_000);
 
     // Idempotent: nothing more to archive, nothing archived twice.
-    expect(ok(await archive(admin, false))).toEqual({ archivedCount: 0, dryRun: false, batches: 0 });
+    const again = await archiveFully(admin);
+    expect(again).toMatchObject({ archivedCount: 0, state: 'queued', entriesTotal: 0 });
+    expect(again.runId).not.toBe(queued.runId);
+    expect(await latest(admin)).toMatchObject({ runId: again.runId, state: 'completed', entriesDone: 0, batches: 0 });
     expect(
       await t.ctx.db.selectFrom('auditArchiveBatches').select('id').where('organizationId', '=', admin.organizationId).execute(),
     ).toHaveLength(1);
@@ -215,9 +268,10 @@ describe('GET /_api/system/archival-stats and POST /_api/system/archive-audit-lo
     // The chain still holds: the integrity check re-hashes archived entries from their batch.
     const check = ok(await admin.client.post('/_api/security/integrity-check'));
     expect(check).toMatchObject({ isValid: true, invalidEntries: [] });
-    // The chain head was signed after the archival, at the archival's own entry.
+    // The chain head was signed after the archival, at the run's completion entry.
     const signed = await t.ctx.db.selectFrom('auditSignedHeads').selectAll().where('organizationId', '=', admin.organizationId).execute();
-    expect(signed.map((h) => ({ reason: h.reason, seq: h.seq }))).toEqual([{ reason: 'archival', seq: entry[0]!.seq }]);
+    // (The later run archived nothing and signed nothing; the integrity check signs the head it checked.)
+    expect(signed.filter((h) => h.reason === 'archival').map((h) => h.seq)).toEqual([runEntries[1]!.seq]);
   });
 
   it('a run stopped between the object write and its transaction leaves the entries as they were; the next run reuses the object', async () => {
@@ -225,11 +279,16 @@ describe('GET /_api/system/archival-stats and POST /_api/system/archive-audit-lo
     const config = t.ctx.config as { failpoints: Failpoints };
     const before = config.failpoints;
     config.failpoints = parseFailpoints('archival.after-object-write=error') as Failpoints;
+    let runId: string | undefined;
     try {
-      expect((await archive(admin, false)).statusCode).toBe(500);
+      runId = ok(await archive(admin, false)).runId;
+      expect(await runArchivalJobs()).toEqual({ completed: 0, failed: 1 });
     } finally {
       config.failpoints = before;
     }
+    // The run waits for its job's retry; a second request answers that run rather than starting another.
+    expect(await latest(admin)).toMatchObject({ runId, state: 'running', entriesDone: 0 });
+    expect(ok(await archive(admin, false))).toMatchObject({ runId, state: 'running', archivedCount: 0 });
     expect((await rowsOf(admin.organizationId)).filter((r) => r.archived)).toHaveLength(0);
     expect(
       await t.ctx.db.selectFrom('auditArchiveBatches').select('id').where('organizationId', '=', admin.organizationId).execute(),
@@ -237,7 +296,14 @@ describe('GET /_api/system/archival-stats and POST /_api/system/archive-audit-lo
     const orphans = fs.readdirSync(path.join(t.dataDir, 'objects', 'vault', admin.organizationId, 'audit'));
     expect(orphans).toHaveLength(1);
 
-    expect(ok(await archive(admin, false))).toMatchObject({ archivedCount: 12, batches: 1 });
+    // The retry comes after the job's retry delay (a few seconds).
+    await vi.waitFor(
+      async () => {
+        await runArchivalJobs();
+        expect(await latest(admin)).toMatchObject({ runId, state: 'completed', entriesDone: 12, batches: 1 });
+      },
+      { timeout: 60_000, interval: 1000 },
+    );
     const batch = await t.ctx.db
       .selectFrom('auditArchiveBatches')
       .selectAll()
@@ -247,13 +313,49 @@ describe('GET /_api/system/archival-stats and POST /_api/system/archive-audit-lo
     expect(ok(await admin.client.post('/_api/security/integrity-check'))).toMatchObject({ isValid: true });
   });
 
-  it('two runs at once archive each entry once', async () => {
+  it('two requests at once record one run, and each entry is archived once', async () => {
     const admin = await oldFirm('Concurrent LLP');
     await token(admin, 'MFA_SYSTEM_OPERATIONS');
     const [a, b] = await Promise.all([archive(admin, false), archive(admin, false)]);
-    const counts = [ok(a).archivedCount, ok(b).archivedCount].sort();
-    expect(counts).toEqual([0, 12]);
+    expect(ok(a).runId).toBeDefined();
+    expect(ok(b).runId).toBe(ok(a).runId);
+    const runs = await t.ctx.db.selectFrom('auditArchivalRuns').selectAll().where('organizationId', '=', admin.organizationId).execute();
+    expect(runs).toHaveLength(1);
+    expect(await runArchivalJobs()).toEqual({ completed: 1, failed: 0 });
     expect((await rowsOf(admin.organizationId)).filter((r) => r.archived)).toHaveLength(12);
+    expect((await rowsOf(admin.organizationId)).filter((r) => r.action === 'AUDIT_ARCHIVAL_STARTED')).toHaveLength(1);
+  });
+
+  it('a run whose job fails its last retry is failed and audited, and a new request starts again', async () => {
+    const admin = await oldFirm('Failing LLP');
+    const runId = ok(await archive(admin, false)).runId!;
+    const config = t.ctx.config as { failpoints: Failpoints };
+    const before = config.failpoints;
+    config.failpoints = parseFailpoints('archival.after-object-write=error') as Failpoints;
+    try {
+      await expect(runArchivalJob(t.ctx, { runId, organizationId: admin.organizationId }, { retryCount: 5 })).rejects.toThrow();
+    } finally {
+      config.failpoints = before;
+    }
+    expect(await latest(admin)).toMatchObject({ runId, state: 'failed', message: ARCHIVAL_MSG.archivalRunFailed, entriesDone: 0 });
+    const failedEntry = (await rowsOf(admin.organizationId)).filter((r) => r.action === 'AUDIT_ARCHIVAL_FAILED');
+    expect(failedEntry).toHaveLength(1);
+    expect(failedEntry[0]).toMatchObject({ actorId: null, targetId: runId });
+    // Its queued job finds the run ended and does nothing; a new request records a new run that archives all 12.
+    await runArchivalJobs();
+    const next = await archiveFully(admin);
+    expect(next.runId).not.toBe(runId);
+    expect(await latest(admin)).toMatchObject({ runId: next.runId, state: 'completed', entriesDone: 12 });
+  });
+
+  it("the latest run is for administrators, answers null before any run, and never another organization's run", async () => {
+    const admin = await newOrganizationWithTotp(t, 'No Runs LLP');
+    expect(await latest(admin)).toBeNull();
+    const user = await addMember(t, admin.organizationId, 'user');
+    expect((await user.client.get('/_api/system/archival-runs/latest')).statusCode).toBe(403);
+    const noCode = await admin.client.get('/_api/system/archival-runs/latest');
+    expect(noCode.statusCode).toBe(401);
+    expect(noCode.json()).toMatchObject({ code: 'MFA_REQUIRED', details: { operation: 'MFA_SYSTEM_OPERATIONS' } });
   });
 });
 
@@ -265,7 +367,7 @@ describe('POST /_api/audit-logs/retrieve-archived and check-retrievals', () => {
   beforeAll(async () => {
     admin = await oldFirm('Retrieve LLP');
     originals = new Map((await rowsOf(admin.organizationId)).map((r) => [String(r.id), r.details]));
-    ok(await archive(admin, false));
+    await archiveFully(admin);
     archivedIds = (await rowsOf(admin.organizationId)).filter((r) => r.archived).map((r) => String(r.id));
   });
 

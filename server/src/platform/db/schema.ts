@@ -222,6 +222,22 @@ interface AuditArchiveBatchesTable {
   createdAt: Timestamp;
 }
 
+interface AuditArchivalRunsTable {
+  id: Generated<string>;
+  organizationId: string;
+  requestedBy: number | null;
+  requestedAt: Timestamp;
+  cutoff: Timestamp;
+  state: Generated<'queued' | 'running' | 'completed' | 'failed'>;
+  entriesTotal: number;
+  entriesDone: Generated<number>;
+  batches: Generated<number>;
+  bytes: ColumnType<string, string | number | undefined, string | number>;
+  message: string | null;
+  startedAt: Timestamp | null;
+  finishedAt: Timestamp | null;
+}
+
 interface AuditLogRetrievalsTable {
   id: Generated<string>;
   organizationId: string;
@@ -543,6 +559,7 @@ export interface DB {
   auditChainHeads: AuditChainHeadsTable;
   auditSignedHeads: AuditSignedHeadsTable;
   auditArchiveBatches: AuditArchiveBatchesTable;
+  auditArchivalRuns: AuditArchivalRunsTable;
   auditLogRetrievals: AuditLogRetrievalsTable;
   authThrottle: AuthThrottleTable;
   systemSettings: SystemSettingsTable;

@@ -21,6 +21,7 @@ import { matterSearchText } from './20261201_0020_matter_search_text.js';
 import { recycleBin } from './20261202_0021_recycle_bin.js';
 import { nodeVersions } from './20261202_0022_node_versions.js';
 import { vaultVersions } from './20261203_0023_vault_versions.js';
+import { archivalRuns } from './20261204_0025_archival_runs.js';
 import { matterListSearch } from './20261204_0026_matter_list_search.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
@@ -47,5 +48,6 @@ export const migrations: Record<string, Migration> = {
   '20261202_0021_recycle_bin': recycleBin,
   '20261202_0022_node_versions': nodeVersions,
   '20261203_0023_vault_versions': vaultVersions,
+  '20261204_0025_archival_runs': archivalRuns,
   '20261204_0026_matter_list_search': matterListSearch,
 };

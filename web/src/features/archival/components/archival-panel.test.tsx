@@ -33,19 +33,42 @@ const headerOf = (i: number) => {
 };
 
 let statsBroken: boolean;
+/** The runs GET /_api/system/archival-runs/latest answers, one per read (the last one again once they run out). */
+let runReads: Array<Record<string, unknown> | null>;
+const run = (over: Record<string, unknown>) => ({
+  runId: 'run-1',
+  state: 'running',
+  requestedAt: '2026-11-27T10:00:00.000Z',
+  cutoff: '2026-05-31T10:00:00.000Z',
+  entriesTotal: 12,
+  entriesDone: 0,
+  batches: 0,
+  bytes: 0,
+  startedAt: '2026-11-27T10:00:01.000Z',
+  finishedAt: null,
+  message: null,
+  ...over,
+});
 beforeEach(() => {
   statsBroken = false;
+  runReads = [
+    run({ entriesDone: 5, batches: 1 }),
+    run({ state: 'completed', entriesDone: 12, batches: 2, finishedAt: '2026-11-27T10:00:09.000Z' }),
+  ];
   archivable = 12;
   refusal = null;
+  // A real archival answers at once with its queued run; the run's progress is read from the latest run.
   archiveAnswer = (dryRun) =>
-    Response.json({
-      archivedCount: archivable,
-      dryRun,
-      batches: dryRun ? 0 : 1,
-      ...(dryRun
-        ? { range: { before: '2026-05-30T00:00:00.000Z', oldest: '2025-01-02T10:00:00.000Z', newest: '2026-04-01T10:00:00.000Z' } }
-        : {}),
-    });
+    Response.json(
+      dryRun
+        ? {
+            archivedCount: archivable,
+            dryRun,
+            batches: 0,
+            range: { before: '2026-05-30T00:00:00.000Z', oldest: '2025-01-02T10:00:00.000Z', newest: '2026-04-01T10:00:00.000Z' },
+          }
+        : { archivedCount: 0, dryRun, batches: 0, runId: 'run-1', state: 'queued', entriesTotal: archivable },
+    );
   calls = stubFetch(({ path, body }) => {
     const i = calls.length - 1;
     if (path === '/_api/system/archival-stats') {
@@ -59,6 +82,11 @@ beforeEach(() => {
         retentionStatus: archivable > 0 ? 'Archival Overdue' : 'Compliant',
         archivedLogsCount: 0,
       });
+    }
+    if (path === '/_api/system/archival-runs/latest') {
+      // As the server: the progress is of the archival's class.
+      if (headerOf(i) !== ORG_TOKEN) return mfaRequired('MFA_SYSTEM_OPERATIONS');
+      return Response.json({ run: runReads.length > 1 ? runReads.shift() : runReads[0] });
     }
     if (path === '/_api/auth/verifySystemMfa') {
       const { operation, mfaToken } = body as { operation: string; mfaToken: string };
@@ -218,9 +246,32 @@ describe('the archival panel', { timeout: 20_000 }, () => {
     );
     // A real archival is another class: it asks for a code of its own.
     await enterCode(user, SYSTEM_PROMPT);
-    expect(await screen.findByText(ARCHIVAL_MSG.archivalDone(12))).toBeInTheDocument();
+    // It runs in the background: both dialogs close at once and the panel shows its progress, then its result.
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(archives().at(-1)).toEqual({ dryRun: false });
+    const progress = await screen.findByTestId('archival-progress');
+    expect(within(progress).getByRole('progressbar', { name: ARCHIVAL_MSG.archivalProgressLabel })).toHaveAttribute('aria-valuenow', '42');
+    expect(progress).toHaveTextContent(ARCHIVAL_MSG.archivalProgress(5, 12));
+    expect(await screen.findByTestId('archival-result')).toHaveTextContent(ARCHIVAL_MSG.archivalDone(12));
+    expect(screen.queryByTestId('archival-progress')).not.toBeInTheDocument();
+    expect(await screen.findAllByText(ARCHIVAL_MSG.archivalDone(12))).toHaveLength(2);
+  });
+
+  it('toasts an archival whose run failed in the background', async () => {
+    runReads = [run({ state: 'failed', entriesDone: 5, batches: 1, message: ARCHIVAL_MSG.archivalRunFailed })];
+    const { user } = render();
+    await user.click(screen.getByRole('button', { name: ARCHIVAL_MSG.archiveButton }));
+    const dialog = await screen.findByRole('dialog', { name: ARCHIVAL_MSG.dialogTitle });
+    await user.click(within(dialog).getByRole('checkbox', { name: ARCHIVAL_MSG.dryRunLabel }));
+    await user.click(within(dialog).getByRole('button', { name: ARCHIVAL_MSG.archive }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: ARCHIVAL_MSG.confirmTitle })).getByRole('button', {
+        name: ARCHIVAL_MSG.confirmButton,
+      }),
+    );
+    await enterCode(user, SYSTEM_PROMPT);
+    expect(await screen.findByRole('alert')).toHaveTextContent(ARCHIVAL_MSG.archivalFailed(ARCHIVAL_MSG.archivalRunFailed));
+    expect(await screen.findAllByText(ARCHIVAL_MSG.archivalFailed(ARCHIVAL_MSG.archivalRunFailed))).toHaveLength(2);
   });
 
   it('toasts a failed archival that came without a JSON error with its HTTP status', async () => {

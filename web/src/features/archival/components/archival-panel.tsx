@@ -9,6 +9,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-error';
 import { getSystemMfaToken, requireSystemMfa } from '@/lib/system-mfa';
 import { isStatsLocked, useArchivalStats } from '../api/get-archival-stats';
+import { ArchivalRunProgress } from './archival-run-progress';
 import { ArchiveDialog } from './archive-dialog';
 
 type ArchivalPanelProps = {
@@ -25,7 +26,8 @@ function formatDate(iso: string | null): string {
 }
 
 /**
- * Administrators: how many logs there are, how many are old enough to archive, and the archival dialog. The
+ * Administrators: how many logs there are, how many are old enough to archive, the archival dialog, and the
+ * progress of an archival running in the background (then its result). The
  * statistics need a verification code, asked for only when the administrator presses 'Show statistics': the page
  * around the panel (list, filters, export) never waits for it. A code verified in the last 30 minutes still
  * holds, so the statistics then show at once.
@@ -35,6 +37,7 @@ export function ArchivalPanel({ auditLogsKey }: ArchivalPanelProps) {
   const [asking, setAsking] = useState(false);
   const stats = useArchivalStats(unlocked);
   const [open, setOpen] = useState(false);
+  const [followRunId, setFollowRunId] = useState<string | null>(null);
   const data = stats.data;
   const overdue = (data?.archivableLogsCount ?? 0) > 0;
   const locked = !data && (!unlocked || isStatsLocked(stats.error));
@@ -98,9 +101,10 @@ export function ArchivalPanel({ auditLogsKey }: ArchivalPanelProps) {
               />
             </dl>
           )}
+          <ArchivalRunProgress followRunId={followRunId} auditLogsKey={auditLogsKey} />
         </CardContent>
       </section>
-      <ArchiveDialog open={open} onOpenChange={setOpen} auditLogsKey={auditLogsKey} />
+      <ArchiveDialog open={open} onOpenChange={setOpen} auditLogsKey={auditLogsKey} onRunStarted={setFollowRunId} />
     </Card>
   );
 }

@@ -11,6 +11,8 @@ type ArchiveDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   auditLogsKey: readonly unknown[];
+  /** A real archival was started (or one was already under way): its run, whose progress the panel follows. */
+  onRunStarted: (runId: string) => void;
 };
 
 /** A date of the dry run's range, in the reader's words. */
@@ -42,10 +44,10 @@ function DryRunResult({ result }: { result: ArchiveAuditLogsResponse }) {
 /**
  * The archival dialog: a dry run (checked by default) runs at once and only counts, and its result (how many
  * entries would be archived, written between which dates) stays shown in the dialog; unchecked, a warning shows
- * and Archive asks once more in a second 'Confirm archival' dialog before anything moves. A real archival's
- * success closes both.
+ * and Archive asks once more in a second 'Confirm archival' dialog before anything moves. Once a real archival
+ * is started both close, and the panel follows the run to its end.
  */
-export function ArchiveDialog({ open, onOpenChange, auditLogsKey }: ArchiveDialogProps) {
+export function ArchiveDialog({ open, onOpenChange, auditLogsKey, onRunStarted }: ArchiveDialogProps) {
   const [dryRun, setDryRun] = useState(true);
   const [confirming, setConfirming] = useState(false);
   const [result, setResult] = useState<ArchiveAuditLogsResponse | null>(null);
@@ -61,9 +63,15 @@ export function ArchiveDialog({ open, onOpenChange, auditLogsKey }: ArchiveDialo
   const run = (asDryRun: boolean) =>
     archive.mutate(asDryRun, {
       onSuccess: (answer) => {
-        toast.success(answer.dryRun ? ARCHIVAL_MSG.dryRunDone(answer.archivedCount) : ARCHIVAL_MSG.archivalDone(answer.archivedCount));
-        if (answer.dryRun) setResult(answer);
-        else close();
+        if (answer.dryRun) {
+          toast.success(ARCHIVAL_MSG.dryRunDone(answer.archivedCount));
+          setResult(answer);
+          return;
+        }
+        // A real archival runs in the background: the panel shows its progress, and its result when it ends.
+        if (answer.runId) onRunStarted(answer.runId);
+        else toast.success(ARCHIVAL_MSG.archivalDone(answer.archivedCount));
+        close();
       },
       onError: (error) => {
         if (isMfaCancelledError(error) || isMfaRequiredError(error)) return;
