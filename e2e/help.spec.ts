@@ -19,6 +19,7 @@ const SECTIONS = [
   'Retention',
   'Uploads and resume',
   'Versions and files with the same name',
+  'Deleting and the recycle bin',
   'Guests and what they can do',
   'How an auditor verifies a vault certificate and the audit trail',
   'Keyboard shortcuts',
@@ -56,8 +57,9 @@ test('the Help page lists every section in its table of contents, each a real se
     const section = page.getByRole('region', { name: title });
     await expect(section.getByRole('heading', { level: 2, name: title })).toBeVisible();
   }
-  // What the page says is what the product does: a same-name upload is refused, not versioned.
-  await expect(page.getByRole('region', { name: 'Versions and files with the same name' })).toContainText('does not keep versions');
+  // What the page says is what the product does: a same-name upload can become a new version; deletion goes to the bin.
+  await expect(page.getByRole('region', { name: 'Versions and files with the same name' })).toContainText('keeps every version');
+  await expect(page.getByRole('region', { name: 'Deleting and the recycle bin' })).toContainText('cannot be undone');
   await expect(page.getByRole('region', { name: 'Keyboard shortcuts' })).toContainText('Focus the search box');
   await expect(page.getByRole('region', { name: 'How an auditor verifies a vault certificate and the audit trail' })).toContainText(
     'npm run verify-certificate',

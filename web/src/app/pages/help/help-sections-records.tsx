@@ -1,4 +1,4 @@
-import { UPLOAD_LIMITS } from '@strongroom/contracts';
+import { SETTINGS_LIMITS, UPLOAD_LIMITS } from '@strongroom/contracts';
 import type { HelpSection } from './help-section';
 import { Code, Command, H3, Ol, P, Ul, Where } from './help-text';
 
@@ -36,9 +36,9 @@ export const RECORDS_SECTIONS: HelpSection[] = [
     body: (
       <>
         <P>
-          Vaulting a matter copies each of its files into write-once storage, locked until the vaulting date plus the retention period
-          chosen in the vault dialog. Once the copy is done and every file's size and SHA-256 is checked, Strongroom signs a{' '}
-          <Where>vault certificate</Where> with your installation's key and stores it under the same kind of lock.
+          Vaulting a matter copies each of its files, every version of each, into write-once storage, locked until the vaulting date plus
+          the retention period chosen in the vault dialog. Once the copy is done and every file's size and SHA-256 is checked, Strongroom
+          signs a <Where>vault certificate</Where> with your installation's key and stores it under the same kind of lock.
         </P>
         <H3>What cannot be undone</H3>
         <Ul>
@@ -110,12 +110,33 @@ export const RECORDS_SECTIONS: HelpSection[] = [
     body: (
       <>
         <P>
-          Strongroom does not keep versions of a file. Names are unique within a folder, ignoring capitals: uploading a file whose name is
-          already used there is refused with “An item named … already exists in this folder.”, and the existing file is left as it was.
+          Strongroom keeps every version of a file. Uploading a file whose name is already used in the folder asks what to do: add it as a
+          new version of that file (the default), keep both (the new one is named “name (2).ext”), or skip it. When several files clash,
+          Apply to all gives the same answer for the rest.
         </P>
         <P>
-          To keep a newer draft beside the old one, give it a distinct name before uploading (for example with a date or “v2”), or rename
-          the existing file first.
+          A file's <Where>Versions</Where> (in its menu, and under its preview) lists each version with its number, size, SHA-256, who added
+          it and when. An earlier version can be previewed and downloaded, and <Where>Restore</Where> makes it current again as a new
+          version: nothing is ever overwritten. Under legal hold and in the vault no version can be added or restored. Vaulting copies every
+          version, and the vault certificate lists each version's SHA-256.
+        </P>
+      </>
+    ),
+  },
+  {
+    id: 'recycle-bin',
+    title: 'Deleting and the recycle bin',
+    body: (
+      <>
+        <P>
+          Deleting a file or folder moves it to the matter's <Where>Recycle bin</Where> (the button above the contents). It stays there for
+          your firm's bin period ({SETTINGS_LIMITS.binRetentionDaysDefault} days unless an administrator changes it in{' '}
+          <Where>Settings → Retention &amp; Vault</Where>). <Where>Undo</Where> in the message after deleting puts it back at once; from the
+          bin, anyone who may delete can restore it to its folder.
+        </P>
+        <P>
+          When the bin period is over, a daily job deletes the item for good, with every version of its files: that cannot be undone.
+          Matters under legal hold and vaulted matters cannot delete anything.
         </P>
       </>
     ),
