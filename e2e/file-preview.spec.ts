@@ -161,7 +161,7 @@ test('a PDF is drawn in the page, page by page, and its text can be selected', a
   await expect(facts).toContainText(ADMIN.name);
   await expect(facts).toContainText(/[0-9a-f]{64}/);
   await expect(facts).toContainText(`Root / ${PDF_NAME}`);
-  await expect(sheet.getByRole('button', { name: 'Download' })).toBeVisible();
+  await expect(sheet.getByRole('button', { name: 'Download', exact: true })).toBeVisible();
   await shotSizes(admin, 'file-preview-pdf', () => expect(first.locator('.textLayer')).toContainText('Completion shall'));
 
   await sheet.getByRole('button', { name: 'Next page' }).click();

@@ -124,12 +124,13 @@ test('the guest signs in, opens the shared matter and downloads its file intact'
   await expect(row).toBeVisible();
   await shotThemes(guest, 'guest-shared-matter');
 
-  // Enter opens the file's panel, whose Download the guest's grant allows.
+  // Enter opens the file's panel, whose Download the guest's grant allows (the panel's own button: the versions
+  // list below it, loaded a moment later, has 'Download version 1' too).
   await row.focus();
   await guest.keyboard.press('Enter');
   const panel = guest.getByRole('complementary', { name: 'File preview' });
   const downloaded = guest.waitForEvent('download');
-  await panel.getByRole('button', { name: 'Download' }).click();
+  await panel.getByRole('button', { name: 'Download', exact: true }).click();
   const download = await downloaded;
   expect(download.suggestedFilename()).toBe('settlement.pdf');
   expect(sha256(fs.readFileSync((await download.path())!))).toBe(sha256(BYTES));
