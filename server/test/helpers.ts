@@ -10,9 +10,35 @@ import { openPglite, openPostgres, type DatabaseHandle } from '../src/platform/d
 import { createOrganizationFromCli } from '../src/features/setup/setup.service.js';
 import { currentTotp } from '../src/features/mfa/totp.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
+import { NOT_DISTRIBUTED, TenantScopeRecorder, unexcused } from './tenant-scope.js';
+
+/**
+ * Every test database records the queries the product sends that read or change an organization's table
+ * without naming the organization (see tenant-scope.ts); closing it fails the test file when one was sent.
+ */
+async function withTenantScope(h: DatabaseHandle): Promise<DatabaseHandle> {
+  const { rows } = await h.pool.query<{ t: string }>(
+    "select table_name as t from information_schema.columns where table_schema = 'public' and column_name = 'organization_id'",
+  );
+  const recorder = new TenantScopeRecorder(new Set(rows.map((r) => r.t).filter((t) => !NOT_DISTRIBUTED.has(t))));
+  const close = h.close;
+  return {
+    ...h,
+    db: h.db.withPlugin(recorder),
+    async close() {
+      await close();
+      const found = unexcused(recorder.violations);
+      if (found.length) throw new Error(`Queries of an organization's table that do not name the organization:\n${found.join('\n')}`);
+    },
+  };
+}
 
 /** A fresh, migrated database for one test file: PGlite from the snapshot, or a copy of the PG template. */
 export async function testDatabase(): Promise<DatabaseHandle> {
+  return withTenantScope(await openTestDatabase());
+}
+
+async function openTestDatabase(): Promise<DatabaseHandle> {
   if (process.env.TEST_DB_KIND === 'postgres') {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     const name = `strongroom_t_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;

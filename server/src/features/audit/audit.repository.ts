@@ -150,7 +150,13 @@ export async function chainBatch(db: Executor, organizationId: string, afterSeq:
 
 /** The entry at a position of the organization's chain. */
 export function chainEntryAt(db: Executor, organizationId: string, seq: number): Promise<AuditLogRow | undefined> {
-  return db.selectFrom('auditLogs').selectAll().where('chainKey', '=', organizationId).where('seq', '=', String(seq)).executeTakeFirst();
+  return db
+    .selectFrom('auditLogs')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('chainKey', '=', organizationId)
+    .where('seq', '=', String(seq))
+    .executeTakeFirst();
 }
 
 export type SignedHeadRow = Selectable<DB['auditSignedHeads']>;

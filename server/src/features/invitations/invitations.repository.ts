@@ -30,7 +30,9 @@ export function findPendingInvitationByEmail(db: Executor, organizationId: strin
 export function listOpenInvitations(db: Executor, organizationId: string) {
   return db
     .selectFrom('invitations')
-    .leftJoin('users', 'users.id', 'invitations.invitedBy')
+    .leftJoin('users', (j) =>
+      j.onRef('users.id', '=', 'invitations.invitedBy').onRef('users.organizationId', '=', 'invitations.organizationId'),
+    )
     .select([
       'invitations.id',
       'invitations.email',
@@ -61,17 +63,26 @@ export function lockInvitationById(db: Executor, organizationId: string, id: str
 }
 
 /** A new link for an invitation: the old token stops working, the new one lasts from now. */
-export function renewInvitation(db: Executor, id: string, tokenHash: string, expiresAt: Date) {
+/** An invitation named by its organization and id. */
+type InvitationRef = { id: string; organizationId: string };
+
+export function renewInvitation(db: Executor, invitation: InvitationRef, tokenHash: string, expiresAt: Date) {
   return db
     .updateTable('invitations')
     .set({ tokenHash, expiresAt })
-    .where('id', '=', id)
+    .where('organizationId', '=', invitation.organizationId)
+    .where('id', '=', invitation.id)
     .returning(['id', 'email', 'role', 'createdAt', 'expiresAt', 'invitedBy'])
     .executeTakeFirstOrThrow();
 }
 
-export async function revokeInvitation(db: Executor, id: string): Promise<void> {
-  await db.updateTable('invitations').set({ revokedAt: new Date() }).where('id', '=', id).execute();
+export async function revokeInvitation(db: Executor, invitation: InvitationRef): Promise<void> {
+  await db
+    .updateTable('invitations')
+    .set({ revokedAt: new Date() })
+    .where('organizationId', '=', invitation.organizationId)
+    .where('id', '=', invitation.id)
+    .execute();
 }
 
 /** Revokes the open invitations of an address in an organization (an expired one is replaced by a new invitation). */

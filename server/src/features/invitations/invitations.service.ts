@@ -148,7 +148,7 @@ export async function resendInvitation(
     if (existing && existing.organizationId === user.organizationId) throw conflict(MSG.inviteAlreadyMember, { reason: 'ALREADY_MEMBER' });
     const row = await renewInvitation(
       trx,
-      inv.id,
+      inv,
       hashToken(existing ? newToken() : token),
       new Date(Date.now() + INVITATION_DAYS * 86_400_000),
     );
@@ -173,7 +173,7 @@ export async function revokeInvitationById(
     const inv = await lockInvitationById(trx, user.organizationId, input.invitationId);
     if (!inv) throw notFound(TEAM_MSG.invitationNotFound);
     requireMayInvite(user, inv.role);
-    await revokeInvitation(trx, inv.id);
+    await revokeInvitation(trx, inv);
     await auditFor(user, meta)(trx, 'INVITATION_REVOKED', { table: 'invitations', id: inv.id }, { email: inv.email, role: inv.role });
   });
   return { success: true, message: TEAM_MSG.invitationRevoked };

@@ -64,8 +64,10 @@ export async function binRetentionDays(db: Executor, organizationId: string): Pr
 export function listBinEntries(db: Executor, organizationId: string, matterId: string) {
   return db
     .selectFrom('binEntries as b')
-    .innerJoin('nodes as n', (j) => j.onRef('n.id', '=', 'b.nodeId').onRef('n.binEntryId', '=', 'b.id'))
-    .leftJoin('users as u', 'u.id', 'b.deletedBy')
+    .innerJoin('nodes as n', (j) =>
+      j.onRef('n.id', '=', 'b.nodeId').onRef('n.binEntryId', '=', 'b.id').onRef('n.organizationId', '=', 'b.organizationId'),
+    )
+    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'b.deletedBy').onRef('u.organizationId', '=', 'b.organizationId'))
     .select([
       'b.id',
       'b.nodeId',

@@ -139,7 +139,7 @@ async function putBack(
   await withNameGuard(
     () => top.name,
     async () => {
-      await requireNameFree(trx, matter.id, parentId, top.name);
+      await requireNameFree(trx, matter, parentId, top.name);
       await restoreBinEntry(trx, entry, parentId);
     },
   );

@@ -7,6 +7,7 @@ export { nodeDto } from './nodes.service.js';
 export { getMatterDetail } from './nodes.service.js';
 // Reading one node, and which stored objects nodes still point at (uploads' clean-up).
 export { findNode, keyServesLiveFile, keysStillReferenced } from './node-records.service.js';
+export { organizationOfKey } from './nodes.repository.js';
 // A vaulted file's node moved to its vault copy (the vault transfer).
 export { moveVersionToVaultCopy } from './node-records.service.js';
 // Deleting stored objects that rows no longer point at, as a durable job (uploads, vault).

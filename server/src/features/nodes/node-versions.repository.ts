@@ -20,7 +20,9 @@ export type NewVersion = {
 export function listVersions(db: Executor, organizationId: string, nodeId: string): Promise<NodeVersionWithCreator[]> {
   return db
     .selectFrom('nodeVersions')
-    .leftJoin('users', 'users.id', 'nodeVersions.createdBy')
+    .leftJoin('users', (j) =>
+      j.onRef('users.id', '=', 'nodeVersions.createdBy').onRef('users.organizationId', '=', 'nodeVersions.organizationId'),
+    )
     .selectAll('nodeVersions')
     .select(['users.publicId as creatorId', 'users.fullName as creatorName'])
     .where('nodeVersions.organizationId', '=', organizationId)

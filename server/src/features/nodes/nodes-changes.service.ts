@@ -23,6 +23,7 @@ import {
   updateNode,
   type NewNode,
   type NodeRow,
+  type MatterRef,
 } from './nodes.repository.js';
 import { nodeDto } from './nodes.service.js';
 
@@ -38,12 +39,12 @@ export async function resolveParentFolder(trx: Executor, matter: MatterRow, pare
 /** 409 when the folder already has an item of that name (case-insensitive). */
 export async function requireNameFree(
   trx: Executor,
-  matterId: string,
+  matter: MatterRef,
   parentId: string | null,
   name: string,
   exceptNodeId?: string,
 ): Promise<void> {
-  if (await nameTaken(trx, matterId, parentId, name, exceptNodeId))
+  if (await nameTaken(trx, matter, parentId, name, exceptNodeId))
     throw conflict(NODE_MSG.nameExists(name), { reason: 'NAME_TAKEN', field: 'name' });
 }
 
@@ -80,7 +81,7 @@ export async function createFolder(
         const matter = await lockVisibleMatter(trx, user, input.matterId);
         requireMatterWritable(matter, { legalHold: NODE_MSG.folderCreateLegalHold, vaulted: NODE_MSG.folderCreateVaulted });
         const parentId = await resolveParentFolder(trx, matter, input.parentId);
-        await requireNameFree(trx, matter.id, parentId, name);
+        await requireNameFree(trx, matter, parentId, name);
         const row = await insertNode(trx, {
           organizationId: user.organizationId,
           matterId: matter.id,
@@ -143,7 +144,7 @@ export async function renameNode(
       ctx.db.transaction().execute(async (trx) => {
         const { matter, node } = await lockNodeForChange(trx, auth, input.nodeId);
         if (node.name === newName) return node;
-        await requireNameFree(trx, node.matterId, node.parentId, newName, node.id);
+        await requireNameFree(trx, { id: node.matterId, organizationId: node.organizationId }, node.parentId, newName, node.id);
         const updated = await updateNode(trx, node, { name: newName });
         await auditFor(user, meta)(
           trx,
@@ -182,7 +183,7 @@ export async function moveNode(ctx: AppContext, auth: AuthContext, input: MoveNo
         // Under the matter's lock the tree cannot change between this check and the update.
         if (parentId && node.nodeType === 'folder' && (await isSelfOrDescendant(trx, node.id, parentId)))
           throw badRequest(NODE_MSG.moveIntoItself);
-        await requireNameFree(trx, matter.id, parentId, node.name, node.id);
+        await requireNameFree(trx, matter, parentId, node.name, node.id);
         const updated = await updateNode(trx, node, { parentId });
         await auditFor(user, meta)(
           trx,

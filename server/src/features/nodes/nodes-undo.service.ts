@@ -36,7 +36,7 @@ export async function undoRenameNode(
   await withNameGuard(
     () => name,
     async () => {
-      await requireNameFree(trx, node.matterId, node.parentId, name, node.id);
+      await requireNameFree(trx, { id: node.matterId, organizationId: node.organizationId }, node.parentId, name, node.id);
       await updateNode(trx, node, { name });
     },
   );
@@ -72,7 +72,7 @@ export async function undoMoveNode(
   await withNameGuard(
     () => node.name,
     async () => {
-      await requireNameFree(trx, matter.id, parentId, node.name, node.id);
+      await requireNameFree(trx, matter, parentId, node.name, node.id);
       await updateNode(trx, node, { parentId });
     },
   );

@@ -11,7 +11,7 @@ import { NAME_MAX_LENGTH, NODE_MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { conflict } from '../../shared/errors.js';
 import { requireNameFree } from './nodes-changes.service.js';
-import { itemNamed, nameTaken } from './nodes.repository.js';
+import { itemNamed, nameTaken, type MatterRef } from './nodes.repository.js';
 
 type UploadTarget = { kind: 'newFile'; name: string } | { kind: 'newVersion'; nodeId: string };
 
@@ -24,27 +24,27 @@ function numberedName(name: string, n: number): string {
 }
 
 /** The first of 'name (2).ext', 'name (3).ext', ... not taken in the folder. */
-async function firstFreeNumberedName(db: Executor, matterId: string, parentId: string | null, name: string): Promise<string> {
+async function firstFreeNumberedName(db: Executor, matter: MatterRef, parentId: string | null, name: string): Promise<string> {
   for (let n = 2; ; n++) {
     const candidate = numberedName(name, n);
-    if (!(await nameTaken(db, matterId, parentId, candidate))) return candidate;
+    if (!(await nameTaken(db, matter, parentId, candidate))) return candidate;
   }
 }
 
 export async function resolveUploadTarget(
   db: Executor,
-  matterId: string,
+  matter: MatterRef,
   parentId: string | null,
   name: string,
   onConflict: UploadOnConflict | null | undefined,
 ): Promise<UploadTarget> {
   if (!onConflict) {
-    await requireNameFree(db, matterId, parentId, name);
+    await requireNameFree(db, matter, parentId, name);
     return { kind: 'newFile', name };
   }
-  const existing = await itemNamed(db, matterId, parentId, name);
+  const existing = await itemNamed(db, matter, parentId, name);
   if (!existing) return { kind: 'newFile', name };
-  if (onConflict === 'keepBoth') return { kind: 'newFile', name: await firstFreeNumberedName(db, matterId, parentId, name) };
+  if (onConflict === 'keepBoth') return { kind: 'newFile', name: await firstFreeNumberedName(db, matter, parentId, name) };
   if (existing.nodeType !== 'file') throw conflict(NODE_MSG.nameExists(name), { reason: 'NAME_TAKEN', field: 'name' });
   return { kind: 'newVersion', nodeId: existing.id };
 }

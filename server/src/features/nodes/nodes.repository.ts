@@ -12,7 +12,7 @@ const ROOT = '00000000-0000-0000-0000-000000000000';
 function withCreator(db: Executor) {
   return db
     .selectFrom('nodes')
-    .leftJoin('users', 'users.id', 'nodes.createdBy')
+    .leftJoin('users', (j) => j.onRef('users.id', '=', 'nodes.createdBy').onRef('users.organizationId', '=', 'nodes.organizationId'))
     .selectAll('nodes')
     .select(['users.publicId as creatorId', 'users.fullName as creatorName']);
 }
@@ -85,9 +85,12 @@ export async function isSelfOrDescendant(db: Executor, nodeId: string, candidate
 }
 
 /** Whether a folder already holds a live node of that name, ignoring case (optionally not counting one node). */
+/** A matter named by its organization and id, as every query of its tree names both. */
+export type MatterRef = { id: string; organizationId: string };
+
 export async function nameTaken(
   db: Executor,
-  matterId: string,
+  matter: MatterRef,
   parentId: string | null,
   name: string,
   exceptNodeId?: string,
@@ -95,7 +98,8 @@ export async function nameTaken(
   let q = db
     .selectFrom('nodes')
     .select('id')
-    .where('matterId', '=', matterId)
+    .where('organizationId', '=', matter.organizationId)
+    .where('matterId', '=', matter.id)
     .where('binEntryId', 'is', null)
     .where(sql<boolean>`coalesce(parent_id, ${ROOT}::uuid) = ${parentId ?? ROOT}::uuid`)
     .where((eb) => eb(eb.fn('lower', ['name']), '=', sql<string>`lower(${name})`));
@@ -104,12 +108,13 @@ export async function nameTaken(
 }
 
 /** The item of that name in the folder (case-insensitive), if any. */
-export function itemNamed(db: Executor, matterId: string, parentId: string | null, name: string) {
+export function itemNamed(db: Executor, matter: MatterRef, parentId: string | null, name: string) {
   return (
     db
       .selectFrom('nodes')
       .select(['id', 'nodeType'])
-      .where('matterId', '=', matterId)
+      .where('organizationId', '=', matter.organizationId)
+      .where('matterId', '=', matter.id)
       // A binned file of that name is not the one a new version goes to: the name is free again.
       .where('binEntryId', 'is', null)
       .where(sql<boolean>`coalesce(parent_id, ${ROOT}::uuid) = ${parentId ?? ROOT}::uuid`)
@@ -149,20 +154,35 @@ export function updateNode(db: Executor, node: NodeRow, changes: Partial<Pick<No
 }
 
 /**
+ * The organization a stored object belongs to, from its key: the product names every file's object under
+ * `org/<organization>/…` (working copies) or `vault/<organization>/…` (vault copies). Null for any other key,
+ * which no file points at.
+ */
+export function organizationOfKey(key: string): string | null {
+  return /^(?:org|vault)\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\//.exec(key)?.[1] ?? null;
+}
+
+/**
  * Whether a file that is not in the recycle bin (or one of its versions) points at the object: what a signed
  * download or preview link serves. A binned file's links are dead at once, though its bytes stay until purged.
  */
 export async function keyServesLiveFile(db: Executor, key: string): Promise<boolean> {
+  const organizationId = organizationOfKey(key);
+  if (organizationId === null) return false;
   const row = await db
     .selectFrom('nodes')
     .select('id')
+    .where('organizationId', '=', organizationId)
     .where('storagePath', '=', key)
     .where('binEntryId', 'is', null)
     .union(
       db
         .selectFrom('nodeVersions')
-        .innerJoin('nodes', 'nodes.id', 'nodeVersions.nodeId')
+        .innerJoin('nodes', (j) =>
+          j.onRef('nodes.id', '=', 'nodeVersions.nodeId').onRef('nodes.organizationId', '=', 'nodeVersions.organizationId'),
+        )
         .select('nodes.id')
+        .where('nodeVersions.organizationId', '=', organizationId)
         .where('nodeVersions.storagePath', '=', key)
         .where('nodes.binEntryId', 'is', null),
     )
@@ -172,12 +192,16 @@ export async function keyServesLiveFile(db: Executor, key: string): Promise<bool
 
 /** Keys among `keys` that a node, or any version of a file, still points at. */
 export async function referencedKeys(db: Executor, keys: string[]): Promise<Set<string>> {
-  if (keys.length === 0) return new Set();
+  const organizations = [...new Set(keys.map(organizationOfKey))].filter((o): o is string => o !== null);
+  if (organizations.length === 0) return new Set();
   const rows = await db
     .selectFrom('nodes')
     .select('storagePath')
+    .where('organizationId', 'in', organizations)
     .where('storagePath', 'in', keys)
-    .union(db.selectFrom('nodeVersions').select('storagePath').where('storagePath', 'in', keys))
+    .union(
+      db.selectFrom('nodeVersions').select('storagePath').where('organizationId', 'in', organizations).where('storagePath', 'in', keys),
+    )
     .execute();
   return new Set(rows.map((r) => r.storagePath!));
 }

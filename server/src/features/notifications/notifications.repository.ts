@@ -26,6 +26,7 @@ function unreadBy(eb: ExpressionBuilder<DB, 'auditLogs'>, v: Visibility, allRead
       eb
         .selectFrom('notificationReads')
         .select(sql`1`.as('one'))
+        .where('notificationReads.organizationId', '=', v.organizationId)
         .where('notificationReads.userId', '=', v.userId)
         .whereRef('notificationReads.notificationKey', '=', sql<string>`'audit-' || audit_logs.id::text`),
     ),
@@ -82,23 +83,28 @@ export function retentionAlertMatters(db: Executor, organizationId: string, from
 }
 
 /** The reader's 'all read' moment, or null. */
-export async function allReadAt(db: Executor, userId: number): Promise<Date | null> {
+/** The person whose reads these are, in their organization. */
+type Reader = { userId: number; organizationId: string };
+
+export async function allReadAt(db: Executor, reader: Reader): Promise<Date | null> {
   const row = await db
     .selectFrom('notificationReads')
     .select('readAt')
-    .where('userId', '=', userId)
+    .where('organizationId', '=', reader.organizationId)
+    .where('userId', '=', reader.userId)
     .where('notificationKey', '=', ALL_READ_KEY)
     .executeTakeFirst();
   return row?.readAt ?? null;
 }
 
 /** Which of these keys the reader read one by one. */
-export async function readKeys(db: Executor, userId: number, keys: string[]): Promise<Set<string>> {
+export async function readKeys(db: Executor, reader: Reader, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
   const rows = await db
     .selectFrom('notificationReads')
     .select('notificationKey')
-    .where('userId', '=', userId)
+    .where('organizationId', '=', reader.organizationId)
+    .where('userId', '=', reader.userId)
     .where('notificationKey', 'in', keys)
     .execute();
   return new Set(rows.map((r) => r.notificationKey));

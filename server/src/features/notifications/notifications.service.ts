@@ -110,14 +110,14 @@ export async function listNotifications(
   const v = visibilityOf(auth.user);
   const now = new Date();
   const since = windowStart(now);
-  const allAt = await allReadAt(db, v.userId);
+  const allAt = await allReadAt(db, v);
   const unreadOnly = query.unreadOnly === true;
   const [rows, alerts, unreadEntries] = await Promise.all([
     notificationEntries(db, v, { since, limit: query.limit, unreadOnly, allReadAt: allAt }),
     alertsFor(db, v, now),
     countUnreadEntries(db, v, since, allAt),
   ]);
-  const keys = await readKeys(db, v.userId, [...rows.map((r) => `audit-${r.id}`), ...alerts.map((a) => a.key)]);
+  const keys = await readKeys(db, v, [...rows.map((r) => `audit-${r.id}`), ...alerts.map((a) => a.key)]);
   const isRead = (key: string, at: Date) => keys.has(key) || (allAt !== null && at <= allAt);
   const alertRead = alerts.map((a) => ({ a, read: isRead(a.key, a.raisedAt) }));
   const items = [
@@ -132,11 +132,11 @@ export async function listNotifications(
 }
 
 async function unreadCount(db: Executor, v: Visibility, now: Date): Promise<number> {
-  const allAt = await allReadAt(db, v.userId);
+  const allAt = await allReadAt(db, v);
   const alerts = await alertsFor(db, v, now);
   const read = await readKeys(
     db,
-    v.userId,
+    v,
     alerts.map((a) => a.key),
   );
   const unreadAlerts = alerts.filter((a) => !read.has(a.key) && !(allAt !== null && a.raisedAt <= allAt)).length;

@@ -205,7 +205,7 @@ export async function countUnarchivedOlderThan(
 export async function adminsWithoutRecentSignIn(db: Executor, organizationId: string, days: number) {
   return db
     .selectFrom('users')
-    .leftJoin('sessions', 'sessions.userId', 'users.id')
+    .leftJoin('sessions', (j) => j.onRef('sessions.userId', '=', 'users.id').onRef('sessions.organizationId', '=', 'users.organizationId'))
     .select(['users.email', (eb) => eb.fn.max('sessions.createdAt').as('lastSignInAt')])
     .where('users.organizationId', '=', organizationId)
     .where('users.role', '=', 'admin')

@@ -59,7 +59,7 @@ export async function revokeSession(db: Executor, sessionId: string, reason: str
 export function liveSessionQuery(db: Executor, tokenHash: string, now: Date) {
   return db
     .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.userId')
+    .innerJoin('users', (j) => j.onRef('users.id', '=', 'sessions.userId').onRef('users.organizationId', '=', 'sessions.organizationId'))
     .innerJoin('organizations', 'organizations.id', 'users.organizationId')
     .selectAll('users')
     .select([

@@ -23,7 +23,9 @@ export type MemberRow = Pick<
 function memberQuery(db: Executor, organizationId: string) {
   return db
     .selectFrom('users')
-    .leftJoin('users as changer', 'changer.id', 'users.updatedBy')
+    .leftJoin('users as changer', (j) =>
+      j.onRef('changer.id', '=', 'users.updatedBy').onRef('changer.organizationId', '=', 'users.organizationId'),
+    )
     .select([
       'users.id',
       'users.publicId',
@@ -111,8 +113,8 @@ export function listGuestGrants(db: Executor, organizationId: string, userId: nu
   return db
     .selectFrom('guestMatterGrants as g')
     .innerJoin('matters as m', (j) => j.onRef('m.id', '=', 'g.matterId').onRef('m.organizationId', '=', 'g.organizationId'))
-    .innerJoin('users as u', 'u.id', 'g.userId')
-    .leftJoin('users as granter', 'granter.id', 'g.grantedBy')
+    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 'g.userId').onRef('u.organizationId', '=', 'g.organizationId'))
+    .leftJoin('users as granter', (j) => j.onRef('granter.id', '=', 'g.grantedBy').onRef('granter.organizationId', '=', 'g.organizationId'))
     .select([
       'u.publicId as userPublicId',
       'g.matterId',

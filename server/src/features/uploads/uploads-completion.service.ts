@@ -61,7 +61,7 @@ type Claim = { id: string; session: UploadSessionRow };
 async function rejectUpload(ctx: AppContext, auth: AuthContext, claim: Claim, reason: string, meta: RequestMeta): Promise<void> {
   const session = claim.session;
   const failed = await ctx.db.transaction().execute(async (trx) => {
-    const row = await finishClaimed(trx, session.id, claim.id, 'failed');
+    const row = await finishClaimed(trx, session, claim.id, 'failed');
     if (!row) return false;
     await enqueueObjectDeletion(ctx, trx, session.organizationId, [session.s3Key], 'upload-rejected');
     await auditFor(auth.user, meta)(
@@ -115,7 +115,7 @@ async function answerUnclaimable(
   sessionId: string,
   input: MultipartCompleteRequest,
 ): Promise<{ file: NodeDto }> {
-  const now = await findUploadById(ctx.db, sessionId);
+  const now = await findUploadById(ctx.db, { id: sessionId, organizationId: auth.user.organizationId });
   if (now?.status === 'completed') return answerCompleted(ctx, auth, now, input);
   if (now?.status === 'completing' || (now?.status === 'pending' && now.expiresAt.getTime() > Date.now())) {
     throw conflict(UPLOAD_MSG.completionInProgress, { reason: 'UPLOAD_COMPLETING' });
@@ -127,7 +127,7 @@ async function answerUnclaimable(
 function keepClaim(ctx: AppContext, claim: Claim): () => void {
   const timer = setInterval(
     () => {
-      renewClaim(ctx.db, claim.session.id, claim.id).catch((err: unknown) =>
+      renewClaim(ctx.db, claim.session, claim.id).catch((err: unknown) =>
         ctx.log.warn({ err }, 'renewing an upload completion lease failed'),
       );
     },
@@ -166,7 +166,7 @@ export async function completeUpload(
     throw badRequest(UPLOAD_MSG.uploadMismatch);
   }
   if (found.status === 'completed') return answerCompleted(ctx, auth, found, input);
-  const claimed = await claimUpload(ctx.db, found.id, randomUUID(), leaseMs(ctx));
+  const claimed = await claimUpload(ctx.db, found, randomUUID(), leaseMs(ctx));
   if (!claimed) return answerUnclaimable(ctx, auth, found.id, input);
   const claim: Claim = { id: claimed.claimId!, session: claimed };
   const stop = keepClaim(ctx, claim);
@@ -179,7 +179,7 @@ export async function completeUpload(
     stop();
     // Whatever stopped this completion short (wrong parts, a missing file, a store error): the upload is
     // pending again, so a corrected retry may complete it. Once finished or taken over, nothing changes.
-    await releaseClaim(ctx.db, claim.session.id, claim.id).catch((err: unknown) =>
+    await releaseClaim(ctx.db, claim.session, claim.id).catch((err: unknown) =>
       ctx.log.warn({ err }, 'releasing an upload claim failed; its lease runs out'),
     );
   }
@@ -203,11 +203,11 @@ async function storeCompleted(
   const { user } = auth;
   const session = claim.session;
   const matter: MatterRow = await lockVisibleMatter(trx, user, session.matterId);
-  const current = await lockUploadSession(trx, session.id);
+  const current = await lockUploadSession(trx, session);
   if (!current || current.status !== 'completing' || current.claimId !== claim.id) throw new ClaimLostError();
   requireMatterWritable(matter, UPLOAD_READ_ONLY);
   const parentId = await resolveParentFolder(trx, matter, session.parentId);
-  const target = await resolveUploadTarget(trx, matter.id, parentId, session.fileName, stored.onConflict);
+  const target = await resolveUploadTarget(trx, matter, parentId, session.fileName, stored.onConflict);
   await requireQuota(ctx, trx, user.organizationId, stored.size, session.id);
   const file = { fileSize: stored.size, mimeType: session.fileType, sha256Hash: stored.sha256Hash, storagePath: session.s3Key };
   let node: { id: string; name: string; mimeType: string | null };
@@ -232,7 +232,7 @@ async function storeCompleted(
       createdBy: user.id,
     });
   }
-  if (!(await finishClaimed(trx, session.id, claim.id, 'completed', node.id))) throw new ClaimLostError();
+  if (!(await finishClaimed(trx, session, claim.id, 'completed', node.id))) throw new ClaimLostError();
   await auditFor(user, meta)(
     trx,
     'UPLOAD_FILE',

@@ -37,7 +37,7 @@ async function checkTarget(
   const matter = await getVisibleMatter(ctx.db, auth.user, input.matterId);
   requireMatterWritable(matter, UPLOAD_READ_ONLY);
   const folderId = await resolveParentFolder(ctx.db, matter, input.parentId);
-  await resolveUploadTarget(ctx.db, matter.id, folderId, input.fileName, input.onConflict);
+  await resolveUploadTarget(ctx.db, matter, folderId, input.fileName, input.onConflict);
   return { matter, parentId: folderId };
 }
 

@@ -1,5 +1,8 @@
 import { sql, type Selectable } from 'kysely';
-import { keyServesLiveFile } from '../nodes/index.js';
+import { keyServesLiveFile, organizationOfKey } from '../nodes/index.js';
+
+/** Matches no organization: a key that names none belongs to no upload. */
+const NO_ORGANIZATION = '00000000-0000-0000-0000-000000000000';
 import type { Executor } from '../../platform/db/database.js';
 import type { UploadSessionsTable } from '../../platform/db/schema.js';
 
@@ -22,8 +25,16 @@ export function insertUploadSession(
     .executeTakeFirstOrThrow();
 }
 
-export function findUploadById(db: Executor, id: string) {
-  return db.selectFrom('uploadSessions').selectAll().where('id', '=', id).executeTakeFirst();
+/** An upload session named by its organization and id (every lookup of one names both). */
+type UploadRef = { id: string; organizationId: string };
+
+export function findUploadById(db: Executor, upload: UploadRef) {
+  return db
+    .selectFrom('uploadSessions')
+    .selectAll()
+    .where('organizationId', '=', upload.organizationId)
+    .where('id', '=', upload.id)
+    .executeTakeFirst();
 }
 
 /** The user's own upload with that key (and upload id for multipart); nobody else's answers undefined. */
@@ -66,20 +77,27 @@ export function findUserUploadWithMatterState(
     .executeTakeFirst();
 }
 
-export function lockUploadSession(db: Executor, id: string) {
-  return db.selectFrom('uploadSessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+export function lockUploadSession(db: Executor, upload: UploadRef) {
+  return db
+    .selectFrom('uploadSessions')
+    .selectAll()
+    .where('organizationId', '=', upload.organizationId)
+    .where('id', '=', upload.id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /**
  * Takes the upload for one completion: pending, or held by a completion whose lease ran out (its process died).
  * One statement, so of any number of concurrent callers exactly one gets the row back.
  */
-export function claimUpload(db: Executor, id: string, claimId: string, leaseMs: number) {
+export function claimUpload(db: Executor, upload: UploadRef, claimId: string, leaseMs: number) {
   const now = new Date();
   return db
     .updateTable('uploadSessions')
     .set({ status: 'completing', claimId, claimedAt: now })
-    .where('id', '=', id)
+    .where('organizationId', '=', upload.organizationId)
+    .where('id', '=', upload.id)
     .where('expiresAt', '>', now)
     .where((eb) =>
       eb.or([
@@ -92,11 +110,12 @@ export function claimUpload(db: Executor, id: string, claimId: string, leaseMs: 
 }
 
 /** Renews a held claim's lease; false when the claim is no longer this completion's. */
-export async function renewClaim(db: Executor, id: string, claimId: string): Promise<boolean> {
+export async function renewClaim(db: Executor, upload: UploadRef, claimId: string): Promise<boolean> {
   const res = await db
     .updateTable('uploadSessions')
     .set({ claimedAt: new Date() })
-    .where('id', '=', id)
+    .where('organizationId', '=', upload.organizationId)
+    .where('id', '=', upload.id)
     .where('status', '=', 'completing')
     .where('claimId', '=', claimId)
     .executeTakeFirst();
@@ -104,11 +123,12 @@ export async function renewClaim(db: Executor, id: string, claimId: string): Pro
 }
 
 /** Gives a held upload back (pending again), so a corrected retry can complete it. No-op once it is finished. */
-export function releaseClaim(db: Executor, id: string, claimId: string) {
+export function releaseClaim(db: Executor, upload: UploadRef, claimId: string) {
   return db
     .updateTable('uploadSessions')
     .set({ status: 'pending', claimId: null, claimedAt: null })
-    .where('id', '=', id)
+    .where('organizationId', '=', upload.organizationId)
+    .where('id', '=', upload.id)
     .where('status', '=', 'completing')
     .where('claimId', '=', claimId)
     .executeTakeFirst();
@@ -118,12 +138,13 @@ export function releaseClaim(db: Executor, id: string, claimId: string) {
  * Aborts an upload that is pending, or held by a completion whose lease ran out (it died); undefined when a
  * live completion holds it or it already ended.
  */
-export function abortUploadSession(db: Executor, id: string, leaseMs: number) {
+export function abortUploadSession(db: Executor, upload: UploadRef, leaseMs: number) {
   const now = new Date();
   return db
     .updateTable('uploadSessions')
     .set({ status: 'aborted', finishedAt: now, claimId: null, claimedAt: null })
-    .where('id', '=', id)
+    .where('organizationId', '=', upload.organizationId)
+    .where('id', '=', upload.id)
     .where((eb) =>
       eb.or([
         eb('status', '=', 'pending'),
@@ -135,11 +156,18 @@ export function abortUploadSession(db: Executor, id: string, leaseMs: number) {
 }
 
 /** Finishes an upload this completion holds; undefined when the claim was lost. */
-export function finishClaimed(db: Executor, id: string, claimId: string, status: 'completed' | 'failed', nodeId: string | null = null) {
+export function finishClaimed(
+  db: Executor,
+  upload: UploadRef,
+  claimId: string,
+  status: 'completed' | 'failed',
+  nodeId: string | null = null,
+) {
   return db
     .updateTable('uploadSessions')
     .set({ status, nodeId, finishedAt: new Date(), claimId: null, claimedAt: null })
-    .where('id', '=', id)
+    .where('organizationId', '=', upload.organizationId)
+    .where('id', '=', upload.id)
     .where('status', '=', 'completing')
     .where('claimId', '=', claimId)
     .returningAll()
@@ -167,10 +195,11 @@ export function expiredPendingUploads(db: Executor, now: Date, limit: number, le
 }
 
 /** Ends a stale upload (pending, or completing with a lapsed lease) as expired; undefined when it moved on. */
-export function expireUploadSession(db: Executor, session: Pick<UploadSessionRow, 'id' | 'status' | 'claimId'>) {
+export function expireUploadSession(db: Executor, session: Pick<UploadSessionRow, 'id' | 'organizationId' | 'status' | 'claimId'>) {
   let q = db
     .updateTable('uploadSessions')
     .set({ status: 'expired', finishedAt: new Date(), claimId: null, claimedAt: null })
+    .where('organizationId', '=', session.organizationId)
     .where('id', '=', session.id)
     .where('status', '=', session.status);
   q = session.claimId === null ? q.where('claimId', 'is', null) : q.where('claimId', '=', session.claimId);
@@ -185,7 +214,7 @@ export function expireUploadSession(db: Executor, session: Pick<UploadSessionRow
 export function deadUploadsSince(db: Executor, since: Date, afterId: string | null, limit: number) {
   let q = db
     .selectFrom('uploadSessions as u')
-    .leftJoin('nodes as n', 'n.storagePath', 'u.s3Key')
+    .leftJoin('nodes as n', (j) => j.onRef('n.storagePath', '=', 'u.s3Key').onRef('n.organizationId', '=', 'u.organizationId'))
     .select(['u.id', 'u.organizationId', 'u.s3Key', 'u.uploadId', 'u.kind'])
     .where('u.expiresAt', '>', since)
     .where('n.id', 'is', null)
@@ -226,6 +255,7 @@ export async function uploadAcceptsBytes(db: Executor, s3Key: string, uploadId: 
   let q = db
     .selectFrom('uploadSessions')
     .select('id')
+    .where('organizationId', '=', organizationOfKey(s3Key) ?? NO_ORGANIZATION)
     .where('s3Key', '=', s3Key)
     .where('status', '=', 'pending')
     .where('expiresAt', '>', new Date());

@@ -108,7 +108,7 @@ export async function abortUpload(
   const session = await findUserUpload(ctx.db, who(auth), input.s3Key, input.uploadId);
   if (!session || session.kind !== 'multipart') throw notFound(UPLOAD_MSG.uploadNotFound);
   const aborted = await ctx.db.transaction().execute(async (trx) => {
-    const row = await abortUploadSession(trx, session.id, leaseMs(ctx));
+    const row = await abortUploadSession(trx, session, leaseMs(ctx));
     if (!row) return null;
     // A completion that died may have stored the joined object: it goes with the upload.
     await enqueueObjectDeletion(ctx, trx, session.organizationId, [session.s3Key], 'upload-aborted');
@@ -121,7 +121,7 @@ export async function abortUpload(
     return row;
   });
   if (!aborted) {
-    const now = await findUploadById(ctx.db, session.id);
+    const now = await findUploadById(ctx.db, session);
     if (now?.status === 'completing') throw conflict(UPLOAD_MSG.abortWhileCompleting, { reason: 'UPLOAD_COMPLETING' });
     if (now?.status === 'completed') throw conflict(UPLOAD_MSG.alreadyCompleted, { reason: 'UPLOAD_COMPLETED' });
     // Already aborted, failed or expired: nothing left to do.

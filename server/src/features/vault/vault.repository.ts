@@ -27,7 +27,9 @@ export function insertTransfer(
 export async function matterFileTotals(db: Executor, organizationId: string, matterId: string): Promise<{ files: number; bytes: number }> {
   const row = await db
     .selectFrom('nodes')
-    .leftJoin('nodeVersions', 'nodeVersions.nodeId', 'nodes.id')
+    .leftJoin('nodeVersions', (j) =>
+      j.onRef('nodeVersions.nodeId', '=', 'nodes.id').onRef('nodeVersions.organizationId', '=', 'nodes.organizationId'),
+    )
     .select([
       sql<number>`count(distinct nodes.id)::int`.as('files'),
       sql<string>`coalesce(sum(coalesce(node_versions.file_size, nodes.file_size)), 0)::text`.as('bytes'),
@@ -101,7 +103,9 @@ export type MatterNodeRow = Awaited<ReturnType<typeof matterNodes>>[number];
 export function matterFileVersions(db: Executor, organizationId: string, matterId: string) {
   return db
     .selectFrom('nodeVersions')
-    .innerJoin('nodes', 'nodes.id', 'nodeVersions.nodeId')
+    .innerJoin('nodes', (j) =>
+      j.onRef('nodes.id', '=', 'nodeVersions.nodeId').onRef('nodes.organizationId', '=', 'nodeVersions.organizationId'),
+    )
     .select([
       'nodeVersions.nodeId',
       'nodeVersions.versionNumber',
