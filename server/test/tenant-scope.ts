@@ -152,6 +152,7 @@ export const TENANT_SCOPE_EXCEPTIONS: Record<string, string> = {
     'continuous verification picks the oldest-checked objects of every organization',
   'features/invitations/invitations.repository.ts:findOpenInvitation':
     'an invitation link carries only its token; the organization is learned from the row',
+  'features/invitations/invitations.repository.ts:lockOpenInvitation': 'accepting an invitation: the link carries only its token',
   'shared/audit.ts:verifyChain': 'reads one chain by its key, which is the organization’s id',
 };
 

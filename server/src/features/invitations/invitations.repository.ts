@@ -137,6 +137,11 @@ export function lockOpenInvitation(db: Executor, tokenHash: string) {
     .executeTakeFirst();
 }
 
-export async function markInvitationAccepted(db: Executor, id: string): Promise<void> {
-  await db.updateTable('invitations').set({ acceptedAt: new Date() }).where('id', '=', id).execute();
+export async function markInvitationAccepted(db: Executor, invitation: InvitationRef): Promise<void> {
+  await db
+    .updateTable('invitations')
+    .set({ acceptedAt: new Date() })
+    .where('organizationId', '=', invitation.organizationId)
+    .where('id', '=', invitation.id)
+    .execute();
 }

@@ -200,7 +200,7 @@ export async function acceptInvitation(ctx: AppContext, input: { token: string; 
       role: inv.role,
       permissions: DEFAULT_PERMISSIONS[inv.role],
     });
-    await markInvitationAccepted(trx, inv.id);
+    await markInvitationAccepted(trx, inv);
     await auditFor(user, meta)(trx, 'ACCEPT_INVITATION', { table: 'invitations', id: inv.id }, { userId: user.id, role: inv.role });
   });
   return { success: true, message: MSG.invitationWelcome };

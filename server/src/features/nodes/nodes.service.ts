@@ -54,12 +54,14 @@ export async function nodeDto(db: Executor, organizationId: string, nodeId: stri
   return toNodeDto(node, '/' + (await pathNames(db, node.id)).join('/'), node);
 }
 
+/**
+ * Names in the order people expect (case and accents aside, 'File 2' before 'File 10'). One collator for every
+ * comparison: localeCompare with options builds a new one each time, which made a 10,000-node tree take seconds.
+ */
+const nameOrder = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+
 const byFolderThenName = (a: NodeRow, b: NodeRow) =>
-  a.nodeType === b.nodeType
-    ? a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true })
-    : a.nodeType === 'folder'
-      ? -1
-      : 1;
+  a.nodeType === b.nodeType ? nameOrder.compare(a.name, b.name) : a.nodeType === 'folder' ? -1 : 1;
 
 /** The matter's nodes as a tree: root entries with their children, folders first, then files, by name. */
 async function matterTree(db: Executor, matter: MatterRow): Promise<NodeTreeDto[]> {
