@@ -1,7 +1,7 @@
 /**
  * Completing an upload: one completion at a time holds the upload, joins the parts, checks the stored size,
- * takes the sha256 of the stored bytes and only then inserts the file node, in one transaction with its audit entry. A
- * completion that does not match leaves no node and its object is removed.
+ * takes the sha256 of the stored bytes and only then inserts the file node, in one transaction with its audit
+ * entry. A completion that does not match leaves no node and its object is removed.
  */
 import { randomUUID } from 'node:crypto';
 import type { MultipartCompleteRequest, NodeDto, UploadOnConflict } from '@strongroom/contracts';

@@ -1,8 +1,9 @@
 /**
  * One hash worker thread, started by HashPool (hash-pool.ts). It hashes the batches the main thread transfers,
  * writes them to the job's file when there is one, reads and hashes whole files, and joins files while hashing
- * the bytes it writes, so none of that work runs on the event loop. It imports nothing but Node's own modules (and types), so it runs as its own
- * entry: from source under tsx, and as dist/hash-worker.js in the build (server/build.mjs).
+ * the bytes it writes, so none of that work runs on the event loop. It imports nothing but Node's own modules
+ * (and types), so it runs as its own entry: from source under tsx, and as dist/hash-worker.js in the build
+ * (server/build.mjs).
  */
 import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
