@@ -1,7 +1,7 @@
 /**
  * Completing an upload: one completion at a time holds the upload, joins the parts, checks the stored size,
- * hashes the stored bytes and only then inserts the file node, in one transaction with its audit entry. A
- * completion that does not match leaves no node and its object is removed.
+ * takes the sha256 of the stored bytes and only then inserts the file node, in one transaction with its audit
+ * entry. A completion that does not match leaves no node and its object is removed.
  */
 import { randomUUID } from 'node:crypto';
 import type { MultipartCompleteRequest, NodeDto, UploadOnConflict } from '@strongroom/contracts';
@@ -14,7 +14,7 @@ import {
   BlobUploadNotFoundError,
   MAX_SINGLE_PUT_SIZE,
   multipartEtag,
-  type BlobHead,
+  type AssembledHead,
 } from '../../platform/storage/blob-store.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
@@ -267,7 +267,7 @@ async function completeClaimed(
     throw badRequest(UPLOAD_MSG.sizeMismatch);
   }
 
-  let head: BlobHead | null;
+  let head: AssembledHead | null;
   let parts = 0;
   if (session.kind === 'multipart') {
     const list = [...(input.parts ?? [])]
@@ -317,9 +317,11 @@ async function completeClaimed(
         : UPLOAD_MSG.fileTooLarge(formatByteLimit(limit)),
     );
   }
-  // Streamed through the hash: the event loop keeps serving, memory stays flat. Only the claim holder
-  // assembles, and the store never replaces an object, so these are the bytes that stay stored.
-  const sha256Hash = await ctx.store.sha256(session.s3Key);
+  // Only the claim holder assembles, and the store never replaces an object, so these are the bytes that stay
+  // stored. The local store hashed them as it wrote them (the digest of exactly the stored bytes); otherwise
+  // (S3, a single PUT, an assembly finished before a crash) they are read back through the hash, streamed: the
+  // event loop keeps serving, memory stays flat.
+  const sha256Hash = head.sha256 ?? (await ctx.store.sha256(session.s3Key));
 
   let nodeId: string;
   try {

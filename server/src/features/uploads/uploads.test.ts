@@ -241,6 +241,51 @@ describe('multipart upload', () => {
     expect(entry?.details).toMatchObject({ multipart: true, parts: 3, sha256Hash: sha256(whole) });
   });
 
+  it('records the sha256 and size of the bytes stored: a part sent again with other bytes counts, the earlier copy does not', async () => {
+    const m = await createMatter(admin.client);
+    const meta = { fileName: 'Exhibits.zip', fileType: 'application/zip', matterId: m.id, parentId: null };
+    // Full parts of the planned size, then a short last part of an odd length.
+    const parts = [randomBytes(10 * MiB), randomBytes(10 * MiB), randomBytes(10 * MiB), randomBytes(3 * MiB + 7)];
+    const resent = randomBytes(10 * MiB);
+    const whole = Buffer.concat([parts[0]!, resent, parts[2]!, parts[3]!]);
+    const init = ok(await admin.client.post('/_api/upload/multipart-init', { ...meta, fileSize: whole.length }));
+    const sendPart = async (partNumber: number, bytes: Buffer) => {
+      const signed = ok(
+        await admin.client.post('/_api/upload/presigned', { ...meta, partNumber, uploadId: init.uploadId, s3Key: init.s3Key }),
+      );
+      const res = await put(signed.url, bytes, signed.headers);
+      expect(res.status).toBe(200);
+      return res.headers.get('etag')!.replace(/"/g, '');
+    };
+    // Parts arrive out of order, two at a time.
+    const etags = new Array<string>(4);
+    await Promise.all([3, 1].map(async (i) => (etags[i] = await sendPart(i + 1, parts[i]!))));
+    await Promise.all([0, 2].map(async (i) => (etags[i] = await sendPart(i + 1, parts[i]!))));
+    const first = etags[1]!;
+    etags[1] = await sendPart(2, resent);
+    expect(etags[1]).not.toBe(first);
+    const complete = (partEtags: string[]) =>
+      admin.client.post('/_api/upload/multipart-complete', {
+        ...meta,
+        s3Key: init.s3Key,
+        uploadId: init.uploadId,
+        fileSize: whole.length,
+        parts: partEtags.map((ETag, i) => ({ PartNumber: i + 1, ETag })),
+      });
+    // The copy that was replaced is gone: naming it is refused and the upload stays open.
+    const stale = await complete([etags[0]!, first, etags[2]!, etags[3]!]);
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json().error).toBe(UPLOAD_MSG.partsMismatch);
+    const done = ok(await complete(etags));
+    const downloaded = await download(admin.client, done.file.id);
+    expect(downloaded.equals(whole)).toBe(true);
+    expect(done.file).toMatchObject({ fileSize: downloaded.length, sha256Hash: sha256(downloaded) });
+    const node = (await nodesOf(m.id)).find((n) => n.id === done.file.id)!;
+    expect({ size: Number(node.fileSize), sha: node.sha256Hash }).toEqual({ size: downloaded.length, sha: sha256(downloaded) });
+    // The store's own reading of the stored bytes agrees.
+    expect(await t.ctx.store.sha256(init.s3Key)).toBe(sha256(downloaded));
+  });
+
   it('refuses a completion with parts that were not uploaded (the upload stays open), and one whose size does not match', async () => {
     const m = await createMatter(admin.client);
     const meta = { fileName: 'big.mp4', fileType: 'video/mp4', matterId: m.id, parentId: null };

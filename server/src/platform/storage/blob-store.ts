@@ -95,6 +95,12 @@ export type PresignGetInput = {
 };
 
 export type BlobHead = { size: number; etag: string; contentType?: string };
+/**
+ * What completeMultipart answers. `sha256`, when present, is the digest of exactly the bytes stored at the key,
+ * computed by the store while it wrote them (local store); absent (S3, which assembles on its side), the caller
+ * reads the object back through `sha256(key)`.
+ */
+export type AssembledHead = BlobHead & { sha256?: string };
 
 /** Inclusive byte range, as in an HTTP Range header (`bytes=start-end`). `end` omitted: to the last byte. */
 export type ByteRange = { start: number; end?: number };
@@ -125,7 +131,7 @@ export interface ObjectStore {
    * same bytes (a retry after an assembly that finished), that object is answered; other bytes throw
    * BlobObjectExistsError.
    */
-  completeMultipart(input: CompleteMultipartInput): Promise<BlobHead>;
+  completeMultipart(input: CompleteMultipartInput): Promise<AssembledHead>;
   /**
    * Removes the upload and its parts. An upload that no longer exists is not an error. Throws
    * BlobNotSupportedError when the server cannot abort (s3rver answers 405); the lifecycle rule then cleans up.

@@ -95,7 +95,7 @@ describe('HashPool', () => {
     await expect(missing).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('joins files into a new one in order, and refuses a missing part or an existing target', async () => {
+  it('joins files into a new one in order with the sha256 of the bytes written, and refuses a missing part or an existing target', async () => {
     const parts = [randomBytes(5 * 1024 * 1024), randomBytes(1), randomBytes(4 * 1024 * 1024 + 9)];
     const files = await Promise.all(
       parts.map(async (bytes, i) => {
@@ -105,7 +105,10 @@ describe('HashPool', () => {
       }),
     );
     const target = path.join(dir, 'joined');
-    expect(await pool.concat(files, target)).toEqual({ size: parts.reduce((n, b) => n + b.length, 0) });
+    expect(await pool.concat(files, target)).toEqual({
+      size: parts.reduce((n, b) => n + b.length, 0),
+      sha256: hex('sha256', Buffer.concat(parts)),
+    });
     expect((await fs.readFile(target)).equals(Buffer.concat(parts))).toBe(true);
     await expect(pool.concat(files, target)).rejects.toMatchObject({ code: 'EEXIST' });
     await expect(pool.concat([files[0]!, path.join(dir, 'missing')], path.join(dir, 'joined-2'))).rejects.toMatchObject({ code: 'ENOENT' });

@@ -6,15 +6,15 @@
  * main thread only copies each chunk into a 1 MiB batch and transfers the batch to a worker; the worker hashes
  * it and, for a body being stored, writes it to the file (1 MiB writes, fsync before the digest is answered)
  * while the main thread goes on receiving. Whole files are hashed by a worker reading the file itself, and the
- * parts of a multipart upload are joined into one file by a worker too. The workers run hash-worker.ts; the
- * messages between the two sides are typed in hash-protocol.ts.
+ * parts of a multipart upload are joined into one file by a worker too, which hashes (sha256) what it writes.
+ * The workers run hash-worker.ts; the messages between the two sides are typed in hash-protocol.ts.
  *
  *   const job = hashPool.stream('md5');                  // or stream('md5', { file }) to also write the bytes
  *   await job.update(chunk);   // resolves at once unless the worker is behind (backpressure: 4 batches)
  *   const hex = await job.digest();                       // with a file: after its fsync and close
  *   await pipeline(request, job.writable());              // or as a stream's destination
  *   const sha = await hashPool.file('/path/to/object', 'sha256');
- *   const { size } = await hashPool.concat(['/part/1', '/part/2'], '/new/file');
+ *   const { size, sha256 } = await hashPool.concat(['/part/1', '/part/2'], '/new/file');
  *
  * Memory per streaming job is bounded (at most MAX_BATCHES_IN_FLIGHT x BATCH_SIZE in transit); batches come
  * back to the caller for reuse. Workers are unref'd (they never keep the process alive), start on first use,
@@ -92,14 +92,15 @@ export class HashPool {
 
   /**
    * Writes the files one after the other into a new file `target` (O_EXCL, mode 0600) on a worker, with 4 MiB
-   * reads and writes, and fsyncs and closes it before resolving with its size. On failure the caller removes it.
+   * reads and writes, and fsyncs and closes it before resolving with its size and the sha256 of the bytes it
+   * wrote (hashed from the very buffers written, so no read-back). On failure the caller removes the file.
    */
-  async concat(files: string[], target: string): Promise<{ size: number }> {
+  async concat(files: string[], target: string): Promise<{ size: number; sha256: string }> {
     const { id, slot } = this.open();
     const result = this.await(id, slot);
     post(slot, { t: 'concat', id, parts: files, path: target });
-    const { size } = await result;
-    return { size: size ?? 0 };
+    const { hex, size } = await result;
+    return { size: size ?? 0, sha256: hex };
   }
 
   /** @internal */

@@ -4,8 +4,8 @@
  *
  * Every job has an id unique in its pool. A streaming job is `open`, any number of `data` (each batch is
  * transferred, and comes back in its `ack` for reuse), then `end` (digest) or `drop` (the body failed). A whole
- * file is one `file` message (hash) or one `concat` message (join). Each job is answered once, by `done` or
- * `error`.
+ * file is one `file` message (hash) or one `concat` message (join; its `done` carries the sha256 of the bytes
+ * written). Each job is answered once, by `done` or `error`.
  */
 export type HashAlgorithm = 'md5' | 'sha256';
 

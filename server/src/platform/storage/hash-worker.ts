@@ -1,11 +1,13 @@
 /**
  * One hash worker thread, started by HashPool (hash-pool.ts). It hashes the batches the main thread transfers,
- * writes them to the job's file when there is one, and reads, hashes and joins whole files, so none of that
- * work runs on the event loop. It imports nothing but Node's own modules (and types), so it runs as its own
- * entry: from source under tsx, and as dist/hash-worker.js in the build (server/build.mjs).
+ * writes them to the job's file when there is one, reads and hashes whole files, and joins files while hashing
+ * the bytes it writes, so none of that work runs on the event loop. It imports nothing but Node's own modules
+ * (and types), so it runs as its own entry: from source under tsx, and as dist/hash-worker.js in the build
+ * (server/build.mjs).
  */
 import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import type { FromHashWorker, ToHashWorker } from './hash-protocol.js';
 
@@ -69,7 +71,13 @@ async function hashFile(m: Extract<ToHashWorker, { t: 'file' }>): Promise<void> 
   send({ t: 'done', id: m.id, hex: hash.digest('hex'), size });
 }
 
+/**
+ * Joins the parts into the new file and answers the sha256 of exactly the bytes it wrote, fsynced: each block is
+ * hashed from the same buffer the write takes, while that write runs on the libuv pool, and the buffer is read
+ * into again only once the write is done. So the digest is that of the file's content, with no read-back.
+ */
 async function concat(m: Extract<ToHashWorker, { t: 'concat' }>): Promise<void> {
+  const hash = createHash('sha256');
   const buf = Buffer.allocUnsafe(READ_SIZE);
   const out = await fs.promises.open(m.path, 'wx', 0o600);
   let size = 0;
@@ -80,8 +88,10 @@ async function concat(m: Extract<ToHashWorker, { t: 'concat' }>): Promise<void> 
         for (;;) {
           const { bytesRead } = await fh.read(buf, 0, READ_SIZE, null);
           if (bytesRead === 0) break;
-          let off = 0;
-          while (off < bytesRead) off += (await out.write(buf, off, bytesRead - off)).bytesWritten;
+          const block = buf.subarray(0, bytesRead);
+          const written = writeAll(out, block);
+          hash.update(block);
+          await written;
           size += bytesRead;
         }
       } finally {
@@ -92,7 +102,12 @@ async function concat(m: Extract<ToHashWorker, { t: 'concat' }>): Promise<void> 
   } finally {
     await out.close();
   }
-  send({ t: 'done', id: m.id, hex: '', size });
+  send({ t: 'done', id: m.id, hex: hash.digest('hex'), size });
+}
+
+async function writeAll(out: FileHandle, block: Buffer): Promise<void> {
+  let off = 0;
+  while (off < block.length) off += (await out.write(block, off, block.length - off)).bytesWritten;
 }
 
 function open(m: Extract<ToHashWorker, { t: 'open' }>): void {

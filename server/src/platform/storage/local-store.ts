@@ -30,6 +30,7 @@ import {
   safeContentType,
 } from './blob-store.js';
 import type {
+  AssembledHead,
   BlobHead,
   ByteRange,
   CompleteMultipartInput,
@@ -226,7 +227,7 @@ export class LocalBlobStore implements ObjectStore, VaultStore {
     return this.multipart.listParts(input);
   }
 
-  completeMultipart(input: CompleteMultipartInput): Promise<BlobHead> {
+  completeMultipart(input: CompleteMultipartInput): Promise<AssembledHead> {
     return this.multipart.complete(input);
   }
 

@@ -1,7 +1,8 @@
 /**
  * Multipart uploads in the local store: an upload is a folder under .multipart holding its upload.json and its
  * parts, each part a file named by its number and MD5 so it appears whole in one rename. Completion joins the
- * chosen parts into the object (write-once, as single PUTs); completion and abort remove the folder.
+ * chosen parts into the object (write-once, as single PUTs), hashing the bytes as it writes them, so the sha256
+ * comes with the assembly and the object is not read back; completion and abort remove the folder.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -23,7 +24,7 @@ import {
   safeContentType,
   unquoteEtag,
 } from '../blob-store.js';
-import type { BlobHead, CompleteMultipartInput, CreateMultipartInput, UploadedPart } from '../blob-store.js';
+import type { AssembledHead, CompleteMultipartInput, CreateMultipartInput, UploadedPart } from '../blob-store.js';
 import { receiveBody } from './body.js';
 import { isCode, PART_FILE, readJson, UPLOAD_ID, type LocalLayout, type ObjectMeta, type UploadMeta } from './layout.js';
 import { assertOrdinaryKey } from './locks.js';
@@ -118,7 +119,7 @@ export class LocalMultipart {
       .map(({ partNumber, etag, size }) => ({ partNumber, etag, size }));
   }
 
-  async complete(input: CompleteMultipartInput): Promise<BlobHead> {
+  async complete(input: CompleteMultipartInput): Promise<AssembledHead> {
     const { dir, meta } = await this.readUpload(input.key, input.uploadId);
     assertParts(input.parts);
     const byNumber = await this.partFiles(dir, input.uploadId);
@@ -140,9 +141,12 @@ export class LocalMultipart {
     const tmp = await this.layout.tempFile();
     const target = this.layout.objectPath(input.key);
     let size: number;
+    let sha256: string;
     try {
-      // Joined on a worker (4 MiB reads and writes, fsync), so the event loop stays free for other requests.
-      ({ size } = await hashPool.concat(
+      // Joined on a worker (4 MiB reads and writes, fsync), so the event loop stays free for other requests. The
+      // worker hashes each block from the buffer it writes: `sha256` is that of the file's bytes, which the link
+      // below puts in place unchanged (the same inode; nothing writes a stored object again).
+      ({ size, sha256 } = await hashPool.concat(
         chosen.map((p) => p.file),
         tmp,
       ));
@@ -154,9 +158,11 @@ export class LocalMultipart {
       } catch (err) {
         if (!isCode(err, 'EEXIST')) throw err;
         // An earlier assembly of this upload got as far as storing the object and then stopped (a crash before
-        // the upload folder was removed). The same bytes: finish its work; other bytes: refuse.
-        const [mine, theirs] = await Promise.all([hashPool.file(tmp, 'md5'), hashPool.file(target, 'md5')]);
-        if (mine.hex !== theirs.hex || mine.size !== theirs.size) throw new BlobObjectExistsError(input.key, { cause: err });
+        // the upload folder was removed). The same bytes: finish its work, answering the digest read from the
+        // stored object itself; other bytes: refuse.
+        const theirs = await hashPool.file(target, 'sha256');
+        if (theirs.hex !== sha256 || theirs.size !== size) throw new BlobObjectExistsError(input.key, { cause: err });
+        sha256 = theirs.hex;
       }
     } finally {
       await fs.rm(tmp, { force: true });
@@ -164,7 +170,7 @@ export class LocalMultipart {
     const head: ObjectMeta = { etag, size, ...(meta.contentType ? { contentType: meta.contentType } : {}) };
     await this.layout.writeMeta(input.key, head);
     await removeUploadDir(this.layout, input.uploadId);
-    return head;
+    return { ...head, sha256 };
   }
 
   async abort(input: { key: string; uploadId: string }): Promise<void> {
