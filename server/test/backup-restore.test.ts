@@ -174,6 +174,19 @@ describe('npm run admin -- backup / restore', () => {
       await db.close();
     }
 
+    // The restored installation backs up (the CLI's backup, a real process) to the same rows and objects.
+    const second = path.join(tmp, 'second');
+    const backedUp = admin_cli(['backup', '--out', second], target.env);
+    expect(backedUp.status, backedUp.stderr).toBe(0);
+    expect(JSON.parse(backedUp.stdout)).toMatchObject({ out: second, keysIncluded: false });
+    const [before, after] = [readManifest(backupDir), readManifest(second)];
+    expect(after.tables.map((x) => [x.name, x.rows])).toEqual(before.tables.map((x) => [x.name, x.rows]));
+    expect(after.objects.map((o) => [o.key, o.sha256, o.lock?.legalHold])).toEqual(
+      before.objects.map((o) => [o.key, o.sha256, o.lock?.legalHold]),
+    );
+    expect(after.keys).toEqual([]);
+    expect(after.notIncluded.join(' ')).toMatch(/--include-keys/);
+
     const again = admin_cli(['restore', '--from', backupDir], target.env);
     expect(again.status).toBe(65);
     expect(again.stderr).toMatch(/not empty/);

@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { SequencePosition } from '../platform/db/backup-tables.js';
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -15,7 +14,7 @@ const FORMAT_VERSION = 1;
 /** A refused backup or restore, said in words for the operator (the CLI exits 65). */
 export class BackupError extends Error {}
 
-export type ManifestTable = {
+type ManifestTable = {
   name: string;
   file: string;
   columns: string[];
@@ -34,7 +33,7 @@ export type ManifestObject = {
   lock: { retainUntil: string; legalHold: boolean } | null;
   storageClass: string | null;
 };
-export type ManifestKeyFile = { name: string; file: string; size: number; sha256: string };
+type ManifestKeyFile = { name: string; file: string; size: number; sha256: string };
 
 export type Manifest = {
   format: typeof FORMAT;
@@ -55,15 +54,13 @@ export function newManifest(fields: Pick<Manifest, 'createdAt' | 'database' | 's
   return { format: FORMAT, formatVersion: FORMAT_VERSION, ...fields, tables: [], sequences: [], objects: [], keys: [], notIncluded: [] };
 }
 
-export async function sha256File(file: string): Promise<{ sha256: string; size: number }> {
+async function sha256File(file: string): Promise<{ sha256: string; size: number }> {
   const hash = createHash('sha256');
   let size = 0;
-  await pipeline(fs.createReadStream(file), async function* (source: AsyncIterable<Buffer>) {
-    for await (const chunk of source) {
-      size += chunk.length;
-      hash.update(chunk);
-    }
-  });
+  for await (const chunk of fs.createReadStream(file)) {
+    size += (chunk as Buffer).length;
+    hash.update(chunk as Buffer);
+  }
   return { sha256: hash.digest('hex'), size };
 }
 

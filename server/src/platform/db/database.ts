@@ -166,7 +166,7 @@ function migrator(db: Database): Migrator {
 }
 
 /** The names of the migrations this database has run, in order. */
-export async function executedMigrations(db: Database): Promise<string[]> {
+async function executedMigrations(db: Database): Promise<string[]> {
   return (await migrator(db).getMigrations()).filter((m) => m.executedAt !== undefined).map((m) => m.name);
 }
 
