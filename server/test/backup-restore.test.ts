@@ -22,7 +22,9 @@ import { registerSigningKey } from '../src/platform/signing-keys.js';
 import { openPglite, openPostgres, type DatabaseHandle } from '../src/platform/db/database.js';
 import { createBlobStore, type BlobStore } from '../src/platform/storage/index.js';
 import { createFolder, createMatter, newOrganizationWithTotp, ok, sha256, uploadFile, type TotpMember } from './factories.js';
-import { createTestApp, type TestApp } from './helpers.js';
+import { Client, createTestApp, nextTotp, type TestApp } from './helpers.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
 import { verifyCertificateCli } from './process-helpers.js';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
@@ -31,7 +33,9 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-backup-'));
 const cleanups: Array<() => Promise<void>> = [];
 
 let t: TestApp;
-let admin: TotpMember;
+let admin: TotpMember & { account: { password: string } };
+let vaultedId: string;
+let certificateBytes: Buffer;
 const stored = new Map<string, Buffer>();
 let backupDir: string;
 let matterIds: string[] = [];
@@ -99,7 +103,10 @@ beforeAll(async () => {
   await t.ctx.db.updateTable('users').set({ totpLastUsedStep: null }).where('id', '=', admin.userId).execute();
   ok(await admin.client.post('/_api/vault/start', { matterId: vaulted.id, retentionYears: 7, mfaToken: currentTotp(admin.totpSecret) }));
   await t.ctx.jobs.runDueJobs([VAULT_TRANSFER_JOB]);
-  ok(await admin.client.get(`/_api/vault/certificate?matterId=${vaulted.id}`));
+  const certificate = await admin.client.get(`/_api/vault/certificate?matterId=${vaulted.id}`);
+  expect(certificate.statusCode).toBe(200);
+  certificateBytes = certificate.rawPayload;
+  vaultedId = vaulted.id;
   await signChainHead(t.ctx, admin.organizationId, 'manual');
   matterIds = [open.id, vaulted.id].sort();
 
@@ -139,6 +146,19 @@ describe('npm run admin -- backup / restore', () => {
     expect(summary).toMatchObject({ organizations: 1, matters: 2, files: 3, versions: 5, certificates: { checked: 1, ok: 1 } });
     expect(summary.auditChains).toEqual({ checked: 1, ok: 1, signedHeads: 1 });
 
+    // The restored installation backs up (the CLI's backup, a real process) to the same rows and objects.
+    const second = path.join(tmp, 'second');
+    const backedUp = admin_cli(['backup', '--out', second], target.env);
+    expect(backedUp.status, backedUp.stderr).toBe(0);
+    expect(JSON.parse(backedUp.stdout)).toMatchObject({ out: second, keysIncluded: false });
+    const [before, after] = [readManifest(backupDir), readManifest(second)];
+    expect(after.tables.map((x) => [x.name, x.rows])).toEqual(before.tables.map((x) => [x.name, x.rows]));
+    expect(after.objects.map((o) => [o.key, o.sha256, o.lock?.legalHold])).toEqual(
+      before.objects.map((o) => [o.key, o.sha256, o.lock?.legalHold]),
+    );
+    expect(after.keys).toEqual([]);
+    expect(after.notIncluded.join(' ')).toMatch(/--include-keys/);
+
     const source = await t.ctx.db.selectFrom('nodeVersions').select(['id', 'storagePath', 'sha256Hash']).orderBy('id').execute();
     const { db, store } = await openRestored(target);
     try {
@@ -170,22 +190,27 @@ describe('npm run admin -- backup / restore', () => {
       const lock = (await store.vaultInfo(cert.objectKey))?.lock;
       expect(lock?.mode).toBe('COMPLIANCE');
       expect(lock!.retainUntil.getTime()).toBeGreaterThan(Date.now());
+
+      // The restored installation serves: the old session is not carried over, the administrator signs in with
+      // the same authenticator (the MFA key came with --include-keys) and downloads the same certificate.
+      const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: target.dataDir, LOG_LEVEL: 'silent', JOB_RUNNER: 'off' });
+      const restored = await buildApp({ config, database: db, store, migrate: false, logger: false });
+      try {
+        const stale = new Client(restored.app);
+        for (const [k, v] of admin.client.cookies) stale.cookies.set(k, v);
+        expect((await stale.get(`/_api/vault/certificate?matterId=${vaultedId}`)).statusCode).toBe(401);
+        const fresh = new Client(restored.app);
+        const login = ok(await fresh.post('/_api/auth/login_with_password', { email: admin.email, password: admin.account.password }));
+        ok(await fresh.post('/_api/auth/mfa-verify-totp', { userId: login.userId, token: nextTotp(admin.totpSecret) }));
+        const download = await fresh.get(`/_api/vault/certificate?matterId=${vaultedId}`);
+        expect(download.statusCode).toBe(200);
+        expect(download.rawPayload.equals(certificateBytes)).toBe(true);
+      } finally {
+        await restored.close();
+      }
     } finally {
       await db.close();
     }
-
-    // The restored installation backs up (the CLI's backup, a real process) to the same rows and objects.
-    const second = path.join(tmp, 'second');
-    const backedUp = admin_cli(['backup', '--out', second], target.env);
-    expect(backedUp.status, backedUp.stderr).toBe(0);
-    expect(JSON.parse(backedUp.stdout)).toMatchObject({ out: second, keysIncluded: false });
-    const [before, after] = [readManifest(backupDir), readManifest(second)];
-    expect(after.tables.map((x) => [x.name, x.rows])).toEqual(before.tables.map((x) => [x.name, x.rows]));
-    expect(after.objects.map((o) => [o.key, o.sha256, o.lock?.legalHold])).toEqual(
-      before.objects.map((o) => [o.key, o.sha256, o.lock?.legalHold]),
-    );
-    expect(after.keys).toEqual([]);
-    expect(after.notIncluded.join(' ')).toMatch(/--include-keys/);
 
     const again = admin_cli(['restore', '--from', backupDir], target.env);
     expect(again.status).toBe(65);
