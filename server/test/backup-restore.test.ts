@@ -159,6 +159,11 @@ describe('npm run admin -- backup / restore', () => {
     expect(after.keys).toEqual([]);
     expect(after.notIncluded.join(' ')).toMatch(/--include-keys/);
 
+    // The vault's own verification finds every restored vault object with its lock, retain-until, hold and bytes.
+    const verified = admin_cli(['verify-vault'], target.env);
+    expect(verified.status, verified.stdout + verified.stderr).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ checked: 1, failed: 0 });
+
     const source = await t.ctx.db.selectFrom('nodeVersions').select(['id', 'storagePath', 'sha256Hash']).orderBy('id').execute();
     const { db, store } = await openRestored(target);
     try {
@@ -184,9 +189,9 @@ describe('npm run admin -- backup / restore', () => {
       const cert = await db.db.selectFrom('vaultCertificates').select(['objectKey', 'body']).executeTakeFirstOrThrow();
       const certFile = path.join(tmp, 'certificate.json');
       fs.writeFileSync(certFile, await storedBytes(store, cert.objectKey));
-      const verified = verifyCertificateCli(certFile, '--fingerprint', cert.body.keyId);
-      expect(verified.stdout).toMatch(/OK/);
-      expect(verified.status).toBe(0);
+      const certified = verifyCertificateCli(certFile, '--fingerprint', cert.body.keyId);
+      expect(certified.stdout).toMatch(/OK/);
+      expect(certified.status).toBe(0);
       const lock = (await store.vaultInfo(cert.objectKey))?.lock;
       expect(lock?.mode).toBe('COMPLIANCE');
       expect(lock!.retainUntil.getTime()).toBeGreaterThan(Date.now());
