@@ -150,7 +150,9 @@ describe('npm run admin -- backup / restore', () => {
     const second = path.join(tmp, 'second');
     const backedUp = admin_cli(['backup', '--out', second], target.env);
     expect(backedUp.status, backedUp.stderr).toBe(0);
-    expect(JSON.parse(backedUp.stdout)).toMatchObject({ out: second, keysIncluded: false });
+    const told = JSON.parse(backedUp.stdout) as { out: string; keysIncluded: boolean; notIncluded: string[] };
+    expect(told).toMatchObject({ out: second, keysIncluded: false });
+    expect(told.notIncluded.join(' ')).toMatch(/MFA encryption key/);
     const [before, after] = [readManifest(backupDir), readManifest(second)];
     expect(after.tables.map((x) => [x.name, x.rows])).toEqual(before.tables.map((x) => [x.name, x.rows]));
     expect(after.objects.map((o) => [o.key, o.sha256, o.lock?.legalHold])).toEqual(

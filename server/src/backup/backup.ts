@@ -25,7 +25,16 @@ import { namedObjectKeys } from './backup-reads.js';
 import { BackupError, MANIFEST_FILE, newManifest, type Manifest, type ManifestObject } from './manifest.js';
 
 export type BackupContext = Pick<AppContext, 'config' | 'db' | 'dbKind' | 'store'>;
-export type BackupSummary = { out: string; tables: number; rows: number; objects: number; objectBytes: number; keysIncluded: boolean };
+export type BackupSummary = {
+  out: string;
+  tables: number;
+  rows: number;
+  objects: number;
+  objectBytes: number;
+  keysIncluded: boolean;
+  /** What the backup does not hold, said to the operator at once (also in the manifest). */
+  notIncluded: string[];
+};
 
 const KEYS_DIR = 'keys';
 
@@ -143,5 +152,6 @@ export async function runBackup(ctx: BackupContext, opts: { out: string; include
     objects: manifest.objects.length,
     objectBytes: manifest.objects.reduce((n, o) => n + o.size, 0),
     keysIncluded: opts.includeKeys,
+    notIncluded: manifest.notIncluded,
   };
 }
