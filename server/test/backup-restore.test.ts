@@ -3,8 +3,9 @@
  * folders, files with several versions, a vaulted matter with its signed certificate, a signed audit head) is
  * backed up; `npm run admin -- restore` (the CLI in a child process) writes it into an empty installation (a new
  * DATA_DIR; under PostgreSQL also a new, empty database); every matter, file version (sha256 of the restored
- * bytes), the certificate (the third-party verifier) and the audit chain are then found. A restore into a
- * non-empty installation and a changed backup are refused.
+ * bytes), the certificate (the third-party verifier) and the audit chain are then found, and the restored
+ * installation serves and verifies its vault. The same backup also restores into an S3 bucket (s3rver). A restore
+ * into a non-empty installation and a changed backup are refused.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +15,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackup } from '../src/backup/backup.js';
 import { BackupError, readManifest } from '../src/backup/manifest.js';
-import { openBackup } from '../src/backup/restore.js';
+import { openBackup, runRestore } from '../src/backup/restore.js';
 import { signChainHead } from '../src/features/audit/index.js';
 import { currentTotp } from '../src/features/mfa/totp.js';
 import { VAULT_TRANSFER_JOB } from '../src/features/vault/vault-transfer.jobs.js';
@@ -26,6 +27,7 @@ import { Client, createTestApp, nextTotp, type TestApp } from './helpers.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { verifyCertificateCli } from './process-helpers.js';
+import { startS3Server } from './s3-server.js';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 const postgres = process.env.TEST_DB_KIND === 'postgres';
@@ -223,6 +225,32 @@ describe('npm run admin -- backup / restore', () => {
     expect(again.status).toBe(65);
     expect(again.stderr).toMatch(/not empty/);
   }, 240_000);
+
+  it('restores the same backup into an empty S3 bucket (s3rver) through the storage port, and the checks hold', async () => {
+    const s3 = await startS3Server();
+    const target = await createTestApp({
+      JOB_RUNNER: 'off',
+      S3_ENDPOINT: s3.endpoint,
+      S3_BUCKET: s3.bucket,
+      S3_REGION: s3.region,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    });
+    try {
+      expect(target.ctx.store.kind).toBe('s3');
+      const { manifest } = await openBackup(backupDir);
+      const summary = await runRestore(target.ctx, backupDir, manifest);
+      expect(summary.problems).toEqual([]);
+      expect(summary).toMatchObject({ matters: 2, files: 3, versions: 5, certificates: { checked: 1, ok: 1 } });
+      expect(summary.auditChains).toEqual({ checked: 1, ok: 1, signedHeads: 1 });
+      const keys = await target.ctx.store.listKeys('');
+      expect(keys.sort()).toEqual(manifest.objects.map((o) => o.key).sort());
+      for (const o of manifest.objects) expect(await target.ctx.store.sha256(o.key)).toBe(o.sha256);
+    } finally {
+      await target.shutdown();
+      await s3.close();
+    }
+  }, 120_000);
 
   it('refuses a backup whose files do not match the manifest, before writing anything', async () => {
     const changed = path.join(tmp, 'changed');
