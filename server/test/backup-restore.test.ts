@@ -269,5 +269,13 @@ describe('npm run admin -- backup / restore', () => {
     fs.cpSync(backupDir, rows, { recursive: true });
     fs.appendFileSync(path.join(rows, 'db', 'matters.jsonl'), '{"id":"00000000-0000-0000-0000-000000000000"}\n');
     await expect(openBackup(rows)).rejects.toThrow(/db\/matters\.jsonl/);
+
+    const newer = path.join(tmp, 'newer');
+    fs.cpSync(backupDir, newer, { recursive: true });
+    const later = readManifest(newer);
+    later.database.migrations.push('29991231_9999_from_the_future');
+    fs.chmodSync(path.join(newer, 'manifest.json'), 0o600);
+    fs.writeFileSync(path.join(newer, 'manifest.json'), JSON.stringify(later));
+    await expect(openBackup(newer)).rejects.toThrow(/newer Strongroom/);
   });
 });

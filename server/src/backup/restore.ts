@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { AppContext } from '../shared/context.js';
 import { backupTables, loadTables } from '../platform/db/backup-tables.js';
 import { migrateToLatest } from '../platform/db/database.js';
+import { migrations } from '../platform/db/migrations/index.js';
 import type { VaultLock } from '../platform/storage/index.js';
 import { hasAccounts } from './backup-reads.js';
 import { backupPath, BackupError, readManifest, verifyBackupFiles, type Manifest, type ManifestObject } from './manifest.js';
@@ -29,6 +30,11 @@ export async function openBackup(from: string): Promise<{ manifest: Manifest; mi
   await verifyBackupFiles(dir, manifest);
   const migration = manifest.database.migrations.at(-1);
   if (!migration) throw new BackupError('The backup names no database migration: it cannot be restored.');
+  if (!(migration in migrations)) {
+    throw new BackupError(
+      `The backup was taken by a newer Strongroom (its migration ${migration} is unknown here): restore it with that version or a later one.`,
+    );
+  }
   return { manifest, migration };
 }
 
