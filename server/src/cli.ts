@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { setupRequest } from '@strongroom/contracts';
 import { ConfigError, loadConfig } from './config.js';
-import { DataDirInUseError, migrateToLatest, openDatabase } from './platform/db/database.js';
+import { DataDirInUseError, migrateToLatest, migrateUpTo, openDatabase, type Database } from './platform/db/database.js';
 import { createOrganizationFromCli } from './features/setup/setup.service.js';
 import { runVaultVerification } from './features/vault/vault-verification.jobs.js';
 import { createMailer } from './platform/mail/mailer.js';
@@ -13,12 +13,17 @@ import { rotateFileSigningKey } from './platform/signing-keys.js';
 import { AppError } from './shared/errors.js';
 import { parseRunJobArgs, runJob, RunJobUsageError } from './run-job.js';
 import { DataDirUnsafeError, ownerOnlyFiles, secureDataDir, usesDataDir } from './process.js';
+import { runBackup } from './backup/backup.js';
+import { BackupError } from './backup/manifest.js';
+import { openBackup, runRestore } from './backup/restore.js';
 
 const USAGE = `Usage: npm run admin -- create-org --name "Acme LLP" --admin-email ada@acme.test --admin-name "Ada Admin" --admin-password "..."
        npm run admin -- verify-vault    (checks every vaulted file now, within VAULT_VERIFY_BYTES_PER_HOUR)
        npm run admin -- rotate-signing-key [--print-new-key]    (new signing key; the old one stays published)
        npm run admin -- run-job <sign-audit-heads | archive-audit | retention-end | verify-vault | retention-mail | bin-purge> [--organization <id>] [--dry-run]
                         (runs a scheduled job's work now and prints what it did; --dry-run changes nothing)
+       npm run admin -- backup --out <dir> [--include-keys]    (database rows and every stored object, with a manifest)
+       npm run admin -- restore --from <dir>    (into an empty installation; checks files, certificates and audit chains)
 
 Honours the same environment as the server (DATA_DIR, DATABASE_URL, ...). With the embedded database
 (no DATABASE_URL) the server must be stopped first: one process at a time may open DATA_DIR.`;
@@ -75,14 +80,17 @@ type CliContext = Parameters<typeof runJob>[0];
  * Opens what the server would (the same environment, DATA_DIR checks, migrations), runs `work` with it in this
  * process (no job queue: the work happens here, not through a worker), and closes it all again.
  */
-async function withInstallation<T>(work: (ctx: CliContext) => Promise<T>): Promise<T> {
+async function withInstallation<T>(
+  work: (ctx: CliContext) => Promise<T>,
+  migrate: (db: Database) => Promise<unknown> = migrateToLatest,
+): Promise<T> {
   const config = loadConfig();
   if (usesDataDir(config)) secureDataDir(config.dataDir);
   const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2)) as unknown as FastifyBaseLogger;
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });
   try {
-    await migrateToLatest(handle.db);
+    await migrate(handle.db);
     const store = createBlobStore({ dataDir: config.dataDir, appUrl: config.appUrl, signingKey: config.storageSigningKey, s3: config.s3 });
     return await work({ config, db: handle.db, dbKind: handle.kind, mailer, store, jobs: undefined as never, log });
   } finally {
@@ -145,6 +153,38 @@ async function runJobNow(argv: string[]): Promise<void> {
   });
 }
 
+/**
+ * Writes a backup of the installation to --out (a new or empty directory): the database's rows read in one
+ * snapshot, every object of the store, and DATA_DIR/keys only with --include-keys. Prints one line of JSON.
+ */
+async function backup(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { out: { type: 'string' }, 'include-keys': { type: 'boolean' } }, strict: true });
+  if (!values.out) throw new CliUsageError('backup needs --out <dir>');
+  await withInstallation(async (ctx) => {
+    console.log(JSON.stringify(await runBackup(ctx, { out: values.out!, includeKeys: values['include-keys'] === true })));
+  });
+}
+
+/**
+ * Restores a backup into this (empty) installation and checks it. Prints one line of JSON with the counts, the
+ * checks and any problem; exit 0 when all holds, 1 when a check failed, 65 when the restore was refused.
+ */
+async function restore(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { from: { type: 'string' } }, strict: true });
+  if (!values.from) throw new CliUsageError('restore needs --from <dir>');
+  const { manifest, migration } = await openBackup(values.from);
+  await withInstallation(
+    async (ctx) => {
+      const summary = await runRestore(ctx, values.from!, manifest);
+      console.log(JSON.stringify(summary));
+      if (summary.problems.length > 0) process.exitCode = 1;
+    },
+    (db) => migrateUpTo(db, migration),
+  );
+}
+
+class CliUsageError extends Error {}
+
 async function main(): Promise<void> {
   ownerOnlyFiles();
   const [command, ...rest] = process.argv.slice(2);
@@ -153,6 +193,8 @@ async function main(): Promise<void> {
     if (command === 'verify-vault') return await verifyVault(rest);
     if (command === 'rotate-signing-key') return await rotateSigningKey(rest);
     if (command === 'run-job') return await runJobNow(rest);
+    if (command === 'backup') return await backup(rest);
+    if (command === 'restore') return await restore(rest);
     console.error(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE);
     process.exit(64);
   } catch (err) {
@@ -160,7 +202,11 @@ async function main(): Promise<void> {
       console.error(err.message);
       process.exit(err instanceof DataDirInUseError ? 75 : 78);
     }
-    if (err instanceof RunJobUsageError) {
+    if (err instanceof BackupError) {
+      console.error(err.message);
+      process.exit(65);
+    }
+    if (err instanceof RunJobUsageError || err instanceof CliUsageError) {
       console.error(`${err.message}\n\n${USAGE}`);
       process.exit(64);
     }

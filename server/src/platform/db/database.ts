@@ -156,14 +156,34 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   return openPglite(path.join(opts.dataDir, 'pg'));
 }
 
-export async function migrateToLatest(db: Database): Promise<string[]> {
-  const migrator = new Migrator({
+function migrator(db: Database): Migrator {
+  return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+/** The names of the migrations this database has run, in order. */
+async function executedMigrations(db: Database): Promise<string[]> {
+  return (await migrator(db).getMigrations()).filter((m) => m.executedAt !== undefined).map((m) => m.name);
+}
+
+/**
+ * Migrates up to and including `name`, never down: a database that has already run a later migration is left as
+ * it is (the caller compares executedMigrations). Restoring a backup uses it so that the rows go into the schema
+ * they were taken from, and the later migrations then run over them.
+ */
+export async function migrateUpTo(db: Database, name: string): Promise<void> {
+  if (!(name in migrations)) throw new Error(`unknown migration ${name}`);
+  if ((await executedMigrations(db)).some((m) => m > name)) return;
+  const { error } = await migrator(db).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+export async function migrateToLatest(db: Database): Promise<string[]> {
+  const { error, results } = await migrator(db).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -13,7 +13,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -267,6 +267,23 @@ describe.each(adapters)('BlobStore contract: $name', (adapter) => {
     expect(head).toMatchObject({ size: body.length, etag: `"${md5(body)}"`, contentType: 'application/json' });
     expect((await collect(await h.store.getStream(key))).equals(body)).toBe(true);
     expect(await h.store.sha256(key)).toBe(sha256(body));
+  });
+
+  it('putObject stores bytes the caller holds (a restore): write-once where the store enforces it, never a vault key', async () => {
+    const key = h.newKey();
+    const body = randomBytes(300_000);
+    const head = await h.store.putObject(key, Readable.from([body.subarray(0, 1000), body.subarray(1000)]), {
+      length: body.length,
+      contentType: 'application/pdf',
+    });
+    expect(head).toMatchObject({ size: body.length, etag: `"${md5(body)}"` });
+    expect(await h.store.head(key)).toMatchObject({ size: body.length, contentType: 'application/pdf' });
+    expect(await h.store.sha256(key)).toBe(sha256(body));
+    if (adapter.writeOnce) {
+      await expect(h.store.putObject(key, Readable.from([Buffer.from('other')]), { length: 5 })).rejects.toThrow();
+      expect(await h.store.sha256(key)).toBe(sha256(body));
+    }
+    await expect(h.store.putObject(`vault/${randomUUID()}/x`, Readable.from([Buffer.from('v')]), { length: 1 })).rejects.toThrow();
   });
 
   it('getStream reads a byte range', async () => {

@@ -137,6 +137,12 @@ export interface ObjectStore {
    * BlobNotSupportedError when the server cannot abort (s3rver answers 405); the lifecycle rule then cleans up.
    */
   abortMultipart(input: { key: string; uploadId: string }): Promise<void>;
+  /**
+   * Stores bytes the caller already holds at a key nothing holds yet (an operator restoring a backup): exactly
+   * `length` bytes, write-once (an existing key is refused), never a vault key (those are written under their
+   * lock by copyToVault). Objects over MAX_SINGLE_PUT_SIZE are refused.
+   */
+  putObject(key: string, body: Readable, opts: { length: number; contentType?: string }): Promise<BlobHead>;
   /** Size and ETag of a stored object, null when there is none. */
   head(key: string): Promise<BlobHead | null>;
   /** The object's bytes as a stream. Throws BlobNotFoundError when there is no such object. */

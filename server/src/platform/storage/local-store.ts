@@ -164,6 +164,12 @@ export class LocalBlobStore implements ObjectStore, VaultStore {
     return this.objects.write(key, body, opts);
   }
 
+  putObject(key: string, body: Readable, opts: { length: number; contentType?: string }): Promise<BlobHead> {
+    assertValidKey(key);
+    assertLength(opts.length, MAX_SINGLE_PUT_SIZE, 'length');
+    return this.objects.write(key, body, { length: opts.length, contentType: opts.contentType });
+  }
+
   head(key: string): Promise<BlobHead | null> {
     return this.objects.head(key);
   }

@@ -135,6 +135,10 @@ export class S3BlobStore implements ObjectStore, VaultStore {
     return this.objects.presignGet(input);
   }
 
+  putObject(key: string, body: Readable, opts: { length: number; contentType?: string }): Promise<BlobHead> {
+    return this.objects.put(key, body, opts);
+  }
+
   head(key: string): Promise<BlobHead | null> {
     return this.objects.head(key);
   }

@@ -72,6 +72,27 @@ export class S3Objects {
     return presign(this.s3, (o) => getSignedUrl(this.s3.client, command, o), 'GET', input.expiresInSeconds, {});
   }
 
+  /** A whole object from the caller's bytes, write-once (If-None-Match: *), never under vault/. */
+  async put(key: string, body: Readable, opts: { length: number; contentType?: string }): Promise<BlobHead> {
+    assertValidKey(key);
+    assertOrdinaryKey(key);
+    assertLength(opts.length, MAX_SINGLE_PUT_SIZE, 'length');
+    const contentType = opts.contentType ? safeContentType(opts.contentType) : undefined;
+    await this.s3.client.send(
+      new PutObjectCommand({
+        Bucket: this.s3.bucket,
+        Key: key,
+        Body: body,
+        ContentLength: opts.length,
+        ContentType: contentType,
+        IfNoneMatch: '*',
+      }),
+    );
+    const head = await this.head(key);
+    if (!head) throw new BlobNotFoundError(key);
+    return head;
+  }
+
   async head(key: string): Promise<BlobHead | null> {
     assertValidKey(key);
     try {
