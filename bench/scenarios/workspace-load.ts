@@ -170,7 +170,7 @@ export const scenario: Scenario = {
           },
         ],
         notes: [
-          '- The administrator’s session. The tree call answers every folder and file of the matter in one JSON document (the workspace filters, sorts and pages it in the browser), uncompressed here (`fetch` asks for no encoding).',
+          '- The administrator’s session. The tree call answers every folder and file of the matter in one JSON document (the workspace filters, sorts and pages it in the browser), compressed on the way as a browser gets it (`fetch` accepts gzip, deflate and br) and decompressed by the bench client in the timing.',
           `- Server: the app from \`buildApp\` (pool of 10), LOG_LEVEL=silent. ${ownDb ? 'The database was made for the run and dropped after it.' : 'Database: BENCH_DATABASE_URL as given.'}`,
           '- The machine is shared with other work (see the load average): compare calls with each other rather than reading much into absolute milliseconds.',
         ],
