@@ -1,0 +1,132 @@
+// The embedded default's limit: the same mixed load on `npm start` with nothing configured (PGlite in DATA_DIR,
+// the local store, jobs in the process), at growing numbers of people, up to the first step that misses the
+// target (no failed request, reads p99 <= 200 ms). The largest step that meets it is the figure the README states.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { adminWork } from '../lib/admin-work.js';
+import { describeTarget, errorTable, figures, latencyTable, READ_P99_TARGET_MS, type LoadFigures } from '../lib/load-report.js';
+import { runMixedLoad } from '../lib/mixed-load.js';
+import { freePort } from '../lib/postgres.js';
+import { childPid, cpuMs, startProc, stopProc, waitReady } from '../lib/procs.js';
+import { ensureBuild } from '../lib/cluster.js';
+import { seedFirm } from '../lib/seed.js';
+import { envInt, fmt, fmtInt } from '../lib/stats.js';
+import type { Scenario } from '../lib/types.js';
+
+export const scenario: Scenario = {
+  name: 'embedded-limit',
+  title: 'Scale-out: the embedded default (one `npm start` with PGlite) under the mixed load',
+  order: 104,
+  description:
+    'One Strongroom started as `npm start` with no DATABASE_URL (PGlite in DATA_DIR, local store, jobs in the same process), loaded directly with the ' +
+    'scale-out mixed load (an administrator vaulting and exporting meanwhile) at growing numbers of people, until a step misses the target ' +
+    `(no failed request and reads p99 <= ${READ_P99_TARGET_MS} ms).`,
+  async run({ root, log }) {
+    const steps = (process.env.BENCH_EMBEDDED_STEPS ?? '25,50,100,200')
+      .split(',')
+      .map((s) => Math.min(500, Math.max(1, Number(s))))
+      .filter(Number.isFinite);
+    const seconds = envInt('BENCH_EMBEDDED_SECONDS', 30, 5, 300);
+    const thinkMs = envInt('BENCH_THINK_MS', 2000, 50, 20_000);
+    ensureBuild(root, log);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-embedded-'));
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const signingKey = crypto.randomBytes(32).toString('hex');
+    let proc: ReturnType<typeof startProc> | undefined;
+    try {
+      log(`writing the firm into PGlite (${Math.max(...steps)} members)...`);
+      const { extra, ...firm } = await seedFirm({
+        dataDir,
+        appUrl: url,
+        signingKey,
+        members: Math.max(...steps),
+        matters: 40,
+        filesPerMatter: 5,
+        extraMatters: steps.map((n) => ({ name: `Vault step ${n} matter`, files: 20, size: 32 * 1024 })),
+      });
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        APP_URL: url,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        STORAGE_SIGNING_KEY: signingKey,
+        VAULT_ALLOW_UNLOCKED_STORE: 'true',
+      };
+      proc = startProc('embedded', process.execPath, ['scripts/start.mjs'], { cwd: root, env });
+      proc.pid = await childPid(proc.child.pid!);
+      await waitReady(`${url}/readyz`, proc);
+      const results: Array<{ users: number; f: LoadFigures; cpuPerRequest: number; ok: boolean }> = [];
+      for (const [i, users] of steps.entries()) {
+        log(`${users} people for ${seconds} s...`);
+        const before = cpuMs(proc.pid);
+        const run = await runMixedLoad({
+          base: url,
+          firm,
+          users,
+          seconds,
+          thinkMs,
+          beside: async (r, deadline) => {
+            await adminWork({
+              base: url,
+              admin: firm.admin,
+              matterId: extra[i].id,
+              samples: r.samples,
+              deadline,
+              vaultAfterMs: (seconds * 1000) / 3,
+            });
+          },
+        });
+        const f = figures(run.samples);
+        const ok = f.errors === 0 && f.readP99 <= READ_P99_TARGET_MS;
+        results.push({ users, f, cpuPerRequest: ((cpuMs(proc.pid) - before) * 1000) / f.requests, ok });
+        log(`${users} people: ${describeTarget(f)}; failures ${JSON.stringify(f.byKind)}`);
+        if (!ok) break;
+      }
+      const passing = results.filter((r) => r.ok).map((r) => r.users);
+      const limit = passing.length ? Math.max(...passing) : 0;
+      const firstMiss = results.find((r) => !r.ok);
+      return {
+        headline: `embedded default meets the target up to ${limit} people${firstMiss ? ` (misses it at ${firstMiss.users})` : ' (every step run)'}`,
+        summary: [
+          `- **One embedded server met the target (no failed request, reads p99 <= ${READ_P99_TARGET_MS} ms) up to ${limit} concurrent people**${firstMiss ? `; at ${firstMiss.users} it missed it (${describeTarget(firstMiss.f)})` : ''}.`,
+          ...results.map((r) => `- ${r.users} people: ${describeTarget(r.f)}; CPU ${fmt(r.cpuPerRequest, 0)} µs per request.`),
+        ],
+        tables: [
+          {
+            caption: 'Each step',
+            columns: ['people', 'requests', 'failed', 'reads p50 ms', 'reads p99 ms', 'CPU µs/request', 'target'],
+            rows: results.map((r) => [
+              r.users,
+              fmtInt(r.f.requests),
+              r.f.errors,
+              fmt(r.f.classes[0].p50, 1),
+              fmt(r.f.readP99, 1),
+              fmt(r.cpuPerRequest, 0),
+              r.ok ? 'met' : 'missed',
+            ]),
+          },
+          latencyTable(
+            results.map((r) => [`${r.users} people`, r.f]),
+            'Latency of the requests that answered 2xx, by class',
+          ),
+          errorTable(results.map((r) => [`${r.users} people`, r.f])),
+        ],
+        notes: [
+          `- Steps: ${steps.join(', ')} people (BENCH_EMBEDDED_STEPS), ${seconds} s each (BENCH_EMBEDDED_SECONDS), think time ${thinkMs} ms, one process for all steps (the database grows from step to step); the run stops at the first step that misses the target.`,
+          '- The same actions as the scale-out load, sent straight to the server (no balancer); each person has a loopback address of their own.',
+          "- PGlite is PostgreSQL in WebAssembly on the server's own thread with one connection: every query of every request queues on it. On the shared 2-core machine the load generator takes much of the other core.",
+        ],
+      };
+    } finally {
+      if (proc) await stopProc(proc);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+};
