@@ -40,7 +40,7 @@ export function ensureBuild(root: string, log: (m: string) => void): void {
 }
 
 /** The environment every process of one installation shares: database, store, keys, proxy. */
-export function sharedEnv(opts: { databaseUrl: string; dataDir: string; appUrl: string }): NodeJS.ProcessEnv {
+function sharedEnv(opts: { databaseUrl: string; dataDir: string; appUrl: string }): NodeJS.ProcessEnv {
   const { privateKey } = generateKeyPairSync('ed25519');
   return {
     PATH: process.env.PATH,
@@ -124,14 +124,14 @@ async function startNode(name: string, root: string, env: NodeJS.ProcessEnv, wor
 }
 
 /** Starts an app server (`npm start` with JOB_RUNNER=off) on `port` and waits for its /readyz. */
-export async function startApp(name: string, root: string, env: NodeJS.ProcessEnv, port: number): Promise<Proc> {
+async function startApp(name: string, root: string, env: NodeJS.ProcessEnv, port: number): Promise<Proc> {
   const p = await startNode(name, root, { ...env, PORT: String(port), JOB_RUNNER: 'off' }, false);
   await waitReady(`http://127.0.0.1:${port}/readyz`, p);
   return p;
 }
 
 /** Starts a worker (`npm run worker`, the same environment). */
-export async function startWorkerProc(name: string, root: string, env: NodeJS.ProcessEnv): Promise<Proc> {
+async function startWorkerProc(name: string, root: string, env: NodeJS.ProcessEnv): Promise<Proc> {
   const p = await startNode(name, root, env, true);
   // At LOG_LEVEL=warn a running worker prints nothing: alive after three seconds (migrations done, queues started) is taken as started.
   await sleep(3000);

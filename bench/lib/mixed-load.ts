@@ -45,7 +45,7 @@ async function download(c: Ctx, m: SeedMatter): Promise<void> {
 }
 
 /** Single PUT: presign, PUT the bytes, complete. */
-export async function uploadSmall(c: Ctx, m: SeedMatter, size: number): Promise<void> {
+async function uploadSmall(c: Ctx, m: SeedMatter, size: number): Promise<void> {
   const fileName = `upload ${c.tag}-${c.n++}.pdf`;
   const meta = { fileName, fileType: 'application/pdf', matterId: m.id, parentId: null, fileSize: size };
   const signed = await c.u.post('write', 'upload presigned', '/_api/upload/presigned', meta);
@@ -121,7 +121,7 @@ async function act(c: Ctx, weights: { multipart: number }): Promise<void> {
 }
 
 /** Signs a person in, retrying twice a second apart (a refused sign-in is recorded either way). */
-export async function signInPerson(u: HttpUser, p: Person): Promise<boolean> {
+async function signInPerson(u: HttpUser, p: Person): Promise<boolean> {
   for (let i = 0; i < 3; i++) {
     if (await u.signIn(p.email, PASSWORD, p.totpSecret)) return true;
     await sleep(1000);

@@ -159,7 +159,7 @@ export async function startPgBouncer(pgUrl: string, root: string): Promise<Bounc
       if (Date.now() > until || proc.child.exitCode !== null) {
         await stopProc(proc, 1000);
         fs.rmSync(dir, { recursive: true, force: true });
-        throw new Error(`pgbouncer did not start: ${(err as Error).message}\n${proc.output()}`);
+        throw new Error(`pgbouncer did not start: ${(err as Error).message}\n${proc.output()}`, { cause: err });
       }
       await sleep(200);
     }

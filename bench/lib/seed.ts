@@ -13,7 +13,7 @@ import { newTotpSecret } from '../../server/src/features/mfa/totp.js';
 export const PASSWORD = 'correct horse battery staple';
 
 export type Person = { email: string; userId: number; totpSecret: string };
-export type SeedFile = { nodeId: string; size: number };
+type SeedFile = { nodeId: string; size: number };
 export type SeedMatter = { id: string; name: string; files: SeedFile[] };
 export type Firm = { organizationId: string; admin: Person; members: Person[]; matters: SeedMatter[] };
 
@@ -39,7 +39,7 @@ async function withTotp(db: Database, userId: number): Promise<string> {
 }
 
 /** A matter with `files` files of `size` random bytes written through the store as uploads write them. */
-export async function seedMatter(
+async function seedMatter(
   db: Database,
   store: LocalBlobStore,
   o: { organizationId: string; userId: number; name: string; client: string; files: number; size: number },
