@@ -11,7 +11,7 @@ import { freePort, startPgBouncer, type Bouncer, type Postgres } from './postgre
 import { childPid, sleep, startProc, stopProc, waitReady, type Proc } from './procs.js';
 
 /** One line of HAProxy's log: when the request began (epoch ms), the server that took it, status, its active ms. */
-export type LbLogEntry = { startedAt: number; server: string; status: number; totalMs: number; method: string; path: string };
+export type LbLogEntry = { startedAt: number; server: string; status: number; totalMs: number; term: string; method: string; path: string };
 
 export type Cluster = {
   lbUrl: string;
@@ -70,7 +70,7 @@ function haproxyConfig(port: number, socket: string, apps: Array<{ name: string;
     'defaults',
     '  mode http',
     '  log global',
-    '  log-format "HALOG %Ts.%ms %Th %Ti %s %ST %Ta %HM %HP"',
+    '  log-format "HALOG %Ts.%ms %Th %Ti %s %ST %Ta %ts %HM %HP"',
     '  option forwardfor',
     '  option redispatch',
     '  retries 2',
@@ -85,14 +85,18 @@ function haproxyConfig(port: number, socket: string, apps: Array<{ name: string;
     '  balance roundrobin',
     '  option httpchk GET /readyz',
     '  http-check expect status 200',
-    '  default-server inter 500ms fall 2 rise 2',
+    // A saturated server answers its check late, not never: 5 s to answer, three misses in a row to be taken out.
+    // A dead one refuses the connection at once, so it is out after three checks (about 3 s); meanwhile a request
+    // whose connection it refuses is redispatched to another server.
+    '  timeout check 5s',
+    '  default-server inter 1s fall 3 rise 2',
     ...apps.map((a) => `  server ${a.name} 127.0.0.1:${a.port} check`),
     '',
   ].join('\n');
 }
 
 function parseLbLine(line: string): LbLogEntry | undefined {
-  const m = /^HALOG (\d+)\.(\d+) (-?\d+) (-?\d+) (\S+) (-?\d+) (-?\d+) (\S+) (\S+)/.exec(line);
+  const m = /^HALOG (\d+)\.(\d+) (-?\d+) (-?\d+) (\S+) (-?\d+) (-?\d+) (\S+) (\S+) (\S+)/.exec(line);
   if (!m) return undefined;
   // The accept date is the connection's (or the previous request's end); handshake and idle time lead to this request.
   return {
@@ -100,8 +104,10 @@ function parseLbLine(line: string): LbLogEntry | undefined {
     server: m[5],
     status: Number(m[6]),
     totalMs: Number(m[7]),
-    method: m[8],
-    path: m[9],
+    // Termination state: two letters, "--" for a normal end (e.g. "SH": the server aborted before its headers).
+    term: m[8],
+    method: m[9],
+    path: m[10],
   };
 }
 

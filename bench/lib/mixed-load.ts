@@ -147,7 +147,7 @@ export async function runMixedLoad(o: {
   // Names must not repeat across runs on the same firm (a taken name is a 409).
   const runTag = Date.now().toString(36).slice(-5);
   const deadline = Date.now() + o.seconds * 1000;
-  const ramp = (o.rampSeconds ?? Math.min(10, o.seconds / 4)) * 1000;
+  const ramp = (o.rampSeconds ?? Math.min(20, o.seconds / 3)) * 1000;
   const person = async (i: number) => {
     const p = o.firm.members[i % o.firm.members.length];
     const u = new HttpUser(o.base, addressOf(i), run.samples);

@@ -39,11 +39,13 @@ async function killTransferringWorker(databaseUrl: string, matterId: string, wor
 
 /** HAProxy's view of the kill: 5xx in flight on app1 at the kill, and any other 5xx. */
 function lbAtKill(log: LbLogEntry[], killAt: number) {
-  const inFlight = log.filter((e) => e.server === 'app1' && e.startedAt <= killAt && e.startedAt + e.totalMs >= killAt - 5);
+  const inFlight = log.filter((e) => e.server === 'app1' && e.startedAt <= killAt && e.startedAt + Math.max(0, e.totalMs) >= killAt - 5);
   const fiveXx = log.filter((e) => e.status >= 500);
+  // Every request HAProxy ended abnormally near the kill (a termination state other than "--"), whatever its status.
+  const abnormal = log.filter((e) => e.term !== '--' && Math.abs(e.startedAt - killAt) < 10_000);
   const beyond = fiveXx.filter((e) => !inFlight.includes(e));
   const afterKillOnApp1 = log.filter((e) => e.server === 'app1' && e.startedAt > killAt + 50);
-  return { inFlight, fiveXx, beyond, afterKillOnApp1 };
+  return { inFlight, fiveXx, beyond, afterKillOnApp1, abnormal };
 }
 
 export const scenario: Scenario = {
@@ -138,13 +140,15 @@ export const scenario: Scenario = {
           latencyTable([['kill run', f]], 'Latency of the requests that answered 2xx, by class'),
           errorTable([['kill run', f]]),
           {
-            caption: "5xx in HAProxy's log (time relative to the kill)",
-            columns: ['server', 'status', 'began ms', 'lasted ms', 'call', 'in flight on app1 at the kill'],
-            rows: lb.fiveXx
-              .slice(0, 30)
+            caption:
+              "Requests HAProxy's log shows ending abnormally (termination state other than --: first letter who ended it, C client, S server; second the stage) within 10 s of the kill, or with a 5xx; times relative to the kill",
+            columns: ['server', 'status', 'termination', 'began ms', 'lasted ms', 'call', 'in flight on app1 at the kill'],
+            rows: [...new Set([...lb.abnormal, ...lb.fiveXx])]
+              .slice(0, 40)
               .map((e) => [
                 e.server,
                 e.status,
+                e.term,
                 e.startedAt - killAt,
                 e.totalMs,
                 `${e.method} ${e.path.replace(/[0-9a-f-]{36}/g, ':id')}`,
@@ -153,7 +157,7 @@ export const scenario: Scenario = {
           },
         ],
         notes: [
-          '- HAProxy: `option httpchk GET /readyz`, checks every 500 ms, 2 failures to mark DOWN; `retries 2` with `option redispatch` (a request whose connection to app1 is refused goes to app2; a request already sent is never sent again, so requests in flight on the killed server fail with 502).',
+          '- HAProxy: `option httpchk GET /readyz`, checks every second with 5 s to answer, 3 failures to mark DOWN; `retries 2` with `option redispatch` (a request whose connection to app1 is refused goes to app2; a request already sent is never sent again, so requests in flight on the killed server fail with 502).',
           '- "In flight on app1" are the requests HAProxy\'s log shows on app1 that had begun and not ended at the kill; the killed process answers none of them.',
           '- The worker killed is the one that spent the most CPU in the 400 ms before the kill (the one copying files); pg-boss notices its silence through the job heartbeat and another worker takes the job over; the checks wait for the transfer to complete (up to 3 minutes).',
           `- ${k.users} people, ${k.seconds} s, think time ${k.thinkMs} ms, on the shared 2-core machine.`,
