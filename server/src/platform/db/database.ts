@@ -92,7 +92,8 @@ const camel = () => new CamelCasePlugin({ maintainNestedObjectKeys: true });
 /**
  * A pool over node-postgres. An idle connection that the server ends (a restart, a failover, an administrator,
  * a dropped database) is taken out of the pool, which opens a new one for the next query; the error is reported
- * to `onIdleError` instead of ending the process.
+ * to `onIdleError` instead of ending the process. A connection ended while a transaction holds it fails that
+ * transaction, never the process.
  */
 export async function openPostgres(
   connectionString: string,
@@ -101,6 +102,11 @@ export async function openPostgres(
 ): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString, max });
   pool.on('error', onIdleError);
+  // A connection checked out of the pool (a transaction between two of its queries) has no listener of the pool's,
+  // so the server ending it would raise an 'error' event nobody hears, which ends the process. Every connection
+  // keeps a listener of its own: the transaction's next query fails (and is reported as the request's error), and
+  // the pool drops the broken connection when it is given back. Idle ones are reported by the pool, above.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [camel()] });
   return { db, kind: 'postgres', pool, close: () => db.destroy() };
 }
