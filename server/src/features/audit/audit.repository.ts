@@ -197,11 +197,13 @@ export async function chainRangeByDate(
   let first = db
     .selectFrom('auditLogs')
     .select((eb) => eb.fn.min('seq').as('seq'))
+    .where('organizationId', '=', organizationId)
     .where('chainKey', '=', organizationId)
     .where('seq', '<=', String(upToSeq));
   let last = db
     .selectFrom('auditLogs')
     .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('organizationId', '=', organizationId)
     .where('chainKey', '=', organizationId)
     .where('seq', '<=', String(upToSeq));
   if (range.start) {
