@@ -140,7 +140,7 @@ export const NOT_DISTRIBUTED = new Set(['users', 'sessions', 'mfa_recovery_codes
  * Product functions that read a distributed table across organizations on purpose, with the reason. On a
  * distributed database they run on every shard.
  */
-export const TENANT_SCOPE_EXCEPTIONS: Record<string, string> = {
+const TENANT_SCOPE_EXCEPTIONS: Record<string, string> = {
   'features/audit/audit.repository.ts:organizationsToSign': 'the signing sweep finds every organization whose chain grew',
   'features/audit/audit-search.repository.ts:lockBackfillProgress':
     'the search text backfill reads the newest entry id of the whole audit log, its one pass by id ranges',

@@ -16,7 +16,7 @@ import {
 } from './audit-search.repository.js';
 
 /** Entry ids per batch: each batch is one short transaction, so audited actions never wait long behind it. */
-export const BACKFILL_BATCH = 5000;
+const BACKFILL_BATCH = 5000;
 /** A log line every this many batches (and at the end). */
 const LOG_EVERY = 20;
 /** How long a "not yet" is believed before the database is asked again (the backfill may finish meanwhile). */
