@@ -11,7 +11,27 @@ import type { DB } from '../../platform/db/schema.js';
 import { containsPattern } from '../../shared/like-patterns.js';
 import { SEARCH_TEXT_EXPRESSION } from './audit-search.repository.js';
 
-export type AuditLogRow = Selectable<DB['auditLogs']>;
+/** An entry as the audit views read it (its search text is for the search only). */
+export type AuditLogRow = Omit<Selectable<DB['auditLogs']>, 'searchText'>;
+const ENTRY_COLUMNS = [
+  'id',
+  'organizationId',
+  'chainKey',
+  'seq',
+  'actorId',
+  'actorName',
+  'actorEmail',
+  'action',
+  'targetTable',
+  'targetId',
+  'details',
+  'ipAddress',
+  'createdAt',
+  'archived',
+  'prevHash',
+  'hash',
+  'archiveBatchId',
+] as const satisfies ReadonlyArray<keyof AuditLogRow>;
 
 export type AuditFilters = {
   organizationId: string;
@@ -71,7 +91,7 @@ export function listAuditEntries(
   order: AuditOrder,
   page: { limit: number; offset: number },
 ): Promise<AuditLogRow[]> {
-  let q = filtered(db, f).selectAll();
+  let q = filtered(db, f).select(ENTRY_COLUMNS);
   for (const key of sortKeys(order)) q = q.orderBy(key, order.direction);
   return q.limit(page.limit).offset(page.offset).execute();
 }
@@ -101,7 +121,7 @@ export function auditEntriesAfter(
   after: AuditCursor | null,
   limit: number,
 ): Promise<AuditLogRow[]> {
-  let q = filtered(db, f).selectAll();
+  let q = filtered(db, f).select(ENTRY_COLUMNS);
   if (after) {
     const values: unknown[] = [];
     if (order.sortBy === 'action') values.push(after.action);
@@ -159,7 +179,7 @@ export async function chainBatch(db: Executor, organizationId: string, afterSeq:
 export function chainEntryAt(db: Executor, organizationId: string, seq: number): Promise<AuditLogRow | undefined> {
   return db
     .selectFrom('auditLogs')
-    .selectAll()
+    .select(ENTRY_COLUMNS)
     .where('organizationId', '=', organizationId)
     .where('chainKey', '=', organizationId)
     .where('seq', '=', String(seq))
