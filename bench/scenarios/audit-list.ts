@@ -12,53 +12,12 @@ import { verifyOrganizationChain } from '../../server/src/features/audit/index.j
 import { entryHash, GENESIS_HASH, type ChainedFields } from '../../server/src/shared/audit.js';
 import { hashToken } from '../../server/src/shared/tokens.js';
 import { backfill, compareSearchStatements, seedAsBeforeTheColumn } from '../lib/audit-search.js';
+import { ACTIONS, NAMES, SUBJECTS, TABLES } from '../lib/audit-seed-data.js';
 
 const DEFAULT_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
 const ms = (n: number) => fmt(n, 1);
 const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const arr = (xs: string[]) => `array[${xs.map(q).join(',')}]`;
-
-const ACTIONS = [
-  'UPLOAD_FILE',
-  'DOWNLOAD_FILE',
-  'CREATE_FOLDER',
-  'RENAME_NODE',
-  'MOVE_NODE',
-  'DELETE_NODE',
-  'CREATE_MATTER',
-  'UPDATE_MATTER',
-  'USER_LOGIN',
-  'USER_LOGOUT',
-  'LOGIN_PASSWORD_VERIFIED',
-  'MFA_EMAIL_CODE_SENT',
-  'APPLY_LEGAL_HOLD',
-  'VAULT_MATTER',
-  'VAULT_TRANSFER_COMPLETED',
-  'INVITE_USER',
-  'UPDATE_ORG_INFO',
-  'USER_UPDATE_PERMISSIONS',
-  'VAULT_VERIFICATION_FAILED',
-  'RETENTION_CLEANUP',
-];
-const TABLES = ['nodes', 'matters', 'users', 'sessions', 'invitations'];
-const NAMES = [
-  'Alice Anderson',
-  'Ben Baker',
-  'Clara Carter',
-  'David Dawson',
-  'Emma Ellis',
-  'Farid Fletcher',
-  'Grace Graham',
-  'Hugo Harper',
-];
-const SUBJECTS = [
-  'Share purchase agreement',
-  'Commercial lease',
-  'Employment dispute',
-  'Supply agreement',
-  'Trademark opposition',
-  'Loan agreement',
-];
 
 /**
  * $4 entries in one statement, at seq base+1.. of the organization's chain, spread evenly over the two years
