@@ -3,7 +3,7 @@ import { loadConfigOrExit, ownerOnlyFiles, secureDataDirOrExit, stopOnSignals } 
 import { DataDirInUseError } from './platform/db/database.js';
 import { prepareSetupToken } from './features/setup/setup.service.js';
 import { registerSigningKeyAtStart } from './platform/signing-keys.js';
-import { startAuditHeadSigning } from './features/audit/index.js';
+import { startAuditHeadSigning, startAuditSearchBackfill } from './features/audit/index.js';
 
 async function main(): Promise<void> {
   ownerOnlyFiles();
@@ -41,6 +41,12 @@ async function main(): Promise<void> {
   startAuditHeadSigning(ctx).then(
     (run) => app.log.info({ signed: run.signed.length, failed: run.failed.length }, 'audit chain heads signed at start'),
     (err: unknown) => app.log.error({ err }, 'signing audit chain heads at start failed'),
+  );
+
+  // An audit log written before the list's search text existed has it filled in the background (once).
+  startAuditSearchBackfill(ctx).then(
+    (queued) => queued && app.log.info('audit search text backfill queued'),
+    (err: unknown) => app.log.error({ err }, 'queueing the audit search text backfill failed'),
   );
 
   stopOnSignals(app.log, 'shutting down: finishing requests in flight', () => {

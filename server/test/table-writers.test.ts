@@ -33,6 +33,12 @@ const SHARED_TABLES: Record<string, { writers: string[]; reason: string }> = {
       'one table of counters under distinct keys: shared/throttle.ts counts sign-in and code attempts, the ' +
       'security feature counts client reports in the same table under its own key prefix',
   },
+  system_settings: {
+    writers: ['setup', 'audit'],
+    reason:
+      'one table of installation-wide values under distinct keys: setup keeps the first-run token, the audit ' +
+      'feature the progress of its search text backfill and whether the list may read that text',
+  },
 };
 
 const toSnake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -142,6 +142,10 @@ export const NOT_DISTRIBUTED = new Set(['users', 'sessions', 'mfa_recovery_codes
  */
 const TENANT_SCOPE_EXCEPTIONS: Record<string, string> = {
   'features/audit/audit.repository.ts:organizationsToSign': 'the signing sweep finds every organization whose chain grew',
+  'features/audit/audit-search.repository.ts:lockBackfillProgress':
+    'the search text backfill reads the newest entry id of the whole audit log, its one pass by id ranges',
+  'features/audit/audit-search.repository.ts:fillSearchText':
+    'the search text backfill fills every organization’s entries of one id range at once (search_text only)',
   'features/undo/undo.repository.ts:sweepExpiredEntries': 'the sweep removes expired undo entries of every organization',
   'features/uploads/uploads.repository.ts:deadUploadsSince': 'the clean-up sweep over every organization’s ended uploads',
   'features/uploads/uploads.repository.ts:expiredPendingUploads': 'the clean-up sweep over every organization’s expired uploads',

@@ -1,7 +1,9 @@
 import type { AppContext } from '../../shared/context.js';
 import { signAllChainHeads, type SigningRun } from './audit-chain.service.js';
+import { backfillSearchText, storedSearchTextReady } from './audit-search.service.js';
 
 const AUDIT_HEAD_SIGNING_JOB = 'audit-head-signing';
+export const AUDIT_SEARCH_BACKFILL_JOB = 'audit-search-backfill';
 
 /** How often an idle runner looks for the signing job: a small part of the interval, so the two stay within it. */
 function pollingSeconds(ctx: AppContext): number {
@@ -37,6 +39,28 @@ export function defineAuditJobs(ctx: AppContext): void {
     retryLimit: 3,
     retryDelaySeconds: 10,
   });
+  ctx.jobs.define<Record<string, never>>({
+    name: AUDIT_SEARCH_BACKFILL_JOB,
+    handler: async () => {
+      await backfillSearchText(ctx);
+    },
+    pollingIntervalSeconds: 5,
+    // Ten million entries take a while on a busy database; a new attempt goes on from the last batch.
+    expireInSeconds: 6 * 3600,
+    retryLimit: 10,
+    retryDelaySeconds: 30,
+  });
+}
+
+/**
+ * At start: queues the backfill of audit_logs.search_text unless the list's search reads it already or a
+ * backfill is queued or running (it was started by an earlier start of this or another process).
+ */
+export async function startAuditSearchBackfill(ctx: AppContext): Promise<boolean> {
+  if (await storedSearchTextReady(ctx)) return false;
+  if ((await ctx.jobs.pendingCount(AUDIT_SEARCH_BACKFILL_JOB)) > 0) return false;
+  await ctx.jobs.enqueue(ctx.db, AUDIT_SEARCH_BACKFILL_JOB, {});
+  return true;
 }
 
 /**

@@ -9,8 +9,29 @@ import type { AuditSortField } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import type { DB } from '../../platform/db/schema.js';
 import { containsPattern } from '../../shared/like-patterns.js';
+import { SEARCH_TEXT_EXPRESSION } from './audit-search.repository.js';
 
-export type AuditLogRow = Selectable<DB['auditLogs']>;
+/** An entry as the audit views read it (its search text is for the search only). */
+export type AuditLogRow = Omit<Selectable<DB['auditLogs']>, 'searchText'>;
+const ENTRY_COLUMNS = [
+  'id',
+  'organizationId',
+  'chainKey',
+  'seq',
+  'actorId',
+  'actorName',
+  'actorEmail',
+  'action',
+  'targetTable',
+  'targetId',
+  'details',
+  'ipAddress',
+  'createdAt',
+  'archived',
+  'prevHash',
+  'hash',
+  'archiveBatchId',
+] as const satisfies ReadonlyArray<keyof AuditLogRow>;
 
 export type AuditFilters = {
   organizationId: string;
@@ -22,13 +43,19 @@ export type AuditFilters = {
   actorIds?: number[];
   ipAddress?: string;
   search?: string;
+  /** Search the stored audit_logs.search_text (once backfilled) rather than computing it for each entry read. */
+  storedSearchText?: boolean;
   /** Only entries up to this id (the export's snapshot: entries written while it streams are left out). */
   upToId?: string;
 };
 export type AuditOrder = { sortBy: AuditSortField; direction: 'asc' | 'desc' };
 
-/** The text a search looks in, as the trigram index audit_logs_search_trgm has it. */
-const SEARCH_TEXT = sql<string>`lower(action || ' ' || coalesce(actor_name, '') || ' ' || coalesce(actor_email, '') || ' ' || coalesce(target_table, '') || ' ' || coalesce(target_id, '') || ' ' || details::text)`;
+/**
+ * The text a search looks in: stored in search_text (one `like` per candidate, trigram index
+ * audit_logs_search_text_trgm), or until its backfill is complete computed from the fields (the same text, as the
+ * trigram index audit_logs_search_trgm has it).
+ */
+const searchText = (stored: boolean | undefined) => (stored ? sql<string>`search_text` : SEARCH_TEXT_EXPRESSION);
 /** Entries without a target sort as an empty table name, as the index audit_logs_org_target_table has it. */
 const TARGET_TABLE_KEY = sql<string>`coalesce(target_table, '')`;
 
@@ -43,7 +70,7 @@ function filtered(db: Executor, f: AuditFilters) {
   if (f.actions?.length) q = q.where('action', 'in', f.actions);
   if (f.actorIds?.length) q = q.where('actorId', 'in', f.actorIds);
   if (f.ipAddress) q = q.where('ipAddress', '=', f.ipAddress);
-  if (f.search) q = q.where(SEARCH_TEXT, 'like', sql<string>`lower(${containsPattern(f.search)})`);
+  if (f.search) q = q.where(searchText(f.storedSearchText), 'like', sql<string>`lower(${containsPattern(f.search)})`);
   if (f.upToId) q = q.where('id', '<=', f.upToId);
   return q;
 }
@@ -64,7 +91,7 @@ export function listAuditEntries(
   order: AuditOrder,
   page: { limit: number; offset: number },
 ): Promise<AuditLogRow[]> {
-  let q = filtered(db, f).selectAll();
+  let q = filtered(db, f).select(ENTRY_COLUMNS);
   for (const key of sortKeys(order)) q = q.orderBy(key, order.direction);
   return q.limit(page.limit).offset(page.offset).execute();
 }
@@ -94,7 +121,7 @@ export function auditEntriesAfter(
   after: AuditCursor | null,
   limit: number,
 ): Promise<AuditLogRow[]> {
-  let q = filtered(db, f).selectAll();
+  let q = filtered(db, f).select(ENTRY_COLUMNS);
   if (after) {
     const values: unknown[] = [];
     if (order.sortBy === 'action') values.push(after.action);
@@ -152,7 +179,7 @@ export async function chainBatch(db: Executor, organizationId: string, afterSeq:
 export function chainEntryAt(db: Executor, organizationId: string, seq: number): Promise<AuditLogRow | undefined> {
   return db
     .selectFrom('auditLogs')
-    .selectAll()
+    .select(ENTRY_COLUMNS)
     .where('organizationId', '=', organizationId)
     .where('chainKey', '=', organizationId)
     .where('seq', '=', String(seq))

@@ -19,6 +19,7 @@ import type { AppContext, RequestMeta } from '../../shared/context.js';
 import type { AuthContext } from '../sessions/index.js';
 import { CSV_BOM, CSV_HEADER, csvRow } from './audit-csv.js';
 import { namesOfEntries } from './audit-names.repository.js';
+import { storedSearchTextReady } from './audit-search.service.js';
 import {
   auditEntriesAfter,
   chainHead,
@@ -44,7 +45,7 @@ type FilterQuery = Pick<
   'startDate' | 'endDate' | 'actions' | 'actions[]' | 'actorIds' | 'actorIds[]' | 'ipAddress' | 'search'
 >;
 
-function filtersOf(auth: AuthContext, q: FilterQuery): AuditFilters {
+function filtersOf(auth: AuthContext, q: FilterQuery, storedSearchText: boolean): AuditFilters {
   const actions = [...(q.actions ?? []), ...(q['actions[]'] ?? [])];
   const actorIds = [...(q.actorIds ?? []), ...(q['actorIds[]'] ?? [])];
   return {
@@ -56,6 +57,7 @@ function filtersOf(auth: AuthContext, q: FilterQuery): AuditFilters {
     actorIds: actorIds.length ? actorIds : undefined,
     ipAddress: q.ipAddress,
     search: q.search,
+    storedSearchText,
   };
 }
 
@@ -86,7 +88,7 @@ function toEntry(r: AuditLogRow): AuditLogEntry {
 
 /** GET /_api/audit-logs/list */
 export async function listAuditLogs(ctx: AppContext, auth: AuthContext, q: AuditLogListQuery): Promise<AuditLogListResponse> {
-  const f = filtersOf(auth, q);
+  const f = filtersOf(auth, q, q.search ? await storedSearchTextReady(ctx) : false);
   const order: AuditOrder = { sortBy: q.sortBy, direction: q.sortDirection };
   const [rows, counted] = await Promise.all([
     listAuditEntries(ctx.db, f, order, { limit: q.limit, offset: (q.page - 1) * q.limit }),
@@ -115,7 +117,7 @@ export async function exportAuditLogs(
   q: AuditLogExportQuery,
   meta: RequestMeta,
 ): Promise<{ fileName: string; body: Readable; rows: number }> {
-  const base = filtersOf(auth, q);
+  const base = filtersOf(auth, q, q.search ? await storedSearchTextReady(ctx) : false);
   const order: AuditOrder = { sortBy: q.sortBy, direction: q.sortDirection };
   const at = new Date();
   const { f, rows } = await auth.stepUp.run(async (trx) => {

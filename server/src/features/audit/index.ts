@@ -11,7 +11,7 @@ export {
   signChainHead,
   verifyOrganizationChain,
 } from './audit-chain.service.js';
-export { startAuditHeadSigning } from './audit.jobs.js';
+export { startAuditHeadSigning, startAuditSearchBackfill } from './audit.jobs.js';
 // How far behind the signing of chain heads is (the metrics).
 export { signingHeadAges } from './audit.service.js';
 // The hook through which archival supplies archived details to the audit views (archival).

@@ -157,6 +157,7 @@ const EXPECTED = {
     prevHash: 'text',
     hash: 'text',
     archiveBatchId: 'uuid null',
+    searchText: 'text null',
   },
   auditArchivalRuns: {
     id: 'uuid',

@@ -148,6 +148,8 @@ interface AuditLogsTable {
   prevHash: string;
   hash: string;
   archiveBatchId: string | null;
+  /** The text the list's search looks in, lower-cased; written by a trigger only (null until backfilled). */
+  searchText: ColumnType<string | null, never, never>;
 }
 
 interface NotificationReadsTable {

@@ -23,6 +23,7 @@ import { nodeVersions } from './20261202_0022_node_versions.js';
 import { vaultVersions } from './20261203_0023_vault_versions.js';
 import { archivalRuns } from './20261204_0025_archival_runs.js';
 import { matterListSearch } from './20261204_0026_matter_list_search.js';
+import { auditSearchText } from './20261205_0029_audit_search_text.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '20261203_0023_vault_versions': vaultVersions,
   '20261204_0025_archival_runs': archivalRuns,
   '20261204_0026_matter_list_search': matterListSearch,
+  '20261205_0029_audit_search_text': auditSearchText,
 };
