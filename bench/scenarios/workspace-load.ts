@@ -73,7 +73,7 @@ type Case = { label: string; run: () => Promise<unknown> };
 
 export const scenario: Scenario = {
   name: 'workspace-load',
-  title: 'Matter workspace with 10,000 folders and files (postgres)',
+  title: 'Matter workspace with 10,000 folders and files',
   order: 47,
   description:
     "The calls the matter workspace makes, on the real app with PostgreSQL: the matter with its whole tree (the page's first call), " +
