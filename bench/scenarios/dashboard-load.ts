@@ -1,15 +1,13 @@
 // Dashboard first load on PostgreSQL: every widget call of an administrator's dashboard over a large
 // organization (default 100,000 matters, 300,000 files, 1,000,000 audit entries), and a plain user's activity.
-import pg from 'pg';
 import { DEFAULT_PERMISSIONS } from '@strongroom/contracts';
-import { api, passMfaWall } from '../lib/api-client.js';
+import { api } from '../lib/api-client.js';
 import { envInt, fmt, fmtInt, median, percentile } from '../lib/stats.js';
-import { startStrongroom, type Strongroom } from '../lib/strongroom.js';
+import { callTable, slowest, strongroomOnPostgres, timeCalls } from '../lib/throwaway-postgres.js';
 import type { Scenario } from '../lib/types.js';
 import { createSession, SESSION_COOKIE } from '../../server/src/features/sessions/index.js';
 import { insertUser } from '../../server/src/features/users/index.js';
 
-const DEFAULT_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
 const FILES_PER_MATTER = 3;
 const TARGET_P95_MS = 100;
 
@@ -60,12 +58,6 @@ const CALLS: Call[] = [
 
 const ms = (n: number) => fmt(n, 1);
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
-}
-
 export const scenario: Scenario = {
   name: 'dashboard-load',
   title: 'Dashboard first load on 100,000 matters',
@@ -79,29 +71,9 @@ export const scenario: Scenario = {
     const matters = envInt('BENCH_DASHBOARD_MATTERS', 100_000, 1_000, 1_000_000);
     const audit = envInt('BENCH_DASHBOARD_AUDIT', 1_000_000, 10_000, 10_000_000);
     const requests = envInt('BENCH_REQUESTS', 100, 10, 1000);
-    const given = process.env.BENCH_DATABASE_URL;
-    const serverUrl = new URL(given || DEFAULT_SERVER);
-    const ownDb = given ? undefined : `strongroom_bench_dash_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    const dbUrl = new URL(serverUrl);
-    if (ownDb) dbUrl.pathname = `/${ownDb}`;
-    const admin = new pg.Client({ connectionString: serverUrl.toString() });
-    await admin.connect();
-    let sr: Strongroom | undefined;
-    let pool: pg.Pool | undefined;
+    const run = await strongroomOnPostgres('strongroom_bench_dash', log);
     try {
-      if (ownDb) await admin.query(`create database ${ownDb}`);
-      const pgVersion = (await admin.query('show server_version')).rows[0].server_version as string;
-      const saved = process.env.BENCH_DATABASE_URL;
-      process.env.BENCH_DATABASE_URL = dbUrl.toString();
-      try {
-        sr = await startStrongroom();
-      } finally {
-        if (saved === undefined) delete process.env.BENCH_DATABASE_URL;
-        else process.env.BENCH_DATABASE_URL = saved;
-      }
-      await passMfaWall(sr);
-      pool = new pg.Pool({ connectionString: dbUrl.toString(), max: 2 });
-      pool.on('error', () => {});
+      const { sr, pool, pgVersion } = run;
       const db = sr.built.ctx.db;
       // 49 more members; one of them is the plain user (no canViewVaulted) whose activity is filtered.
       const members: number[] = [sr.admin.userId];
@@ -141,20 +113,13 @@ export const scenario: Scenario = {
       log(`seeded in ${fmt(seedSeconds)} s: ${JSON.stringify(counts)}`);
 
       const cases: Array<{ label: string; run: () => Promise<unknown> }> = [
-        ...CALLS.map((c) => ({ label: c.key, run: () => api(sr!, 'GET', c.path) })),
+        ...CALLS.map((c) => ({ label: c.key, run: () => api(sr, 'GET', c.path) })),
         { label: "activity (plain user's filter)", run: () => api(plain, 'GET', '/_api/dashboard/activity') },
-        { label: 'first load: all five at once', run: () => Promise.all(CALLS.map((c) => api(sr!, 'GET', c.path))) },
+        { label: 'first load: all five at once', run: () => Promise.all(CALLS.map((c) => api(sr, 'GET', c.path))) },
       ];
-      const results: Array<{ label: string; times: number[] }> = [];
-      for (const c of cases) {
-        for (let i = 0; i < 10; i++) await c.run();
-        const times: number[] = [];
-        for (let i = 0; i < requests; i++) times.push(await timed(c.run));
-        results.push({ label: c.label, times });
-        log(`${c.label}: median ${ms(median(times))} ms, p95 ${ms(percentile(times, 95))} ms`);
-      }
+      const results = await timeCalls(cases, requests, log);
       const single = results.slice(0, CALLS.length + 1);
-      const worst = single.reduce((a, b) => (percentile(b.times, 95) > percentile(a.times, 95) ? b : a));
+      const worst = slowest(single);
       const load = results.at(-1)!;
       const met = percentile(worst.times, 95) < TARGET_P95_MS;
       return {
@@ -166,34 +131,16 @@ export const scenario: Scenario = {
           `- One organization with ${fmtInt(counts.matters)} matters (1 in 20 vaulted, 1 in 50 held), ${fmtInt(counts.files)} files, ${fmtInt(counts.objects)} vault objects, ${fmtInt(counts.audit)} audit entries, 50 members and 200 invitations; PostgreSQL ${pgVersion} on the same machine; seeded and analyzed in ${fmt(seedSeconds)} s.`,
           `- **Slowest single call p95: ${ms(percentile(worst.times, 95))} ms (${worst.label}); target < ${TARGET_P95_MS} ms ${met ? 'met' : 'not met'}. First load, all five calls at once: median ${ms(median(load.times))} ms, p95 ${ms(percentile(load.times, 95))} ms.**`,
         ],
-        tables: [
-          {
-            caption: `Milliseconds over ${requests} sequential requests each after 10 warm-ups (\`fetch\` to the app on 127.0.0.1 with the session cookie, JSON read)`,
-            columns: ['call', 'median', 'p95', 'max'],
-            rows: results.map((r) => [r.label, ms(median(r.times)), ms(percentile(r.times, 95)), ms(Math.max(...r.times))]),
-          },
-        ],
+        tables: [callTable(results, requests)],
         notes: [
           "- The administrator's session for every call but the plain user's activity (their own actions plus the organization-wide kinds).",
           "- Storage reads the organization's rows of `storage_usage` (signed changes of stored bytes written by database triggers in the transaction of each change, folded into one row past 64; migration 20261201_0019_storage_usage). Summed at read time from indexes instead (the previous run, 2026-11-27T00:35Z, same data): 78.6 ms median, 155.0 ms p95.",
-          `- Server: the app from \`buildApp\` (pool of 10), LOG_LEVEL=silent. ${ownDb ? 'The database was made for the run and dropped after it.' : 'Database: BENCH_DATABASE_URL as given.'}`,
+          `- Server: the app from \`buildApp\` (pool of 10), LOG_LEVEL=silent. ${run.ownDb ? 'The database was made for the run and dropped after it.' : 'Database: BENCH_DATABASE_URL as given.'}`,
           '- The machine is shared with other work (see the load average): compare calls with each other rather than reading much into absolute milliseconds.',
         ],
       };
     } finally {
-      await pool?.end().catch(() => {});
-      await sr?.close().catch(() => {});
-      if (ownDb) {
-        for (let i = 0; i < 40; i++) {
-          const n = (await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [ownDb])).rows[0].n as number;
-          if (n === 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        await admin
-          .query(`drop database if exists ${ownDb} with (force)`)
-          .catch((err: Error) => log(`could not drop ${ownDb}: ${err.message}`));
-      }
-      await admin.end();
+      await run.close();
     }
   },
 };

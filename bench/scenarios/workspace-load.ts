@@ -1,12 +1,10 @@
 // The matter workspace on PostgreSQL at a large matter's size: the calls its page makes over one matter of
 // 10,000 folders and files (default), in an organization with other large matters and beside another organization.
-import pg from 'pg';
-import { api, passMfaWall } from '../lib/api-client.js';
-import { envInt, fmt, fmtInt, median, percentile } from '../lib/stats.js';
-import { startStrongroom, type Strongroom } from '../lib/strongroom.js';
+import { api } from '../lib/api-client.js';
+import { envInt, fmt, fmtInt, percentile } from '../lib/stats.js';
+import { callTable, slowest, strongroomOnPostgres, timeCalls } from '../lib/throwaway-postgres.js';
 import type { Scenario } from '../lib/types.js';
 
-const DEFAULT_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
 const TARGET_P95_MS = 100;
 const TOP_FOLDERS = 10;
 const SUB_FOLDERS = 10;
@@ -63,14 +61,6 @@ function seedSql(nodes: number, others: number): string[] {
 
 const ms = (n: number) => fmt(n, 1);
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
-}
-
-type Case = { label: string; run: () => Promise<unknown> };
-
 export const scenario: Scenario = {
   name: 'workspace-load',
   title: 'Matter workspace with 10,000 folders and files',
@@ -83,28 +73,9 @@ export const scenario: Scenario = {
     const nodes = envInt('BENCH_WORKSPACE_NODES', 10_000, 500, 200_000);
     const others = envInt('BENCH_WORKSPACE_OTHERS', 20, 0, 500);
     const requests = envInt('BENCH_REQUESTS', 100, 10, 1000);
-    const given = process.env.BENCH_DATABASE_URL;
-    const serverUrl = new URL(given || DEFAULT_SERVER);
-    const ownDb = given ? undefined : `strongroom_bench_ws_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    const dbUrl = new URL(serverUrl);
-    if (ownDb) dbUrl.pathname = `/${ownDb}`;
-    const admin = new pg.Client({ connectionString: serverUrl.toString() });
-    await admin.connect();
-    let sr: Strongroom | undefined;
-    let pool: pg.Pool | undefined;
+    const run = await strongroomOnPostgres('strongroom_bench_ws', log);
     try {
-      if (ownDb) await admin.query(`create database ${ownDb}`);
-      const saved = process.env.BENCH_DATABASE_URL;
-      process.env.BENCH_DATABASE_URL = dbUrl.toString();
-      try {
-        sr = await startStrongroom();
-      } finally {
-        if (saved === undefined) delete process.env.BENCH_DATABASE_URL;
-        else process.env.BENCH_DATABASE_URL = saved;
-      }
-      await passMfaWall(sr);
-      pool = new pg.Pool({ connectionString: dbUrl.toString(), max: 2 });
-      pool.on('error', () => {});
+      const { sr, pool } = run;
       const matterId = (await pool.query<{ id: string }>(`select ${uid(`'wm0'`)}::text as id`)).rows[0]!.id;
       const seedStart = performance.now();
       const params = [sr.admin.organizationId, sr.admin.userId, matterId];
@@ -133,25 +104,21 @@ export const scenario: Scenario = {
       const detailPath = `/_api/matters/detail?matterId=${matterId}`;
       const detailBytes = JSON.stringify(await api(sr, 'GET', detailPath)).length;
       const versioned = (await pool.query<{ id: string }>(`select ${uid(`'wn1'`)}::text as id`)).rows[0]!.id;
-      const cases: Case[] = [
-        { label: 'matter with its tree (the page’s first call)', run: () => api(sr!, 'GET', detailPath) },
-        { label: 'search in the matter: "zephyr" (10 hits)', run: () => api(sr!, 'GET', `/_api/search?q=zephyr&matterId=${matterId}`) },
-        {
-          label: 'search in the matter: "document" (every file)',
-          run: () => api(sr!, 'GET', `/_api/search?q=document&matterId=${matterId}`),
-        },
-        { label: `a file’s versions (${VERSIONS})`, run: () => api(sr!, 'GET', `/_api/nodes/versions?nodeId=${versioned}`) },
-        { label: 'recycle bin (200 items)', run: () => api(sr!, 'GET', `/_api/nodes/bin?matterId=${matterId}`) },
-      ];
-      const results: Array<{ label: string; times: number[] }> = [];
-      for (const c of cases) {
-        for (let i = 0; i < 10; i++) await c.run();
-        const times: number[] = [];
-        for (let i = 0; i < requests; i++) times.push(await timed(c.run));
-        results.push({ label: c.label, times });
-        log(`${c.label}: median ${ms(median(times))} ms, p95 ${ms(percentile(times, 95))} ms`);
-      }
-      const worst = results.reduce((a, b) => (percentile(b.times, 95) > percentile(a.times, 95) ? b : a));
+      const results = await timeCalls(
+        [
+          { label: 'matter with its tree (the page’s first call)', run: () => api(sr, 'GET', detailPath) },
+          { label: 'search in the matter: "zephyr" (10 hits)', run: () => api(sr, 'GET', `/_api/search?q=zephyr&matterId=${matterId}`) },
+          {
+            label: 'search in the matter: "document" (every file)',
+            run: () => api(sr, 'GET', `/_api/search?q=document&matterId=${matterId}`),
+          },
+          { label: `a file’s versions (${VERSIONS})`, run: () => api(sr, 'GET', `/_api/nodes/versions?nodeId=${versioned}`) },
+          { label: 'recycle bin (200 items)', run: () => api(sr, 'GET', `/_api/nodes/bin?matterId=${matterId}`) },
+        ],
+        requests,
+        log,
+      );
+      const worst = slowest(results);
       const met = percentile(worst.times, 95) < TARGET_P95_MS;
       const tree = results[0]!;
       return {
@@ -159,31 +126,18 @@ export const scenario: Scenario = {
         command: 'npm run bench -- workspace-load   # BENCH_WORKSPACE_NODES, BENCH_WORKSPACE_OTHERS, BENCH_REQUESTS',
         headline: `matter with ${fmtInt(counts.inmatter)} nodes: tree p95 ${ms(percentile(tree.times, 95))} ms; slowest call p95 ${ms(percentile(worst.times, 95))} ms ("${worst.label}"): target < ${TARGET_P95_MS} ms ${met ? 'met' : 'NOT met'}`,
         summary: [
-          `- One matter of ${fmtInt(counts.inmatter)} nodes (${TOP_FOLDERS + TOP_FOLDERS * SUB_FOLDERS} folders, two levels deep; 200 files in the recycle bin; one file with ${VERSIONS} versions) among ${fmtInt(counts.matters)} matters and ${fmtInt(counts.allnodes)} nodes; seeded and analyzed in ${fmt(seedSeconds)} s. The tree answer is ${fmtInt(detailBytes)} bytes of JSON.`,
+          `- One matter of ${fmtInt(counts.inmatter)} nodes (${TOP_FOLDERS + TOP_FOLDERS * SUB_FOLDERS} folders, two levels deep; 200 files in the recycle bin; one file with ${VERSIONS} versions) among ${fmtInt(counts.matters)} matters and ${fmtInt(counts.allnodes)} nodes; PostgreSQL ${run.pgVersion}; seeded and analyzed in ${fmt(seedSeconds)} s. The tree answer is ${fmtInt(detailBytes)} bytes of JSON.`,
           `- **Slowest call p95: ${ms(percentile(worst.times, 95))} ms (${worst.label}); target < ${TARGET_P95_MS} ms ${met ? 'met' : 'not met'}.**`,
         ],
-        tables: [
-          {
-            caption: `Milliseconds over ${requests} sequential requests each after 10 warm-ups (\`fetch\` to the app on 127.0.0.1 with the session cookie, JSON read)`,
-            columns: ['call', 'median', 'p95', 'max'],
-            rows: results.map((r) => [r.label, ms(median(r.times)), ms(percentile(r.times, 95)), ms(Math.max(...r.times))]),
-          },
-        ],
+        tables: [callTable(results, requests)],
         notes: [
           '- The administrator’s session. The tree call answers every folder and file of the matter in one JSON document (the workspace filters, sorts and pages it in the browser), compressed on the way as a browser gets it (`fetch` accepts gzip, deflate and br) and decompressed by the bench client in the timing.',
-          `- Server: the app from \`buildApp\` (pool of 10), LOG_LEVEL=silent. ${ownDb ? 'The database was made for the run and dropped after it.' : 'Database: BENCH_DATABASE_URL as given.'}`,
+          `- Server: the app from \`buildApp\` (pool of 10), LOG_LEVEL=silent. ${run.ownDb ? 'The database was made for the run and dropped after it.' : 'Database: BENCH_DATABASE_URL as given.'}`,
           '- The machine is shared with other work (see the load average): compare calls with each other rather than reading much into absolute milliseconds.',
         ],
       };
     } finally {
-      await pool?.end().catch(() => {});
-      await sr?.close().catch(() => {});
-      if (ownDb) {
-        await admin
-          .query(`drop database if exists ${ownDb} with (force)`)
-          .catch((err: Error) => log(`could not drop ${ownDb}: ${err.message}`));
-      }
-      await admin.end();
+      await run.close();
     }
   },
 };
