@@ -12,6 +12,8 @@ export type PostgresRun = {
   /** A pool of two on the run's database, for seeding and statistics. */
   pool: pg.Pool;
   pgVersion: string;
+  /** The run's database, for scenarios that open connections of their own (closed before `close`). */
+  dbUrl: string;
   /** The database made for the run (dropped by `close`), or undefined when BENCH_DATABASE_URL was given. */
   ownDb: string | undefined;
   close(): Promise<void>;
@@ -36,6 +38,12 @@ export async function strongroomOnPostgres(prefix: string, log: (message: string
     await pool?.end().catch(() => {});
     await sr?.close().catch(() => {});
     if (ownDb) {
+      // A pool's end resolves before its connections are gone: wait for them (2 s at most) before the forced drop.
+      for (let i = 0; i < 40; i++) {
+        const n = (await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [ownDb])).rows[0].n as number;
+        if (n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await admin
         .query(`drop database if exists ${ownDb} with (force)`)
         .catch((err: Error) => log(`could not drop ${ownDb}: ${err.message}`));
@@ -56,7 +64,7 @@ export async function strongroomOnPostgres(prefix: string, log: (message: string
     await passMfaWall(sr);
     pool = new pg.Pool({ connectionString: dbUrl.toString(), max: 2 });
     pool.on('error', () => {});
-    return { sr, pool, pgVersion, ownDb, close };
+    return { sr, pool, pgVersion, dbUrl: dbUrl.toString(), ownDb, close };
   } catch (err) {
     await close();
     throw err;

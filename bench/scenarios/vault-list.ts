@@ -1,9 +1,8 @@
 // Vault list on PostgreSQL: 10,000 vaulted matters (with 30,000 open ones beside them, 100,000 vault objects and
 // another organization's vault) read through GET /_api/vault/list, the Vault page's requests.
-import pg from 'pg';
-import { api, passMfaWall } from '../lib/api-client.js';
+import { api } from '../lib/api-client.js';
 import { envInt, fmt, fmtInt, median, percentile } from '../lib/stats.js';
-import { startStrongroom, type Strongroom } from '../lib/strongroom.js';
+import { strongroomOnPostgres } from '../lib/throwaway-postgres.js';
 import type { Scenario } from '../lib/types.js';
 import { createOrganizationFromCli } from '../../server/src/features/setup/setup.service.js';
 import { openPostgres, type DatabaseHandle } from '../../server/src/platform/db/database.js';
@@ -14,7 +13,6 @@ import {
   type VaultListFilters,
 } from '../../server/src/features/vault/vault-queries.repository.js';
 
-const DEFAULT_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
 const OBJECTS_PER_MATTER = 10;
 
 /**
@@ -110,33 +108,14 @@ export const scenario: Scenario = {
   async run({ log }) {
     const vaulted = envInt('BENCH_VAULTED', 10_000, 1_000, 200_000);
     const requests = envInt('BENCH_REQUESTS', 100, 10, 1000);
-    const given = process.env.BENCH_DATABASE_URL;
-    const serverUrl = new URL(given || DEFAULT_SERVER);
-    const ownDb = given ? undefined : `strongroom_bench_vault_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    const dbUrl = new URL(serverUrl);
-    if (ownDb) dbUrl.pathname = `/${ownDb}`;
-    const admin = new pg.Client({ connectionString: serverUrl.toString() });
-    await admin.connect();
-    let sr: Strongroom | undefined;
-    let pool: pg.Pool | undefined;
+    const run = await strongroomOnPostgres('strongroom_bench_vault', log);
     let ref: Awaited<ReturnType<typeof capturingPostgres>> | undefined;
     try {
-      if (ownDb) await admin.query(`create database ${ownDb}`);
-      const pgVersion = (await admin.query('show server_version')).rows[0].server_version as string;
-      log(`database ${ownDb ?? '(BENCH_DATABASE_URL)'} on PostgreSQL ${pgVersion}; starting Strongroom...`);
-      const saved = process.env.BENCH_DATABASE_URL;
-      process.env.BENCH_DATABASE_URL = dbUrl.toString();
-      try {
-        sr = await startStrongroom();
-      } finally {
-        if (saved === undefined) delete process.env.BENCH_DATABASE_URL;
-        else process.env.BENCH_DATABASE_URL = saved;
-      }
-      await passMfaWall(sr);
-      pool = new pg.Pool({ connectionString: dbUrl.toString(), max: 2 });
-      ref = await capturingPostgres(dbUrl.toString());
+      const { sr, pool, pgVersion } = run;
+      log(`database ${run.ownDb ?? '(BENCH_DATABASE_URL)'} on PostgreSQL ${pgVersion}; seeding...`);
+      ref = await capturingPostgres(run.dbUrl);
       // The database is dropped with (force) at the end: a connection it ends is no error of the run.
-      for (const p of [pool, ref.handle.pool]) p.on('error', () => {});
+      ref.handle.pool.on('error', () => {});
       const seedStart = performance.now();
       const db = sr.built.ctx.db;
       const other = await createOrganizationFromCli(db, {
@@ -257,7 +236,7 @@ export const scenario: Scenario = {
         notes: [
           '- Data: names "Matter N - Lease" and the like ("Smithfield" in 1 in 1,000 vaulted ones), 400 clients, vaulted an hour apart back from 2026-11-01, retention 1 to 20 years (1 in 10 permanent), 1 in 3 held, 1 in 97 objects with a failed last verification.',
           '- Indexes used: the partial indexes on vaulted matters per sort (organization, sort key, id) for the page, `matters_org_vaulted` for the count, `vault_objects_organization_matter` for the facts of the 20 matters; the search compares `lower(name)` and `lower(client)` with LIKE, each arm on its partial trigram index of vaulted matters.',
-          `- Server: the app from \`buildApp\` (pool of 10), LOG_LEVEL=silent, the administrator's session. ${ownDb ? 'The database was made for the run and dropped after it.' : 'Database: BENCH_DATABASE_URL as given.'}`,
+          `- Server: the app from \`buildApp\` (pool of 10), LOG_LEVEL=silent, the administrator's session. ${run.ownDb ? 'The database was made for the run and dropped after it.' : 'Database: BENCH_DATABASE_URL as given.'}`,
           '- Plans below: `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF)` of the exact statements the repository sent (page, count, then the transfers and the objects of the 20 matters), right after the timed requests (warm cache). Their execution times are what the database spends; the rest of a request is HTTP, JSON and waiting for a core.',
           ...plans,
           '',
@@ -265,21 +244,8 @@ export const scenario: Scenario = {
         ],
       };
     } finally {
-      await pool?.end().catch(() => {});
       await ref?.handle.close().catch(() => {});
-      await sr?.close().catch(() => {});
-      if (ownDb) {
-        // A pool's end resolves before its connections are gone: wait for them (2 s at most) before the forced drop.
-        for (let i = 0; i < 40; i++) {
-          const n = (await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [ownDb])).rows[0].n as number;
-          if (n === 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        await admin
-          .query(`drop database if exists ${ownDb} with (force)`)
-          .catch((err: Error) => log(`could not drop ${ownDb}: ${err.message}`));
-      }
-      await admin.end();
+      await run.close();
     }
   },
 };
