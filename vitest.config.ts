@@ -14,6 +14,9 @@ const serverProject = (name: string, env: Record<string, string>) => ({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks' as const,
+    // Files share a worker's modules instead of loading the whole server again for each file: loading it was
+    // most of the suites' time. A file that mocks a module starts from fresh modules itself (vi.resetModules).
+    isolate: false,
     env,
   },
 });

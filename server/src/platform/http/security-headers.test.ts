@@ -10,7 +10,10 @@ import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { createMatter, newOrganization, ok, uploadFile, type Member } from '../../../test/factories.js';
 import * as securityHeaders from './security-headers.js';
 
-// Count how often the header set is worked out: once per app build, never per request.
+// Count how often the header set is worked out: once per app build, never per request. Test files may share
+// their modules (the server suites run without isolation), so this file starts from fresh modules for the
+// mock to reach the app it builds.
+vi.hoisted(() => vi.resetModules());
 vi.mock('./security-headers.js', async (importOriginal) => {
   const real = await importOriginal<typeof securityHeaders>();
   return { ...real, buildSecurityHeaders: vi.fn(real.buildSecurityHeaders) };
