@@ -1,7 +1,11 @@
 // Session-call throughput: GET /_api/auth/session on the real app (each call reads the session with its user,
 // then the organization, from the database) against a bare Fastify hello-world in the same process.
 import type { AddressInfo } from 'node:net';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { liveSessionQuery } from '../../server/src/features/sessions/sessions.repository.js';
+import type { Executor } from '../../server/src/platform/db/database.js';
+import { hashToken } from '../../server/src/shared/tokens.js';
 import { autocannonVersion, load, type LoadResult } from '../lib/load.js';
 import { envInt, fmt, fmtInt, median } from '../lib/stats.js';
 import { startStrongroom } from '../lib/strongroom.js';
@@ -24,6 +28,31 @@ async function loadWithCpu(opts: Parameters<typeof load>[0]): Promise<LoadResult
   return { ...res, cpuMicros: res.totalCompleted ? (used.user + used.system) / res.totalCompleted : NaN };
 }
 
+/**
+ * The database baseline: a bare Fastify route that runs the session call's query (the same SQL, as Strongroom
+ * compiles it) as a named prepared statement through node-postgres with a pool of 10, and answers the row as
+ * JSON. What Strongroom spends beyond it is its own work per request.
+ */
+async function startDbBaseline(
+  databaseUrl: string,
+  appDb: Executor,
+  sessionCookie: string,
+): Promise<{ app: FastifyInstance; pool: pg.Pool; url: string }> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const tokenHash = hashToken(sessionCookie.slice(sessionCookie.indexOf('=') + 1));
+  const compiled = liveSessionQuery(appDb, tokenHash, new Date()).compile();
+  const app = Fastify({ logger: false });
+  app.get('/', async (_req, reply) => {
+    const now = new Date();
+    const values = compiled.parameters.map((p) => (p instanceof Date ? now : p));
+    const { rows } = await pool.query({ name: 'session-shaped', text: compiled.sql, values });
+    if (!rows[0]) return reply.code(401).send({ error: 'no session' });
+    return { user: rows[0] };
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, pool, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/` };
+}
+
 export const scenario: Scenario = {
   name: 'session-throughput',
   title: 'Session-call throughput',
@@ -40,6 +69,7 @@ export const scenario: Scenario = {
     const baseline = Fastify({ logger: false });
     baseline.get('/', async () => ({ hello: 'world' }));
     let sr: Awaited<ReturnType<typeof startStrongroom>> | undefined;
+    let dbBaseline: Awaited<ReturnType<typeof startDbBaseline>> | undefined;
     try {
       await baseline.listen({ host: '127.0.0.1', port: 0 });
       const baseUrl = `http://127.0.0.1:${(baseline.server.address() as AddressInfo).port}/`;
@@ -56,6 +86,18 @@ export const scenario: Scenario = {
           headers: { ...api, cookie: sr.sessionCookie },
         },
       ];
+      const pgUrl = process.env.BENCH_DATABASE_URL;
+      if (pgUrl) {
+        dbBaseline = await startDbBaseline(pgUrl, sr.built.ctx.db, sr.sessionCookie);
+        targets.push({
+          key: 'dbBaseline',
+          label: 'Fastify + node-postgres prepared session query (database baseline)',
+          url: dbBaseline.url,
+          headers: {},
+        });
+        const res = await fetch(dbBaseline.url);
+        if (res.status !== 200) throw new Error(`database baseline answered ${res.status}`);
+      }
 
       // The session call must answer 200 with the signed-in user before it is worth loading.
       const check = await fetch(targets[2].url, { headers: targets[2].headers });
@@ -131,6 +173,10 @@ export const scenario: Scenario = {
       const sessRps = med('session', (x) => x.requestsAverage);
       const ratio = pairedRatio('session');
       const health = med('healthz', (x) => x.requestsAverage);
+      /** The session call against the database baseline of the same round (PostgreSQL only). */
+      const dbRatio = dbBaseline
+        ? median(results.get('session')!.map((x, r) => x.requestsAverage / results.get('dbBaseline')![r].requestsAverage))
+        : undefined;
       const healthRatio = pairedRatio('healthz');
       const dbLabel = sr.dbKind === 'pglite' ? 'PGlite in memory (one connection)' : 'PostgreSQL (pool of 10, BENCH_DATABASE_URL)';
 
@@ -153,6 +199,12 @@ export const scenario: Scenario = {
           )} µs (${fmt(pairedCpu('session'), 3)} x baseline).`,
           `- Without the database (\`/healthz\`, same plugins and hooks): ${fmtInt(health)} req/s, ${fmt(healthRatio, 3)} x baseline; ` +
             `so the session call's database read takes Strongroom from ${fmt(healthRatio, 3)} to ${fmt(ratio, 3)} of the baseline.`,
+          ...(dbRatio === undefined
+            ? []
+            : [
+                `- **Session call / database baseline: ${fmt(dbRatio, 3)}** (Fastify + node-postgres running the same query as a prepared statement, ` +
+                  `${fmtInt(med('dbBaseline', (x) => x.requestsAverage))} req/s; median of the per-round ratios).`,
+              ]),
           `- Database: ${dbLabel}. Failed requests (non-2xx, errors, timeouts) over all rounds: ${bad}.`,
         ],
         tables: [
@@ -182,7 +234,7 @@ export const scenario: Scenario = {
           '- CPU µs/request: `process.cpuUsage()` of the bench process (user + system) over a load run divided by the requests completed; the process holds the servers (and, for the session call, PGlite) and nothing else runs in it during a run but pg-boss polling; autocannon is a child process and not counted.',
           `- Load: autocannon ${autocannonVersion} in a child process (its own core), ${connections} connections, no pipelining, ${duration} s per run after a ${warmup} s warm-up per target; ${rounds} rounds, targets interleaved and their order turned each round. Loopback only.`,
           `- Server: the app from \`buildApp\` (server/src/app.ts) with LOG_LEVEL=silent, NODE_ENV=production, JOB_RUNNER=${sr.config.jobRunner}${sr.config.jobRunner === 'embedded' ? ' (the default: pg-boss workers in the process poll the same database every few seconds)' : ''}, a temporary DATA_DIR; one organization made with \`createOrganizationFromCli\`, one session made with \`createSession\` (as sign-in makes it). Baseline: \`Fastify({ logger: false })\` answering \`{ hello: "world" }\`, same process, another port.`,
-          '- Each session call runs `resolveSession`: one query for the session joined with its user and organization (live, not revoked, not expired, user active). The session call does not extend the idle timeout, so it writes nothing.',
+          '- Each session call runs `resolveSession`: one query for the session joined with its user and organization (live, not revoked, not expired, user active), built and compiled once and run with the values of each call (`precompiled`). The session call does not extend the idle timeout, so it writes nothing.',
           sr.dbKind === 'pglite'
             ? '- PGlite (PostgreSQL compiled to WASM) runs on the same thread as Fastify and has one connection: every query of every request queues on it, and HTTP and SQL share one core. autocannon has the other core.'
             : '- PostgreSQL runs on the same machine: its backends, the Node server and autocannon share the 2 cores.',
@@ -192,6 +244,10 @@ export const scenario: Scenario = {
     } finally {
       await sr?.close();
       await baseline.close();
+      if (dbBaseline) {
+        await dbBaseline.app.close();
+        await dbBaseline.pool.end();
+      }
     }
   },
 };

@@ -1,4 +1,5 @@
 import type { Executor } from '../../platform/db/database.js';
+import { precompiled } from '../../platform/db/precompiled.js';
 import type { StepUp } from '../../shared/route-access.js';
 import type { OrganizationRow, UserRow } from '../users/index.js';
 
@@ -85,13 +86,16 @@ export function liveSessionQuery(db: Executor, tokenHash: string, now: Date) {
     .where('users.isActive', '=', true);
 }
 
+/** The lookup, compiled once: it runs on every signed-in call. */
+const liveSessionLookup = precompiled({ tokenHash: 'string', now: 'date' }, (db, v) => liveSessionQuery(db, v.tokenHash, v.now));
+
 /**
  * The live (not revoked, not expired) session with this token hash, its active user and the organization, in
  * one query: this runs on every authenticated call. A session of a user since moved to another organization is
  * not live.
  */
 export async function findLiveSession(db: Executor, tokenHash: string, now: Date): Promise<SessionContext | null> {
-  const row = await liveSessionQuery(db, tokenHash, now).executeTakeFirst();
+  const [row] = await liveSessionLookup(db, { tokenHash, now });
   if (!row) return null;
   const {
     sessionId,
