@@ -239,8 +239,8 @@ export const scenario: Scenario = {
         ],
         notes: [
           'MB = 10^6 bytes. One run of each (plain Node one at a time, then three at a time, then the job), each after `sync`, on the same filesystem (a temporary DATA_DIR). The ratio is taken against the faster plain run.',
-          'The job per file: copy into the vault with MD5 on a hash worker, verified and made read-only (0444), its lock written; sha256 read back ' +
-            '(hash worker); one transaction (vault object row, node, progress, the durable delete job); the working copy deleted. Three files ' +
+          'The job per file: the kernel copies the file into the vault, the copy is fsynced and read back once by a hash worker for its MD5 ' +
+            '(checked against the source) and its sha256 (checked against the one recorded at upload), made read-only (0400), its lock written; one transaction (vault object row, node, progress, the durable delete job); the working copy deleted. Three files ' +
             'are in flight at once. At the end, the completion audit entry and the signed certificate stored under the lock.',
           'The database is PGlite in memory in the same process. Sizes: BENCH_VAULT_FILES (default 1000) and BENCH_VAULT_BYTES (default 1 GiB).',
         ],

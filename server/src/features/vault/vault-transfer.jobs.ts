@@ -154,7 +154,8 @@ async function vaultOneVersion(
       if (err instanceof BlobObjectExistsError) continue;
       return { ok: false, failure: { ...base, objectKey: vaultKey, reason: `copy failed: ${(err as Error).message}` } };
     }
-    const found = await ctx.store.sha256(vaultKey);
+    // The sha256 of the stored copy: as the store read it back while storing it, or read back here.
+    const found = info.readBackSha256 ?? (await ctx.store.sha256(vaultKey));
     // The lock as the store answers it now, never as it was asked for.
     const readBack = await ctx.store.vaultInfo(vaultKey);
     if (!readBack) return { ok: false, failure: { ...base, objectKey: vaultKey, reason: 'the vault copy is gone when read back' } };

@@ -36,6 +36,17 @@ describe('HashPool', () => {
     expect(await sha.digest()).toBe(hex('sha256', ...chunks));
   });
 
+  it("answers a file's MD5 and sha256 from one read, across read blocks, and an empty file's too", async () => {
+    const body = randomBytes(9 * 1024 * 1024 + 3); // more than two 4 MiB read blocks
+    const file = path.join(dir, 'both');
+    await fs.writeFile(file, body);
+    expect(await pool.fileHashes(file)).toEqual({ md5: hex('md5', body), sha256: hex('sha256', body), size: body.length });
+    const empty = path.join(dir, 'empty');
+    await fs.writeFile(empty, '');
+    expect(await pool.fileHashes(empty)).toEqual({ md5: hex('md5'), sha256: hex('sha256'), size: 0 });
+    await expect(pool.fileHashes(path.join(dir, 'missing'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('hashes an empty body', async () => {
     const job = pool.stream('md5');
     expect(await job.digest()).toBe(hex('md5'));

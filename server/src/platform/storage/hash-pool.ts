@@ -44,7 +44,7 @@ function workerEntry(): { url: URL; execArgv?: string[] } {
   return { url: new URL('./hash-worker.js', import.meta.url) };
 }
 
-type Pending = { resolve: (value: { hex: string; size?: number }) => void; reject: (err: Error) => void };
+type Pending = { resolve: (value: { hex: string; size?: number; alsoHex?: string }) => void; reject: (err: Error) => void };
 type Slot = { worker: Worker; jobs: number };
 
 /** Every message to a worker goes through here, so its shape is checked against the protocol. */
@@ -90,6 +90,16 @@ export class HashPool {
     return { hex, size: size ?? 0 };
   }
 
+  /** MD5 and sha256 of a whole file from one read of it, on a worker. */
+  async fileHashes(filePath: string): Promise<{ md5: string; sha256: string; size: number }> {
+    const { id, slot } = this.open();
+    const result = this.await(id, slot);
+    post(slot, { t: 'file', id, alg: 'md5', path: filePath, also: 'sha256' });
+    const { hex, size, alsoHex } = await result;
+    if (!alsoHex) throw new HashWorkerError('the hash worker answered no sha256');
+    return { md5: hex, sha256: alsoHex, size: size ?? 0 };
+  }
+
   /**
    * Writes the files one after the other into a new file `target` (O_EXCL, mode 0600) on a worker, with 4 MiB
    * reads and writes, and fsyncs and closes it before resolving with its size and the sha256 of the bytes it
@@ -121,7 +131,7 @@ export class HashPool {
   }
 
   /** @internal Resolves with the job's digest; the job's slot is released either way. */
-  await(id: number, slot: Slot): Promise<{ hex: string; size?: number }> {
+  await(id: number, slot: Slot): Promise<{ hex: string; size?: number; alsoHex?: string }> {
     return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject, slot }));
   }
 
@@ -152,7 +162,7 @@ export class HashPool {
       this.pending.delete(m.id);
       this.acks.delete(m.id);
       this.release(pending.slot);
-      if (m.t === 'done') pending.resolve({ hex: m.hex, size: m.size });
+      if (m.t === 'done') pending.resolve({ hex: m.hex, size: m.size, alsoHex: m.alsoHex });
       else pending.reject(new HashWorkerError(m.message, m.code));
     });
     const fail = (err: Error) => {

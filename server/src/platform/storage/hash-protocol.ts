@@ -16,11 +16,12 @@ export type ToHashWorker =
   | { t: 'data'; id: number; buf: ArrayBuffer; len: number }
   | { t: 'end'; id: number }
   | { t: 'drop'; id: number }
-  | { t: 'file'; id: number; alg: HashAlgorithm; path: string }
+  /** With `also`, the same read feeds a second hash, answered as `alsoHex`. */
+  | { t: 'file'; id: number; alg: HashAlgorithm; path: string; also?: HashAlgorithm }
   | { t: 'concat'; id: number; parts: string[]; path: string };
 
 export type FromHashWorker =
   | { t: 'ack'; id: number; buf: ArrayBuffer }
-  | { t: 'done'; id: number; hex: string; size?: number }
+  | { t: 'done'; id: number; hex: string; size?: number; alsoHex?: string }
   /** `code` is the system error's (ENOENT, EEXIST, ...) when there is one. */
   | { t: 'error'; id: number; message: string; code?: string };

@@ -55,6 +55,7 @@ function fail(id: number, err: unknown): void {
 // batches of other uploads between blocks instead of stalling them for the length of a large file.
 async function hashFile(m: Extract<ToHashWorker, { t: 'file' }>): Promise<void> {
   const hash = createHash(m.alg);
+  const also = m.also ? createHash(m.also) : null;
   const buf = Buffer.allocUnsafe(READ_SIZE);
   const fh = await fs.promises.open(m.path, 'r');
   let size = 0;
@@ -63,12 +64,13 @@ async function hashFile(m: Extract<ToHashWorker, { t: 'file' }>): Promise<void> 
       const { bytesRead } = await fh.read(buf, 0, READ_SIZE, null);
       if (bytesRead === 0) break;
       hash.update(buf.subarray(0, bytesRead));
+      also?.update(buf.subarray(0, bytesRead));
       size += bytesRead;
     }
   } finally {
     await fh.close();
   }
-  send({ t: 'done', id: m.id, hex: hash.digest('hex'), size });
+  send({ t: 'done', id: m.id, hex: hash.digest('hex'), size, ...(also ? { alsoHex: also.digest('hex') } : {}) });
 }
 
 /**

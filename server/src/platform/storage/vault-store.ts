@@ -42,6 +42,12 @@ export type VaultObjectInfo = {
   storageClass: string | null;
   /** S3 classes that need a restore before reading (GLACIER, DEEP_ARCHIVE): the restore state; null otherwise. */
   restore: { required: true; ongoing: boolean; readyUntil: Date | null } | null;
+  /**
+   * The sha256 of the stored bytes, when the store read them back from where it stored them as part of storing
+   * them (the local store's copy does): a caller that must check the stored bytes need not read them again.
+   * Absent when the store did not read them (S3): the caller reads them back itself.
+   */
+  readBackSha256?: string;
 };
 
 export type WriteOnceStatus = { enforced: boolean; store: 'local' | 's3'; mode: 'COMPLIANCE' | null; detail: string };

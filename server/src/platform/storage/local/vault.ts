@@ -69,14 +69,16 @@ export class LocalVault {
         if (existing !== sourceHead.size) throw new BlobObjectExistsError(input.vaultKey);
         const [mine, theirs] = await Promise.all([
           hashPool.file(source, 'md5'),
-          hashPool.file(this.layout.objectPath(input.vaultKey), 'md5'),
+          hashPool.fileHashes(this.layout.objectPath(input.vaultKey)),
         ]);
-        if (mine.hex !== theirs.hex || mine.size !== theirs.size) throw new BlobObjectExistsError(input.vaultKey);
-        return this.adopt(input.vaultKey, theirs.hex, theirs.size, input.lock, sourceHead.contentType);
+        if (mine.hex !== theirs.md5 || mine.size !== theirs.size) throw new BlobObjectExistsError(input.vaultKey);
+        const adopted = await this.adopt(input.vaultKey, theirs.md5, theirs.size, input.lock, sourceHead.contentType);
+        return { ...adopted, readBackSha256: theirs.sha256 };
       }
       // The kernel copies the bytes (copy_file_range: nothing passes through this process's memory), the copy
       // is fsynced, then read back by a hash worker: its size and MD5 must be the source's (the MD5 recorded when
       // it was stored; for an object assembled from parts, whose ETag is not a plain MD5, the source is hashed).
+      // The same read gives the copy's sha256, answered with the object so that the caller need not read it again.
       const tmp = await this.layout.tempFile();
       try {
         await fs.copyFile(source, tmp, fsConstants.COPYFILE_EXCL);
@@ -84,16 +86,17 @@ export class LocalVault {
         // The flush to disk and the read-back run side by side; both must succeed before the copy is placed.
         const [, written, expected] = await Promise.all([
           fsyncFile(tmp),
-          hashPool.file(tmp, 'md5'),
+          hashPool.fileHashes(tmp),
           plain ? Promise.resolve({ hex: plain, size: sourceHead.size }) : hashPool.file(source, 'md5'),
         ]);
         if (written.size !== expected.size) {
           throw new VaultCopyVerificationError(input.vaultKey, `${written.size} bytes written, the source has ${expected.size}`);
         }
-        if (written.hex !== expected.hex) {
+        if (written.md5 !== expected.hex) {
           throw new VaultCopyVerificationError(input.vaultKey, 'the bytes written differ from the source (size and MD5 checked)');
         }
-        return await this.place(input.vaultKey, tmp, written.hex, written.size, input.lock, sourceHead.contentType);
+        const placed = await this.place(input.vaultKey, tmp, written.md5, written.size, input.lock, sourceHead.contentType);
+        return { ...placed, readBackSha256: written.sha256 };
       } catch (err) {
         if (isCode(err, 'ENOENT') && !(await this.objects.head(input.sourceKey)))
           throw new BlobNotFoundError(input.sourceKey, { cause: err });
