@@ -97,6 +97,13 @@ export default defineConfig({
     // The login route must stay light: pages are split per route (see src/app/app-routes.tsx; `npm run size` checks the budget).
     chunkSizeWarningLimit: 400,
     rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Every icon the app uses in one chunk (about 10 KB compressed) rather than one tiny chunk per icon per set of
+          // pages: a signed-in page asked for a dozen icon files, one round trip each over HTTP/1.1's six connections.
+          groups: [{ name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/ }],
+        },
+      },
       // The contracts package only defines schemas and constants: let unused ones drop out of each chunk.
       // (Better: "sideEffects": false in contracts/package.json; then this can go.)
       treeshake: {

@@ -4,13 +4,13 @@
 // transfer sizes and with the static import graph of the build.
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { run } from '../lib/exec.js';
 import { kb } from '../lib/stats.js';
 import { startStrongroom } from '../lib/strongroom.js';
-import type { RunContext, Scenario } from '../lib/types.js';
+import { staleSource, webDist } from '../lib/web-dist.js';
+import type { Scenario } from '../lib/types.js';
 
 const BUDGET_KB = 170;
 const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
@@ -24,67 +24,6 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-
-/** The web build to measure: BENCH_WEB_DIST, a fresh build in a temp folder (BENCH_WEB_BUILD=1), or web/dist (built when missing). */
-async function webDist(ctx: RunContext): Promise<{ dir: string; origin: string; cleanup(): void }> {
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const buildContracts = () => run(npm, ['run', 'build', '-w', 'contracts'], { cwd: ctx.root, timeoutMs: 180_000 });
-  if (process.env.BENCH_WEB_DIST) return { dir: path.resolve(process.env.BENCH_WEB_DIST), origin: 'BENCH_WEB_DIST', cleanup() {} };
-  if (process.env.BENCH_WEB_BUILD === '1') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-bench-web-'));
-    ctx.log(`building the web app into ${dir}...`);
-    await buildContracts();
-    await run(npm, ['run', 'build', '-w', 'web', '--', '--outDir', dir, '--emptyOutDir'], { cwd: ctx.root, timeoutMs: 300_000 });
-    return { dir, origin: 'a fresh build (BENCH_WEB_BUILD=1)', cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
-  }
-  const dir = path.join(ctx.root, 'web', 'dist');
-  let origin = 'web/dist as found';
-  if (!fs.existsSync(path.join(dir, 'index.html'))) {
-    ctx.log('web/dist is missing: building contracts and web...');
-    await buildContracts();
-    await run(npm, ['run', 'build', '-w', 'web'], { cwd: ctx.root, timeoutMs: 300_000 });
-    origin = 'web/dist, built by this run';
-  }
-  // Measure a copy: web/dist may be rebuilt (and emptied) by someone else while the browser loads it.
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-bench-web-'));
-  for (let attempt = 1; ; attempt++) {
-    fs.rmSync(copy, { recursive: true, force: true });
-    try {
-      fs.cpSync(dir, copy, { recursive: true, preserveTimestamps: true });
-      if (completeBuild(copy)) break;
-    } catch {
-      /* caught mid-rebuild */
-    }
-    if (attempt === 5) throw new Error('web/dist kept changing (or misses files its index.html names); try again later');
-    ctx.log('web/dist is being rebuilt; trying again in 5 s...');
-    await new Promise((r) => setTimeout(r, 5000));
-  }
-  return { dir: copy, origin, cleanup: () => fs.rmSync(copy, { recursive: true, force: true }) };
-}
-
-/** index.html is there and every script and preload it names exists. */
-function completeBuild(dist: string): boolean {
-  if (!fs.existsSync(path.join(dist, 'index.html'))) return false;
-  const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
-  return [...html.matchAll(/\b(?:src|href)="\/([^"]+)"/g)].every((m) => fs.existsSync(path.join(dist, m[1])));
-}
-
-/** The newest modification time under a folder (to tell whether a build predates its sources). */
-function newestMtime(dir: string): { file: string; mtime: Date } | null {
-  let best: { file: string; mtime: Date } | null = null;
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else {
-        const m = fs.statSync(p).mtime;
-        if (!best || m > best.mtime) best = { file: p, mtime: m };
-      }
-    }
-  };
-  if (fs.existsSync(dir)) walk(dir);
-  return best;
-}
 
 /** What one GET sends: the body bytes as they travel (compressed or not) and their Content-Encoding. */
 type Sent = { status: number; bytes: number; encoding: string; vary: string };
@@ -162,8 +101,7 @@ export const scenario: Scenario = {
     const dist = await webDist(ctx);
     try {
       const builtAt = fs.statSync(path.join(dist.dir, 'index.html')).mtime;
-      const newestSrc = newestMtime(path.join(ctx.root, 'web', 'src'));
-      const stale = newestSrc && newestSrc.mtime > builtAt ? newestSrc : null;
+      const stale = staleSource(ctx.root, dist.dir);
 
       const graph = staticGraph(dist.dir);
       const precompressed = fs.readdirSync(path.join(dist.dir, 'assets')).filter((f) => f.endsWith('.br')).length;

@@ -8,6 +8,9 @@ import './index.css';
 import { runLegacyStorageCleanup } from '@/lib/legacy-storage';
 import { applyTheme, getTheme } from '@/lib/theme';
 import { App } from '@/app/app';
+import { preloadRoute } from '@/app/app-routes';
+import { queryClient } from '@/app/query-client';
+import { sessionQueryOptions } from '@/features/auth/api/get-session';
 
 // Before anything reads storage: drop the earlier client's auth/user/session keys once per storage version.
 try {
@@ -16,6 +19,11 @@ try {
   /* storage unavailable */
 }
 applyTheme(getTheme());
+
+// The session check and the page's code (and data) start together, before React renders: the signed-in pages wait
+// for all of them.
+void queryClient.prefetchQuery(sessionQueryOptions());
+preloadRoute(window.location.pathname, queryClient);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');

@@ -115,7 +115,7 @@ function usePanelLayout(owner: string | number | undefined) {
 function FoldersHeading({ createReason, onCreate, toggle }: { createReason: string | null; onCreate: () => void; toggle?: ReactNode }) {
   return (
     <div className="flex items-center justify-between gap-2 border-b border-border px-3 py-2">
-      {toggle ?? <h3 className="text-sm font-semibold">Folders</h3>}
+      {toggle ?? <h2 className="text-sm font-semibold">Folders</h2>}
       <WithReason reason={createReason}>
         <Button variant="ghost" size="icon-sm" aria-label="Create folder" disabled={createReason !== null} onClick={onCreate}>
           <FolderPlus aria-hidden="true" />
