@@ -8,7 +8,7 @@ import type { RunContext } from './types.js';
 export type WebDist = { dir: string; origin: string; cleanup(): void };
 
 /** The web build to measure: BENCH_WEB_DIST, a fresh build in a temp folder (BENCH_WEB_BUILD=1), or web/dist (built when missing). */
-export async function webDist(ctx: RunContext): Promise<WebDist> {
+async function webDist(ctx: RunContext): Promise<WebDist> {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const buildContracts = () => run(npm, ['run', 'build', '-w', 'contracts'], { cwd: ctx.root, timeoutMs: 180_000 });
   if (process.env.BENCH_WEB_DIST) return { dir: path.resolve(process.env.BENCH_WEB_DIST), origin: 'BENCH_WEB_DIST', cleanup() {} };
@@ -73,4 +73,21 @@ export function staleSource(root: string, dist: string): { file: string; mtime: 
   const builtAt = fs.statSync(path.join(dist, 'index.html')).mtime;
   const newestSrc = newestMtime(path.join(root, 'web', 'src'));
   return newestSrc && newestSrc.mtime > builtAt ? newestSrc : null;
+}
+
+/** Debian's Chromium, or BENCH_CHROMIUM. */
+export const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * What a browser scenario needs before it starts: the contracts built (the server imports them), Chromium
+ * installed, and the production web build (see webDist).
+ */
+export async function browserScenarioSetup(ctx: RunContext): Promise<WebDist> {
+  if (!fs.existsSync(path.join(ctx.root, 'contracts', 'dist', 'index.js'))) {
+    ctx.log('contracts/dist is missing: building contracts...');
+    await run('npm', ['run', 'build', '-w', 'contracts'], { cwd: ctx.root, timeoutMs: 180_000 });
+  }
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} not found: apt-get update && apt-get install -y chromium (or set BENCH_CHROMIUM)`);
+  return webDist(ctx);
 }

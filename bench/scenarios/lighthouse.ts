@@ -6,14 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { MatterResponse, NodeResponse } from '@strongroom/contracts';
 import { api, passMfaWall } from '../lib/api-client.js';
-import { run } from '../lib/exec.js';
 import { CATEGORIES, runLighthouse, startChromium, type FormFactor, type LighthouseFigures } from '../lib/lighthouse-run.js';
 import { envInt, fmt, median } from '../lib/stats.js';
 import { startStrongroom, type Strongroom } from '../lib/strongroom.js';
 import type { Scenario } from '../lib/types.js';
-import { staleSource, webDist } from '../lib/web-dist.js';
+import { browserScenarioSetup, CHROMIUM, staleSource } from '../lib/web-dist.js';
 
-const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
 const FORM_FACTORS: FormFactor[] = ['mobile', 'desktop'];
 const TARGET = { performance: { mobile: 95, desktop: 100 }, accessibility: 100, 'best-practices': 100 };
 
@@ -143,13 +141,7 @@ export const scenario: Scenario = {
   async run(ctx) {
     const runs = envInt('BENCH_LIGHTHOUSE_RUNS', 3, 1, 15);
     const keepDir = process.env.BENCH_LIGHTHOUSE_KEEP ? path.resolve(process.env.BENCH_LIGHTHOUSE_KEEP) : undefined;
-    if (!fs.existsSync(path.join(ctx.root, 'contracts', 'dist', 'index.js'))) {
-      ctx.log('contracts/dist is missing: building contracts...');
-      await run('npm', ['run', 'build', '-w', 'contracts'], { cwd: ctx.root, timeoutMs: 180_000 });
-    }
-    if (!fs.existsSync(CHROMIUM))
-      throw new Error(`${CHROMIUM} not found: apt-get update && apt-get install -y chromium (or set BENCH_CHROMIUM)`);
-    const dist = await webDist(ctx);
+    const dist = await browserScenarioSetup(ctx);
     const loads: number[] = [os.loadavg()[0]];
     const rows: Row[] = [];
     try {

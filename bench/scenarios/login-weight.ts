@@ -6,14 +6,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { run } from '../lib/exec.js';
 import { kb } from '../lib/stats.js';
 import { startStrongroom } from '../lib/strongroom.js';
-import { staleSource, webDist } from '../lib/web-dist.js';
+import { browserScenarioSetup, CHROMIUM, staleSource } from '../lib/web-dist.js';
 import type { Scenario } from '../lib/types.js';
 
 const BUDGET_KB = 170;
-const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -92,13 +90,7 @@ export const scenario: Scenario = {
   order: 20,
   description: `The JavaScript bytes the server sends for \`/login\` (every file the page loads, fetched with \`Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}\` and counted as sent, compressed), added up; budget ${BUDGET_KB} KB (1 KB = 1024 bytes).`,
   async run(ctx) {
-    if (!fs.existsSync(path.join(ctx.root, 'contracts', 'dist', 'index.js'))) {
-      ctx.log('contracts/dist is missing: building contracts...');
-      await run('npm', ['run', 'build', '-w', 'contracts'], { cwd: ctx.root, timeoutMs: 180_000 });
-    }
-    if (!fs.existsSync(CHROMIUM))
-      throw new Error(`${CHROMIUM} not found: apt-get update && apt-get install -y chromium (or set BENCH_CHROMIUM)`);
-    const dist = await webDist(ctx);
+    const dist = await browserScenarioSetup(ctx);
     try {
       const builtAt = fs.statSync(path.join(dist.dir, 'index.html')).mtime;
       const stale = staleSource(ctx.root, dist.dir);
