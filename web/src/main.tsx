@@ -20,10 +20,9 @@ try {
 }
 applyTheme(getTheme());
 
-// The session check and the page's code (and data) start together, before React renders: the signed-in pages wait
-// for all of them.
+// The session check and the page's code start together, before React renders: the signed-in pages wait for both.
 void queryClient.prefetchQuery(sessionQueryOptions());
-preloadRoute(window.location.pathname, queryClient);
+preloadRoute(window.location.pathname);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');

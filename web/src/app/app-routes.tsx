@@ -1,8 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import type { QueryClient } from '@tanstack/react-query';
 import { matchPath, Route, Routes, useLocation } from 'react-router';
-import { sessionQueryOptions } from '@/features/auth/api/get-session';
-import { matterDetailQueryOptions } from '@/features/matters/api/get-matter-detail';
 import { PageFallback } from './page-fallback';
 import { RouteErrorBoundary } from './route-error-boundary';
 
@@ -41,42 +38,27 @@ const AuditLogsPage = lazy(() => import('./pages/audit-logs-page').then((m) => (
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 const HelpPage = lazy(() => import('./pages/help-page').then((m) => ({ default: m.HelpPage })));
 
-type FirstPage = {
-  pattern: string;
-  chunks: Array<() => Promise<unknown>>;
-  /** The page's first data call, for a signed-in visitor: the same query the page makes, so the page finds it cached. */
-  data?: (queryClient: QueryClient, params: Record<string, string | undefined>) => Promise<void>;
-};
+type FirstPage = { pattern: string; chunks: Array<() => Promise<unknown>> };
 
 /** The pages people open first, by the path they open, for preloadRoute. */
 const FIRST_PAGES: FirstPage[] = [
   { pattern: '/login', chunks: [loadLogin] },
   { pattern: '/', chunks: [loadProtectedLayout, loadDashboard] },
   { pattern: '/matters', chunks: [loadProtectedLayout, loadMatters] },
-  {
-    pattern: '/matters/:matterId',
-    chunks: [loadProtectedLayout, loadMatterWorkspace],
-    data: (queryClient, { matterId }) => queryClient.prefetchQuery(matterDetailQueryOptions(matterId ?? '')),
-  },
+  { pattern: '/matters/:matterId', chunks: [loadProtectedLayout, loadMatterWorkspace] },
 ];
 
 /**
- * Starts downloading the chunks of the page at `pathname` at once, beside the session check, and once the session
- * names someone, the page's first data. Without it a signed-in page asks for its chunk only once the shell's chunk
- * has loaded and the session has answered, and for its data only once its chunk has run: one round trip after the
- * other. Only starts downloads: the page still renders through the routes below and asks its queries as usual.
+ * Starts downloading the chunks of the page at `pathname` at once, beside the session check. Without it a signed-in
+ * page asks for its chunk only once the shell's chunk has loaded and the session has answered: one round trip after
+ * the other. Only starts downloads: the page still renders through the routes below and asks its data as usual.
+ * (The page's data is not asked for here: a call that failed before the page mounted would be asked again by the
+ * page, and a matter that does not exist must be asked for once.)
  */
-export function preloadRoute(pathname: string, queryClient: QueryClient): void {
+export function preloadRoute(pathname: string): void {
   for (const page of FIRST_PAGES) {
-    const match = matchPath(page.pattern, pathname);
-    if (!match) continue;
+    if (!matchPath(page.pattern, pathname)) continue;
     for (const load of page.chunks) void load().catch(() => {}); // a failed download shows when the page renders
-    const data = page.data;
-    if (data)
-      void queryClient
-        .fetchQuery(sessionQueryOptions())
-        .then((session) => (session ? data(queryClient, match.params) : undefined))
-        .catch(() => {}); // the page asks again and shows the error
     return;
   }
 }
