@@ -1,6 +1,9 @@
 import type { CompiledQuery, Compilable, KyselyPlugin } from 'kysely';
 import type { Executor } from './database.js';
 
+type Shape = Record<string, 'string' | 'date'>;
+type ValuesOf<S extends Shape> = { [K in keyof S]: S[K] extends 'date' ? Date : string };
+
 /**
  * A query that runs on (nearly) every request, built and compiled once instead of on every call. Building a
  * Kysely query and compiling it (with the camel-case plugin rewriting every identifier) costs more CPU than
@@ -10,9 +13,6 @@ import type { Executor } from './database.js';
  * as a bound parameter (never inlined into the SQL), so that each call can put its own values in their places.
  * Values the build takes from elsewhere (constants such as `true`) stay as compiled.
  */
-type Shape = Record<string, 'string' | 'date'>;
-type ValuesOf<S extends Shape> = { [K in keyof S]: S[K] extends 'date' ? Date : string };
-
 export function precompiled<const S extends Shape, O>(
   shape: S,
   build: (db: Executor, values: ValuesOf<S>) => Compilable<O>,
@@ -45,7 +45,7 @@ export function precompiled<const S extends Shape, O>(
     const { compiled, slots } = entry;
     const parameters = compiled.parameters.map((p, i) => {
       const slot = slots[i];
-      return slot === null || slot === undefined ? p : values[slot];
+      return slot == null ? p : values[slot];
     });
     const result = await db.executeQuery<O>({ ...compiled, parameters });
     return result.rows;
