@@ -6,7 +6,6 @@
  * has already ended), and each case waits until it has passed.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signedCertificateSchema, VAULT_MSG, type VaultCertificatePayload } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
@@ -257,24 +256,22 @@ describe('retention end', () => {
     vi.spyOn(t.ctx.store, 'delete').mockImplementation(async (key) => {
       await del(key);
       // An administrator applies a hold as the first file goes: the change waits for the matter's row lock,
-      // which the deletion holds, and is in before the next file's turn.
-      if (hold) return;
-      hold = t.ctx.db.updateTable('matters').set({ legalHold: true, holdReason: 'New claim' }).where('id', '=', m.id).execute();
-      // On PostgreSQL the change must be queued on the row lock before the deletion lets go of it, or the next
-      // file's turn could take the lock first. (PGlite runs one statement at a time: the change simply follows.)
-      if (t.database.kind === 'postgres') {
-        await vi.waitFor(
-          async () => {
-            const { rows } = await sql<{
-              n: number;
-            }>`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`.execute(
-              t.ctx.db,
-            );
-            expect(rows[0]!.n).toBeGreaterThan(0);
-          },
-          { timeout: 10_000, interval: 20 },
-        );
-      }
+      // which the deletion holds.
+      hold ??= t.ctx.db.updateTable('matters').set({ legalHold: true, holdReason: 'New claim' }).where('id', '=', m.id).execute();
+    });
+    // Once the first deletion lets go of the lock, the hold is in before the next file's turn begins. (The
+    // database does not queue waiters for a row in order, so the test orders them itself.)
+    const transaction = t.ctx.db.transaction.bind(t.ctx.db);
+    vi.spyOn(t.ctx.db, 'transaction').mockImplementation(() => {
+      const builder = transaction();
+      const pending = hold;
+      if (!pending) return builder;
+      return {
+        execute: async (work: never) => {
+          await pending;
+          return builder.execute(work);
+        },
+      } as never;
     });
     expect(await runRetentionEnd(t.ctx)).toMatchObject({ mattersFinished: 0, filesDeleted: 1, mattersWaiting: 1 });
     await hold;
