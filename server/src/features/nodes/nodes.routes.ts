@@ -19,6 +19,7 @@ import { contentDispositionAttachment } from '../../platform/storage/blob-store.
 import type { AppContext } from '../../shared/context.js';
 import type { RouteAccess } from '../../shared/route-access.js';
 import { readOnlyRefusal } from '../matters/index.js';
+import { sendJsonText } from '../../shared/json-text.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { authOf } from '../sessions/index.js';
 import { deleteNode } from './bin.service.js';
@@ -51,7 +52,7 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
         config,
       },
-      async (request) => getMatterDetail(ctx, authOf(request), request.query.matterId),
+      async (request, reply) => sendJsonText(reply, await getMatterDetail(ctx, authOf(request), request.query.matterId)),
     );
     app.post(
       '/_api/nodes/create',

@@ -12,6 +12,7 @@ import {
 } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import type { RouteAccess } from '../../shared/route-access.js';
+import { sendJsonText } from '../../shared/json-text.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { authOf } from '../sessions/index.js';
 import { listVault, vaultAudit, vaultDetail, vaultReport } from './vault-queries.service.js';
@@ -53,7 +54,7 @@ export function vaultQueriesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
         config,
       },
-      async (request) => vaultDetail(ctx, authOf(request), request.query.matterId),
+      async (request, reply) => sendJsonText(reply, await vaultDetail(ctx, authOf(request), request.query.matterId)),
     );
     app.get(
       '/_api/vault/audit',

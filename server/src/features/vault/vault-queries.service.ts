@@ -4,21 +4,20 @@
  * and reads only the session's organization.
  */
 import type {
-  MatterDetailResponse,
   VaultAuditQuery,
   VaultAuditResponse,
-  VaultDetailResponse,
   VaultListQuery,
   VaultListResponse,
   VaultReportQuery,
   VaultedMatterDto,
 } from '@strongroom/contracts';
-import { VAULT_MSG } from '@strongroom/contracts';
+import { VAULT_MSG, vaultDetailResponse } from '@strongroom/contracts';
+import { jsonWithArrayText } from '../../shared/json-text.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { notFound } from '../../shared/errors.js';
 import { getVisibleMatter, toMatterDto, type MatterRow } from '../matters/index.js';
-import { getMatterDetail } from '../nodes/index.js';
+import { matterTreeJson } from '../nodes/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import {
   countMatterAudit,
@@ -94,15 +93,18 @@ export async function listVault(ctx: AppContext, auth: AuthContext, q: VaultList
   return { matters: rows.map((r) => toVaultedMatterDto(r, facts.get(r.id))), totalCount };
 }
 
-export async function vaultDetail(ctx: AppContext, auth: AuthContext, matterId: string): Promise<VaultDetailResponse> {
+/** A vaulted matter with its tree, as JSON text. */
+export async function vaultDetail(ctx: AppContext, auth: AuthContext, matterId: string): Promise<string> {
   const { user } = auth;
   const matter = await vaultedMatter(ctx, user, matterId);
-  const [detail, facts]: [MatterDetailResponse, Map<string, VaultFacts>] = await Promise.all([
-    getMatterDetail(ctx, auth, matter.id),
+  const [nodes, facts] = await Promise.all([
+    matterTreeJson(ctx.db, user.organizationId, matter.id),
     vaultFacts(ctx.db, user.organizationId, [matter.id]),
   ]);
-  return { matter: toVaultedMatterDto(matter, facts.get(matter.id)), nodes: detail.nodes };
+  return jsonWithArrayText(vaultDetailHead, { matter: toVaultedMatterDto(matter, facts.get(matter.id)) }, 'nodes', nodes);
 }
+
+const vaultDetailHead = vaultDetailResponse.omit({ nodes: true });
 
 export async function vaultAudit(ctx: AppContext, auth: AuthContext, q: VaultAuditQuery): Promise<VaultAuditResponse> {
   const { user } = auth;
