@@ -100,6 +100,38 @@ test('a link opens in a new page load, and the folder in the address survives a 
   await fresh.close();
 });
 
+test("the page asks for the open folder's files only; the preview stays while its person browses other folders", async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const asked: string[] = [];
+  const listen = (req: { url(): string }) => {
+    const url = new URL(req.url());
+    if (url.pathname === '/_api/matters/detail') asked.push(url.searchParams.get('filesIn') ?? 'all');
+  };
+  page.on('request', listen);
+  try {
+    await page.goto(`/matters/${matterId}`);
+    // The root: its folder, none of the folder's files.
+    const rootTable = main().getByRole('table', { name: 'Contents of Root' });
+    await expect(rootTable.getByRole('row', { name: 'Folder Pleadings' })).toBeVisible();
+    await expect(rootTable.getByRole('row', { name: 'File Defence.pdf' })).toHaveCount(0);
+    await rootTable.getByRole('row', { name: 'Folder Pleadings' }).dblclick();
+    await expect(contents().getByRole('row', { name: 'File Defence.pdf' })).toBeVisible();
+    expect(asked).toEqual(['root', folderId]);
+
+    // A file opened in Pleadings stays in the panel at the root, where its folder's files are not in hand.
+    await contents().getByRole('row', { name: 'File Defence.pdf' }).dblclick();
+    await expect(panel().getByRole('heading', { name: 'Defence.pdf' })).toBeVisible();
+    await main().getByRole('navigation', { name: 'Folders' }).getByRole('button', { name: 'Root', exact: true }).click();
+    await expect(rootTable.getByRole('row', { name: 'Folder Pleadings' })).toBeVisible();
+    await expect(panel().getByRole('heading', { name: 'Defence.pdf' })).toBeVisible();
+    await expect(panel()).toContainText('Root / Pleadings / Defence.pdf');
+    // Never the whole tree.
+    expect(asked.filter((filesIn) => filesIn !== 'root' && filesIn !== folderId)).toEqual([]);
+  } finally {
+    page.off('request', listen);
+  }
+});
+
 for (const [width, height] of [
   [1440, 900],
   [1280, 800],

@@ -23,6 +23,7 @@ export const MATTER_MSG = {
   // Ids
   invalidMatterId: 'Invalid Matter ID format.',
   matterIdRequired: 'Matter ID is required for matter detail operations',
+  invalidFilesIn: "filesIn must be 'root', 'none' or a folder's ID.",
   // Answers
   matterNotFound: 'Matter not found.',
   matterNumberExists: 'A matter with this number already exists.',
@@ -259,7 +260,26 @@ export const matterListResponse = z.object({
 });
 export type MatterListResponse = z.infer<typeof matterListResponse>;
 
-export const matterDetailQuery = z.object({ matterId: matterIdSchema });
+/**
+ * Which files the matter's tree carries: every file when absent; with filesIn, every folder but only the files
+ * directly in the named folder ('root' for the matter's root, 'none' for no file at all). A folder's page asks
+ * for its own files, so a matter of thousands of files opens as fast as a small one.
+ */
+export const FILES_IN_ROOT = 'root';
+export const FILES_IN_NONE = 'none';
+export const matterDetailQuery = z.object({
+  matterId: matterIdSchema,
+  filesIn: z
+    .union(
+      [
+        z.literal(FILES_IN_ROOT, { error: MATTER_MSG.invalidFilesIn }),
+        z.literal(FILES_IN_NONE, { error: MATTER_MSG.invalidFilesIn }),
+        z.uuid({ error: MATTER_MSG.invalidFilesIn }),
+      ],
+      { error: MATTER_MSG.invalidFilesIn },
+    )
+    .optional(),
+});
 export type MatterDetailQuery = z.infer<typeof matterDetailQuery>;
 export const matterDetailResponse = z.object({
   matter: matterSchema,

@@ -500,8 +500,9 @@ export const SAMPLES: Record<string, OperationSample> = {
   },
   'GET /_api/matters/detail': {
     // Guests too: only the matters shared with them (the probes' guest has none: 403 or nothing listed).
-    build: async ({ me }) => ({ query: { matterId: me.matter.id } }),
-    idProbes: [{ set: { 'query.matterId': 'matterId' } }],
+    build: async ({ me }) => ({ query: { matterId: me.matter.id, filesIn: 'root' } }),
+    // filesIn: another organization's folder answers as a folder that exists nowhere (the folders, no file).
+    idProbes: [{ set: { 'query.matterId': 'matterId' } }, { set: { 'query.filesIn': 'folderId' } }],
   },
   'POST /_api/matters/legal-hold': {
     build: async ({ t, me }) => {

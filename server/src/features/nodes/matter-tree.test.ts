@@ -3,7 +3,7 @@
  * so these tests hold the tree to what the other calls answer for the same nodes, field for field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matterDetailResponse, nodeSchema, type NodeTreeDto } from '@strongroom/contracts';
+import { MATTER_MSG, matterDetailResponse, nodeSchema, type NodeTreeDto } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { createFolder, createMatter, newOrganization, ok, uploadFile, type Member } from '../../../test/factories.js';
 
@@ -73,5 +73,64 @@ describe('GET /_api/matters/detail: the tree', () => {
     const body = ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`));
     expect(body.nodes).toEqual([]);
     expect(body.matter.id).toBe(m.id);
+  });
+});
+
+describe('GET /_api/matters/detail?filesIn=: every folder, the files of one', () => {
+  async function matterWithFiles() {
+    const m = await createMatter(admin.client);
+    const a = await createFolder(admin.client, m.id, 'A');
+    const b = await createFolder(admin.client, m.id, 'B', a.id);
+    await uploadFile(t, admin.client, m.id, 'root.pdf', Buffer.from('root'));
+    await uploadFile(t, admin.client, m.id, 'in-a.pdf', Buffer.from('a'), a.id);
+    await uploadFile(t, admin.client, m.id, 'in-b.pdf', Buffer.from('b'), b.id);
+    return { m, a, b };
+  }
+  const names = (nodes: NodeTreeDto[]) => flatten(nodes).map((n) => n.name);
+  const detail = async (matterId: string, filesIn: string, c = admin.client) =>
+    c.get(`/_api/matters/detail?matterId=${matterId}&filesIn=${encodeURIComponent(filesIn)}`);
+
+  it('root: every folder, nested as ever, and the files at the root only', async () => {
+    const { m, b } = await matterWithFiles();
+    const body = ok(await detail(m.id, 'root'));
+    expect(names(body.nodes)).toEqual(['A', 'B', 'root.pdf']);
+    expect(flatten(body.nodes).find((n) => n.id === b.id)).toMatchObject({ path: '/A/B', children: [] });
+  });
+
+  it("a folder: every folder and that folder's own files, not those of the folders below it", async () => {
+    const { m, a, b } = await matterWithFiles();
+    expect(names(ok(await detail(m.id, a.id)).nodes)).toEqual(['A', 'B', 'in-a.pdf']);
+    const inB = flatten(ok(await detail(m.id, b.id)).nodes);
+    expect(inB.map((n) => n.name)).toEqual(['A', 'B', 'in-b.pdf']);
+    expect(inB.find((n) => n.name === 'in-b.pdf')).toMatchObject({ path: '/A/B/in-b.pdf', parentId: b.id });
+  });
+
+  it('none: the folders alone; without filesIn, every file', async () => {
+    const { m } = await matterWithFiles();
+    expect(names(ok(await detail(m.id, 'none')).nodes)).toEqual(['A', 'B']);
+    expect(names(ok(await admin.client.get(`/_api/matters/detail?matterId=${m.id}`)).nodes)).toEqual([
+      'A',
+      'B',
+      'in-b.pdf',
+      'in-a.pdf',
+      'root.pdf',
+    ]);
+  });
+
+  it('refuses what is neither root, none nor an id, and reads nothing of a folder of another organization', async () => {
+    const { m } = await matterWithFiles();
+    for (const bad of ['ROOT', 'all', '12345', '']) {
+      const res = await detail(m.id, bad);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe(MATTER_MSG.invalidFilesIn);
+    }
+    const stranger = await newOrganization(t, 'Stranger LLP');
+    const theirs = await createMatter(stranger.client);
+    const folder = await createFolder(stranger.client, theirs.id, 'Secret');
+    await uploadFile(t, stranger.client, theirs.id, 'secret.pdf', Buffer.from('secret'), folder.id);
+    // Their folder's id in my matter: my folders, no file.
+    expect(names(ok(await detail(m.id, folder.id)).nodes)).toEqual(['A', 'B']);
+    // Their matter: not found, whatever filesIn says.
+    expect((await detail(theirs.id, folder.id)).statusCode).toBe(404);
   });
 });

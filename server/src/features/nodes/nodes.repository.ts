@@ -38,7 +38,22 @@ export type NodeListRow = Omit<NodeDto, 'path'>;
  * millisecond (as every other call answers them), the creator's profile id and name, the current version for
  * files only. A tree of thousands of nodes needs no date parsing nor mapping of the rows to be answered.
  */
-export async function listMatterNodeDtos(db: Executor, organizationId: string, matterId: string): Promise<NodeListRow[]> {
+/** Which files a read of the tree takes: all, only those directly in one folder (null: the root), or none. */
+export type TreeFiles = { all: true } | { in: string | null } | { none: true };
+
+export async function listMatterNodeDtos(
+  db: Executor,
+  organizationId: string,
+  matterId: string,
+  files: TreeFiles = { all: true },
+): Promise<NodeListRow[]> {
+  // Every folder always; the files asked for (the unique name index finds one folder's files).
+  const which =
+    'all' in files
+      ? sql``
+      : 'none' in files
+        ? sql`and n.node_type = 'folder'`
+        : sql`and (n.node_type = 'folder' or (n.node_type = 'file' and coalesce(n.parent_id, ${ROOT}::uuid) = ${files.in ?? ROOT}::uuid))`;
   const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
   const { rows } = await sql<NodeListRow>`
     select n.id as "id", n.matter_id as "matterId", n.organization_id as "organizationId", n.parent_id as "parentId",
@@ -49,7 +64,7 @@ export async function listMatterNodeDtos(db: Executor, organizationId: string, m
            case when n.node_type = 'file' then n.current_version end as "currentVersion"
     from nodes n
     left join users u on u.id = n.created_by and u.organization_id = n.organization_id
-    where n.organization_id = ${organizationId} and n.matter_id = ${matterId} and n.bin_entry_id is null`.execute(db);
+    where n.organization_id = ${organizationId} and n.matter_id = ${matterId} and n.bin_entry_id is null ${which}`.execute(db);
   return rows;
 }
 

@@ -52,7 +52,7 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
         config,
       },
-      async (request, reply) => sendJsonText(reply, await getMatterDetail(ctx, authOf(request), request.query.matterId)),
+      async (request, reply) => sendJsonText(reply, await getMatterDetail(ctx, authOf(request), request.query)),
     );
     app.post(
       '/_api/nodes/create',

@@ -2,8 +2,8 @@
  * Reading a matter's tree: one node as the API answers it, the matter with its tree, and a file's download link.
  * Changes of the tree are in nodes-changes.service.ts, their undo in nodes-undo.service.ts.
  */
-import type { NodeDto, NodeTreeDto } from '@strongroom/contracts';
-import { matterDetailResponse, NODE_MSG, VAULT_MSG } from '@strongroom/contracts';
+import type { MatterDetailQuery, NodeDto, NodeTreeDto } from '@strongroom/contracts';
+import { FILES_IN_NONE, FILES_IN_ROOT, matterDetailResponse, NODE_MSG, VAULT_MSG } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { MAX_PRESIGN_SECONDS } from '../../platform/storage/blob-store.js';
 import { requireReadPermission } from '../../shared/access.js';
@@ -15,7 +15,7 @@ import { getVisibleMatter, toMatterDto } from '../matters/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { guestGrantAccess } from '../team/index.js';
 import { findVersion } from './node-versions.repository.js';
-import { findNode, listMatterNodeDtos, pathNames, type NodeListRow, type NodeRow } from './nodes.repository.js';
+import { findNode, listMatterNodeDtos, pathNames, type NodeListRow, type NodeRow, type TreeFiles } from './nodes.repository.js';
 
 /**
  * Download links live 5 minutes with the local store, which refuses a link at once when its file is deleted.
@@ -70,8 +70,8 @@ const byFolderThenName = (a: Named, b: Named) =>
  * node with its path. The database answers each node's fields in their API form; here they are only nested
  * and written once, so a matter of 10,000 nodes is not parsed, mapped and checked field by field on the way.
  */
-export async function matterTreeJson(db: Executor, organizationId: string, matterId: string): Promise<string> {
-  const rows = await listMatterNodeDtos(db, organizationId, matterId);
+export async function matterTreeJson(db: Executor, organizationId: string, matterId: string, files?: TreeFiles): Promise<string> {
+  const rows = await listMatterNodeDtos(db, organizationId, matterId, files);
   const byParent = new Map<string | null, NodeListRow[]>();
   for (const row of rows) {
     const list = byParent.get(row.parentId) ?? [];
@@ -87,19 +87,26 @@ export async function matterTreeJson(db: Executor, organizationId: string, matte
 }
 
 /** A matter with its tree, for the matter's page, as JSON text: the matter must be one the user may see. */
-export async function getMatterDetail(ctx: AppContext, auth: AuthContext, matterId: string): Promise<string> {
+export async function getMatterDetail(ctx: AppContext, auth: AuthContext, query: MatterDetailQuery): Promise<string> {
+  const { matterId, filesIn } = query;
   // Guests too, for a matter shared with them (getVisibleMatter checks the grant).
   const matter = await getVisibleMatter(ctx.db, auth.user, matterId);
   const { user } = auth;
   // A guest is told their grant's access, so the page offers downloads exactly when the server allows them.
   const [guestAccess, nodes] = await Promise.all([
     user.role === 'guest' ? guestGrantAccess(ctx.db, user.organizationId, matter.id, user.id) : null,
-    matterTreeJson(ctx.db, matter.organizationId, matter.id),
+    matterTreeJson(ctx.db, matter.organizationId, matter.id, treeFiles(filesIn)),
   ]);
   return jsonWithArrayText(matterDetailHead, { matter: toMatterDto(matter), ...(guestAccess ? { guestAccess } : {}) }, 'nodes', nodes);
 }
 
 const matterDetailHead = matterDetailResponse.omit({ nodes: true });
+
+function treeFiles(filesIn: MatterDetailQuery['filesIn']): TreeFiles {
+  if (filesIn === undefined) return { all: true };
+  if (filesIn === FILES_IN_NONE) return { none: true };
+  return { in: filesIn === FILES_IN_ROOT ? null : filesIn };
+}
 
 /** Hours a restore from deep cold storage takes at most (S3 standard retrieval: GLACIER 3-5 h, DEEP_ARCHIVE 12 h). */
 const RESTORE_HOURS: Record<string, number> = { GLACIER: 5, DEEP_ARCHIVE: 12 };

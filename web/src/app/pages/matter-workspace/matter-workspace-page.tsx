@@ -61,6 +61,32 @@ function useWorkspaceParams() {
   return { folderId: sp.get('folder'), fileId: sp.get('file'), previewId: sp.get('preview'), setFolder, openPreview, closePreview };
 }
 
+/** 'Root / Folder / file.pdf': from the tree, or from the file's own path when its folder is not the open one. */
+function previewPath(nodes: NodeTreeDto[], file: NodeTreeDto): string {
+  const trail = ancestorsOf(nodes, file.id).map((n) => n.name);
+  return ['Root', ...(trail.length > 0 ? trail : file.path.split('/').filter(Boolean))].join(' / ');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The file in the preview panel. The tree holds the open folder's files only, so a file previewed from one folder
+ * stays in the panel while its person browses others (until it is closed, or the id in the address changes).
+ */
+function usePreviewedFile(
+  nodes: NodeTreeDto[],
+  previewId: string | null,
+  open: { folderId: string | null; loading: boolean },
+): NodeTreeDto | null {
+  const found = findNode(nodes, previewId);
+  const [kept, setKept] = useState<NodeTreeDto | null>(null);
+  if (found?.nodeType === 'file' && found !== kept) setKept(found);
+  if (found?.nodeType === 'file') return found;
+  if (!kept || kept.id !== previewId) return null;
+  // Missing from its own folder's files once they are in: deleted or moved away, so the panel closes.
+  return open.loading || kept.parentId !== open.folderId ? kept : null;
+}
+
 /** The folder of the matter an id names, or null (a file's id, another matter's, a deleted one). */
 function folderOf(nodes: Parameters<typeof findNode>[0], id: string | null) {
   const found = findNode(nodes, id);
@@ -165,8 +191,10 @@ function PreviewAside({ file, matter, path, permissions, readOnlyReason, userId,
 
 /** A matter's own page: its facts and actions, the folder tree beside the contents, and the selected file's panel. */
 export function MatterWorkspace({ matterId, user }: { matterId: string; user: SessionUser }) {
-  const detail = useMatterDetail(matterId);
   const { folderId, fileId, previewId, setFolder, openPreview, closePreview } = useWorkspaceParams();
+  // Every folder and the open folder's files (an id that cannot be a folder's asks for the root's, and is then
+  // dropped from the address below).
+  const detail = useMatterDetail(matterId, folderId && UUID.test(folderId) ? folderId : 'root');
   const [editOpen, setEditOpen] = useState(false);
   const [uploadOpen, setUploadOpen] = useState(false);
   const [holdOpen, setHoldOpen] = useState(false);
@@ -193,8 +221,7 @@ export function MatterWorkspace({ matterId, user }: { matterId: string; user: Se
   useEffect(() => {
     if (staleFolder) dropStaleFolder();
   }, [staleFolder]);
-  const previewed = findNode(nodes, previewId);
-  const previewFile = previewed?.nodeType === 'file' ? previewed : null;
+  const previewFile = usePreviewedFile(nodes, previewId, { folderId: folder?.id ?? null, loading: detail.isPlaceholderData });
 
   if (detail.isPending) return <LoadingMatter />;
   if (detail.isError || !matter) {
@@ -234,6 +261,7 @@ export function MatterWorkspace({ matterId, user }: { matterId: string; user: Se
           <FileBrowser
             matterId={matter.id}
             nodes={nodes}
+            filesLoading={detail.isPlaceholderData}
             folderId={folder?.id ?? null}
             onFolderChange={setFolder}
             selectedFileId={previewFile?.id ?? fileId}
@@ -251,7 +279,7 @@ export function MatterWorkspace({ matterId, user }: { matterId: string; user: Se
             key={previewFile.id}
             file={previewFile}
             matter={matter}
-            path={['Root', ...ancestorsOf(nodes, previewFile.id).map((n) => n.name)].join(' / ')}
+            path={previewPath(nodes, previewFile)}
             permissions={permissions}
             readOnlyReason={readOnlyReason}
             userId={user.id}

@@ -1,25 +1,36 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { MATTER_MSG, type MatterDetailResponse } from '@strongroom/contracts';
 import { apiRequest } from '@/lib/api-client';
 import type { WithDates } from '@/lib/dates';
 import { CACHE_TIMES } from '@/lib/query-client';
 import { matterDetailQueryKey } from '@/lib/query-keys';
 
-export function getMatterDetail(matterId: string, signal?: AbortSignal): Promise<WithDates<MatterDetailResponse>> {
-  return apiRequest<MatterDetailResponse>(`/_api/matters/detail?matterId=${encodeURIComponent(matterId)}`, {
+/**
+ * Which files the matter's tree carries: every file when absent; else every folder and only the files directly in
+ * the folder named ('root' for the matter's root, 'none' for no file).
+ */
+export type FilesIn = 'root' | 'none' | (string & {});
+
+export function getMatterDetail(matterId: string, signal?: AbortSignal, filesIn?: FilesIn): Promise<WithDates<MatterDetailResponse>> {
+  const files = filesIn ? `&filesIn=${encodeURIComponent(filesIn)}` : '';
+  return apiRequest<MatterDetailResponse>(`/_api/matters/detail?matterId=${encodeURIComponent(matterId)}${files}`, {
     signal,
     fallbackMessage: MATTER_MSG.fetchDetailFailed,
   });
 }
 
-export function matterDetailQueryOptions(matterId: string) {
+export function matterDetailQueryOptions(matterId: string, filesIn?: FilesIn) {
   return queryOptions({
-    queryKey: matterDetailQueryKey(matterId),
-    queryFn: ({ signal }) => getMatterDetail(matterId, signal),
+    queryKey: [...matterDetailQueryKey(matterId), filesIn ?? 'all'],
+    queryFn: ({ signal }) => getMatterDetail(matterId, signal, filesIn),
     staleTime: CACHE_TIMES.matterDetailStaleMs,
   });
 }
 
-export function useMatterDetail(matterId: string | null) {
-  return useQuery({ ...matterDetailQueryOptions(matterId ?? ''), enabled: matterId !== null });
+/**
+ * The matter with every folder and the files of one folder. Going to another folder keeps the answer in hand
+ * (its folders are the same) until the new folder's files arrive; `isPlaceholderData` says they are on the way.
+ */
+export function useMatterDetail(matterId: string | null, filesIn?: FilesIn) {
+  return useQuery({ ...matterDetailQueryOptions(matterId ?? '', filesIn), enabled: matterId !== null, placeholderData: keepPreviousData });
 }

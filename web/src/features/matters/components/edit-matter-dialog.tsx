@@ -70,7 +70,7 @@ export function EditMatterDialog({ matter, open, onOpenChange }: EditMatterDialo
           if (isMfaCancelledError(err)) return;
           if (isApiError(err) && conflictKind(err) === 'optimistic-lock') {
             toast.error(RESOURCE_MODIFIED);
-            const fresh = await queryClient.fetchQuery({ ...matterDetailQueryOptions(base.id), staleTime: 0 }).catch(() => null);
+            const fresh = await queryClient.fetchQuery({ ...matterDetailQueryOptions(base.id, 'none'), staleTime: 0 }).catch(() => null);
             const theirs = fresh?.matter;
             if (theirs) {
               const merge = mergeConflict(base, theirs, form.getValues());

@@ -5,6 +5,7 @@ import { NODE_MSG, SEARCH_LIMITS, SEARCH_MSG, type NodeTreeDto } from '@strongro
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
+import { Skeleton } from '@/components/ui/skeleton';
 import { Tooltip } from '@/components/ui/tooltip';
 import { cn } from '@/lib/class-names';
 import { toast } from '@/lib/toast';
@@ -25,6 +26,8 @@ import { RecycleBinButton } from './recycle-bin-dialog';
 type FileBrowserProps = {
   matterId: string;
   nodes: NodeTreeDto[];
+  /** The open folder's files are on their way (the folders are known): its contents show as loading. */
+  filesLoading?: boolean;
   folderId: string | null;
   onFolderChange: (id: string | null) => void;
   permissions: NodePermissions;
@@ -180,6 +183,17 @@ function addReasons(permissions: NodePermissions, readOnlyReason: string | null)
   };
 }
 
+/** Rows standing in for a folder's contents while its files load. */
+function ContentsLoading() {
+  return (
+    <div className="grid gap-2 p-4" aria-busy="true" aria-label="Loading the folder's contents">
+      {[0, 1, 2, 3].map((i) => (
+        <Skeleton key={i} className="h-9 w-full" />
+      ))}
+    </div>
+  );
+}
+
 export function FileBrowser(props: FileBrowserProps) {
   const { matterId, nodes, folderId, onFolderChange, permissions, readOnlyReason, onUpload, selectedFileId, layoutOwner, onOpenFile } =
     props;
@@ -264,6 +278,8 @@ export function FileBrowser(props: FileBrowserProps) {
         <div className="min-h-0 flex-1 overflow-auto">
           <MatterSearchResults matterId={matterId} text={searchText} settled={settled} onChosen={() => setQuery('')} />
         </div>
+      ) : props.filesLoading ? (
+        <ContentsLoading />
       ) : entries.length === 0 ? (
         <div className="min-h-0 flex-1 overflow-auto">
           <EmptyState
