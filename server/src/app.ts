@@ -88,10 +88,9 @@ const API_COMPRESSION: Exclude<RouteShorthandOptions['compress'], false | undefi
   threshold: 1024,
   customTypes: /^application\/json(?:;|$)/,
   brotliOptions: {
-    chunkSize: 256 * 1024,
     params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
   },
-  zlibOptions: { level: 1, chunkSize: 256 * 1024 },
+  zlibOptions: { level: 1 },
 };
 
 /** Pino options: JSON lines without cookies, MFA tokens, or tokens and codes in URLs (redactUrl). */
