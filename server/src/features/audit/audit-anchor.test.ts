@@ -6,7 +6,7 @@
  * refuses a chain which no longer extends its signed head, concurrent signers, and the periodic signing with
  * the job runner running.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { IntegrityCheckResponse } from '@strongroom/contracts';
 import { entryHash, GENESIS_HASH } from '../../shared/audit-hash.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
@@ -241,7 +241,18 @@ describe('periodic signing with the job runner running', () => {
       // The interval, plus the runner's polling and slack for a loaded machine.
       await signedWithin(live, org, seq, 3_000 + 8_000);
     }
-    const reasons = await live.ctx.db.selectFrom('auditSignedHeads').select('reason').where('chainKey', '=', org).orderBy('seq').execute();
-    expect(reasons.map((r) => r.reason)).toEqual(['start', 'interval', 'interval']);
+    // A signing stores the signed head first and records it after: the record may follow the object by a moment.
+    await vi.waitFor(
+      async () => {
+        const reasons = await live.ctx.db
+          .selectFrom('auditSignedHeads')
+          .select('reason')
+          .where('chainKey', '=', org)
+          .orderBy('seq')
+          .execute();
+        expect(reasons.map((r) => r.reason)).toEqual(['start', 'interval', 'interval']);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
   }, 60_000);
 });
