@@ -24,5 +24,7 @@ export * from './archival.js';
 export * from './dashboard.js';
 export * from './signing-keys.js';
 export * from './search.js';
+export * from './documents.js';
+export * from './file-text.js';
 export * from './notifications.js';
 export * from './preview.js';

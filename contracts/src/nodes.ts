@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILE_TEXT_STATES } from './file-text.js';
 import { text } from './common.js';
 
 /**
@@ -160,6 +161,13 @@ export const nodeSchema = z.object({
   updatedAt: z.string(),
   /** The file's current version number (1 for a file never re-uploaded); null for folders. */
   currentVersion: z.number().int().nullable(),
+  /**
+   * Where the current version's text stands for document search (files; null for folders and files whose text has
+   * not been queued). Answered by the matter's tree; other answers may leave it out.
+   */
+  textState: z.enum(FILE_TEXT_STATES).nullable().optional(),
+  /** Why the text could not be read ('failed', 'no_text'); null otherwise. */
+  textReason: z.string().nullable().optional(),
 });
 export type NodeDto = z.infer<typeof nodeSchema>;
 
