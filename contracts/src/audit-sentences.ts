@@ -115,6 +115,8 @@ export const AUDIT_SENTENCES: Readonly<Record<string, (w: Words) => string>> = {
     num(w.d.version) !== null
       ? `${w.who} downloaded version ${num(w.d.version)} of ${w.node} from ${w.matter}`
       : `${w.who} downloaded ${w.node} from ${w.matter}`,
+  SEARCH: (w) =>
+    `${w.who} searched documents for ${str(w.d.query) ? q(str(w.d.query)!) : 'a text'}${num(w.d.count) === null ? '' : ` (${plural(num(w.d.count)!, 'result')}${w.d.countCapped === true ? ' or more' : ''})`}`,
   PREVIEW_FILE: (w) => `${w.who} previewed ${w.node} in ${w.matter}`,
   DOWNLOAD_ZIP: (w) =>
     `${w.who} downloaded ${str(w.d.folderName) ? `the folder ${q(str(w.d.folderName)!)} of ` : 'the whole of '}${w.matter} as a ZIP${
@@ -154,6 +156,9 @@ export const AUDIT_SENTENCES: Readonly<Record<string, (w: Words) => string>> = {
   VAULT_REGISTER_EXPORTED: (w) =>
     `${w.who} exported the vault register${num(w.d.rowCount) !== null ? ` of ${plural(num(w.d.rowCount)!, 'matter')}` : ''}${str(w.d.format) ? ` as ${str(w.d.format)!.toUpperCase()}` : ''}`,
   // Settings
+  UPDATE_SEARCH_SETTINGS: (w) => `${w.who} changed the document search languages${changedFields(w.d)}`,
+  SEARCH_REINDEX_STARTED: (w) =>
+    `${w.who} started re-indexing ${num(w.d.total) === null ? 'the documents' : plural(num(w.d.total)!, 'document version')}`,
   UPDATE_RETENTION: (w) => `${w.who} changed the default retention period`,
   UPDATE_OBJECT_LOCK_MODE: (w) => `${w.who} changed the vault's lock mode`,
   UPDATE_ORG_INFO: (w) => `${w.who} updated the organization's details${changedFields(w.d)}`,

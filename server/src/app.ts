@@ -47,7 +47,7 @@ import { teamRoutes } from './features/team/team.routes.js';
 import { auditRoutes } from './features/audit/audit.routes.js';
 import { archivalRoutes } from './features/archival/archival.routes.js';
 import { dashboardRoutes } from './features/dashboard/index.js';
-import { searchRoutes } from './features/search/index.js';
+import { closeTextExtractor, searchRoutes } from './features/search/index.js';
 import { notificationsRoutes } from './features/notifications/index.js';
 import { undoUserUpdate } from './features/team/team-members.service.js';
 import { localObjectGuard } from './features/uploads/uploads.guard.js';
@@ -272,6 +272,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
       await app.close();
       await processMetrics.close();
       await jobs.stop();
+      await closeTextExtractor(ctx);
       await mailer.close();
       if (!opts.database) await database.close();
     },

@@ -534,6 +534,34 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [],
   },
   // Guests too: hits from the matters shared with them only. Variant 'matter': within one matter (matterId).
+  'GET /_api/search/documents': {
+    build: async ({ me }, variant) => ({
+      query: {
+        q: 'Ma',
+        ...(variant === 'matter' ? { matterId: me.matter.id } : {}),
+        ...(variant === 'uploader' ? { uploadedBy: randomUUID() } : {}),
+      },
+    }),
+    idProbes: [
+      { variant: 'matter', set: { 'query.matterId': 'matterId' } },
+      { variant: 'uploader', set: { 'query.uploadedBy': 'userPublicId' } },
+    ],
+  },
+  'GET /_api/settings/search': { build: async () => ({}), idProbes: [] },
+  'POST /_api/settings/search': { build: async () => ({ body: { language: 'english', ocrLanguages: ['eng'] } }), idProbes: [] },
+  'POST /_api/settings/search/reindex': {
+    // One re-index runs at a time: the one an earlier sample started is taken as finished.
+    build: async ({ t, me }) => {
+      await t.ctx.db
+        .updateTable('searchReindexRuns')
+        .set({ finishedAt: new Date() })
+        .where('organizationId', '=', me.organizationId)
+        .where('finishedAt', 'is', null)
+        .execute();
+      return { body: {} };
+    },
+    idProbes: [],
+  },
   'GET /_api/search': {
     build: async ({ me }, variant) => ({ query: { q: 'Ma', limit: '10', ...(variant === 'matter' ? { matterId: me.matter.id } : {}) } }),
     idProbes: [{ variant: 'matter', set: { 'query.matterId': 'matterId' } }],

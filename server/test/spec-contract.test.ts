@@ -63,6 +63,8 @@ const NODE_FIELDS = [
   'organizationId',
   'currentVersion',
 ];
+/** Where a file's text stands for document search: the matter's tree answers it, other answers may leave it out. */
+const NODE_TEXT_FIELDS = ['textState', 'textReason'];
 /** Extras docs/api-part2.md documents on some answers. */
 const UNDO_OFFER = ['undoId', 'undoExpiresAt'];
 const PRESIGN_EXTRAS = ['method', 'headers', 'expiresAt', 'partNumber'];
@@ -92,7 +94,7 @@ function expectMatter(value: unknown): Json {
 }
 
 function expectNode(value: unknown, extra: string[] = []): Json {
-  const n = expectFields(value, NODE_FIELDS, extra);
+  const n = expectFields(value, NODE_FIELDS, [...NODE_TEXT_FIELDS, ...extra]);
   for (const k of ['createdAt', 'updatedAt']) expect(Number.isNaN(Date.parse(String(n[k])))).toBe(false);
   return n;
 }

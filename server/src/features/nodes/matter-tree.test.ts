@@ -43,9 +43,21 @@ describe('GET /_api/matters/detail: the tree', () => {
     expect(nodes).toHaveLength(3);
     for (const n of nodes) expect(Object.keys(n).sort()).toEqual(NODE_FIELDS);
     const byId = new Map(nodes.map((n) => [n.id, n]));
-    expect(withoutChildren(byId.get(outer.id)!)).toEqual(outer);
-    expect(withoutChildren(byId.get(inner.id)!)).toEqual(inner);
-    expect(withoutChildren(byId.get(file.id)!)).toEqual(file);
+    // The tree adds where each file's text stands for document search (null for folders).
+    const text = (n: NodeTreeDto) => [n.textState, n.textReason];
+    const withoutText = (n: NodeTreeDto) => {
+      const { textState, textReason, ...rest } = withoutChildren(n);
+      void textState;
+      void textReason;
+      return rest;
+    };
+    expect(withoutText(byId.get(outer.id)!)).toEqual(outer);
+    expect(withoutText(byId.get(inner.id)!)).toEqual(inner);
+    expect(withoutText(byId.get(file.id)!)).toEqual(file);
+    expect([text(byId.get(outer.id)!), text(byId.get(file.id)!)]).toEqual([
+      [null, null],
+      ['pending', null],
+    ]);
     expect(byId.get(file.id)).toMatchObject({ path: `/O'Brien & Søn — 日本/Exhibits/Letter draft.pdf`, currentVersion: 1, children: [] });
     expect(byId.get(outer.id)!.currentVersion).toBeNull();
     expect(body.matter).toMatchObject({ id: m.id });

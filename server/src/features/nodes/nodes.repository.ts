@@ -36,7 +36,7 @@ export type NodeListRow = Omit<NodeDto, 'path'>;
 /**
  * The matter's live nodes in their API form, read for the matter's tree: dates as ISO text in UTC to the
  * millisecond (as every other call answers them), the creator's profile id and name, the current version for
- * files only. A tree of thousands of nodes needs no date parsing nor mapping of the rows to be answered.
+ * files only, and where the current version's text stands for document search. A tree of thousands of nodes needs no date parsing nor mapping of the rows to be answered.
  */
 /** Which files a read of the tree takes: all, only those directly in one folder (null: the root), or none. */
 export type TreeFiles = { all: true } | { in: string | null } | { none: true };
@@ -61,9 +61,11 @@ export async function listMatterNodeDtos(
            n.sha256_hash as "sha256Hash", n.storage_path as "storagePath", n.upload_id as "uploadId",
            n.upload_status as "uploadStatus", n.upload_progress as "uploadProgress", u.public_id as "createdBy",
            u.full_name as "createdByName", ${iso('n.created_at')} as "createdAt", ${iso('n.updated_at')} as "updatedAt",
-           case when n.node_type = 'file' then n.current_version end as "currentVersion"
+           case when n.node_type = 'file' then n.current_version end as "currentVersion",
+           ft.state as "textState", ft.reason as "textReason"
     from nodes n
     left join users u on u.id = n.created_by and u.organization_id = n.organization_id
+    left join file_texts ft on ft.node_id = n.id and ft.version_number = n.current_version
     where n.organization_id = ${organizationId} and n.matter_id = ${matterId} and n.bin_entry_id is null ${which}`.execute(db);
   return rows;
 }

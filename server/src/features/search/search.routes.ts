@@ -3,6 +3,7 @@ import { searchQuery, searchResponse } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import type { RouteAccess } from '../../shared/route-access.js';
 import { authOf } from '../sessions/index.js';
+import { documentSearchRoutes } from './document-search.routes.js';
 import { search } from './search.service.js';
 
 export function searchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -23,5 +24,6 @@ export function searchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => search(ctx, authOf(request), request.query),
     );
+    await app.register(documentSearchRoutes(ctx));
   };
 }

@@ -35,7 +35,7 @@ function matterOrder(hits: SearchHit[]): string[] {
  * organization's, a vaulted one without canViewVaulted, for a guest one not shared with them) answers 404, so a
  * search never tells which matters exist.
  */
-async function requireSearchableMatter(ctx: AppContext, auth: AuthContext, matterId: string): Promise<void> {
+export async function requireSearchableMatter(ctx: AppContext, auth: AuthContext, matterId: string): Promise<void> {
   const visible = await visibleMatters(ctx.db, auth.user).where('matters.id', '=', matterId).select('matters.id').executeTakeFirst();
   if (!visible) throw notFound(MATTER_MSG.matterNotFound);
 }

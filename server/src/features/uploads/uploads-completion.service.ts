@@ -30,6 +30,7 @@ import {
   resolveUploadTarget,
   uploadedVersionOf,
 } from '../nodes/index.js';
+import { queueTextReading } from '../search/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import {
   claimUpload,
@@ -233,6 +234,8 @@ async function storeCompleted(
     });
   }
   if (!(await finishClaimed(trx, session, claim.id, 'completed', node.id))) throw new ClaimLostError();
+  // The version's text is read for document search afterwards, by a job that exists exactly when this commits.
+  await queueTextReading(ctx, trx);
   await auditFor(user, meta)(
     trx,
     'UPLOAD_FILE',

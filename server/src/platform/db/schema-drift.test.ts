@@ -31,6 +31,7 @@ type ReadAs = {
   bool: boolean;
   timestamptz: Date;
   jsonb: object;
+  tsvector: string;
 };
 type PgType = keyof ReadAs;
 type ColumnSpec = PgType | `${PgType} null`;
@@ -303,6 +304,41 @@ const EXPECTED = {
     createdBy: 'int4 null',
     createdAt: 'timestamptz',
     restoredFromVersion: 'int4 null',
+  },
+  fileTexts: {
+    organizationId: 'uuid',
+    versionId: 'uuid',
+    nodeId: 'uuid',
+    matterId: 'uuid',
+    versionNumber: 'int4',
+    state: 'text',
+    reason: 'text null',
+    language: 'text',
+    body: 'text null',
+    ocr: 'bool',
+    truncated: 'bool',
+    tsv: 'tsvector',
+    attempts: 'int4',
+    claimJob: 'text null',
+    claimedUntil: 'timestamptz null',
+    queuedAt: 'timestamptz',
+    extractedAt: 'timestamptz null',
+  },
+  searchSettings: {
+    organizationId: 'uuid',
+    language: 'text',
+    ocrLanguages: 'jsonb',
+    updatedAt: 'timestamptz',
+  },
+  searchReindexRuns: {
+    id: 'uuid',
+    organizationId: 'uuid',
+    startedBy: 'int4 null',
+    startedAt: 'timestamptz',
+    finishedAt: 'timestamptz null',
+    since: 'timestamptz null',
+    total: 'int4',
+    done: 'int4',
   },
   uploadSessions: {
     id: 'uuid',

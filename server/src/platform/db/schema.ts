@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
-import type { Permissions, Role, SignedCertificate } from '@strongroom/contracts';
+import type { FileTextState, Permissions, Role, SignedCertificate } from '@strongroom/contracts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type TimestampNull = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -358,6 +358,54 @@ export interface NodeVersionsTable {
   restoredFromVersion: number | null;
 }
 
+/** The text of one file version for document search (features/search); deleted with its version. */
+export interface FileTextsTable {
+  organizationId: string;
+  versionId: string;
+  nodeId: string;
+  matterId: string;
+  versionNumber: number;
+  state: Generated<FileTextState>;
+  reason: string | null;
+  /** The text search configuration the row was indexed in. */
+  language: string;
+  /** The text, pages separated by a form feed; null until read (or when none). */
+  body: string | null;
+  ocr: Generated<boolean>;
+  truncated: Generated<boolean>;
+  /** The name's words (weight A) and the body's (weight B); written through SQL, read as text. */
+  tsv: string;
+  attempts: Generated<number>;
+  /** The background job reading the row, and until when its claim holds. */
+  claimJob: string | null;
+  claimedUntil: TimestampNull;
+  queuedAt: Generated<Date>;
+  extractedAt: TimestampNull;
+}
+
+/** An organization's document search languages (features/search); none: English. */
+interface SearchSettingsTable {
+  organizationId: string;
+  /** The text search configuration document words are stemmed in ('english', 'simple', ...). */
+  language: Generated<string>;
+  /** The OCR engine's language codes scanned pages are read in (['eng']). */
+  ocrLanguages: ColumnType<string[], string | undefined, string>;
+  updatedAt: Generated<Date>;
+}
+
+/** An administrator's re-index of the organization's documents (features/search). */
+interface SearchReindexRunsTable {
+  id: Generated<string>;
+  organizationId: string;
+  startedBy: number | null;
+  startedAt: Generated<Date>;
+  finishedAt: TimestampNull;
+  /** Only versions uploaded from this moment on; null: all. */
+  since: TimestampNull;
+  total: number;
+  done: Generated<number>;
+}
+
 export interface UploadSessionsTable {
   id: Generated<string>;
   organizationId: string;
@@ -570,6 +618,9 @@ export interface DB {
   nodes: NodesTable;
   binEntries: BinEntriesTable;
   nodeVersions: NodeVersionsTable;
+  fileTexts: FileTextsTable;
+  searchSettings: SearchSettingsTable;
+  searchReindexRuns: SearchReindexRunsTable;
   uploadSessions: UploadSessionsTable;
   undoEntries: UndoEntriesTable;
   guestMatterGrants: GuestMatterGrantsTable;

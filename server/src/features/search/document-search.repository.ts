@@ -1,0 +1,186 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { DocumentFileType, DocumentSearchQuery } from '@strongroom/contracts';
+import type { Executor } from '../../platform/db/database.js';
+import { visibleMatters } from '../matters/index.js';
+import type { UserRow } from '../users/index.js';
+import type { QueryPart } from './document-query.js';
+
+type Searcher = Pick<UserRow, 'organizationId' | 'permissions' | 'id' | 'role'>;
+
+/** Marks the matched words in a snippet: control characters no extracted text keeps (they are cut from it). */
+export const MATCH_START = '\u0002';
+export const MATCH_END = '\u0003';
+
+/** One query part as a tsquery in the organization's language (each value a bound parameter). */
+function partQuery(language: string, p: QueryPart): RawBuilder<unknown> {
+  const cfg = sql`${language}::regconfig`;
+  if (p.kind === 'prefix') {
+    const prefix = sql`to_tsquery(${cfg}, ${`${p.prefix}:*`})`;
+    return p.words.length ? sql`(plainto_tsquery(${cfg}, ${p.words.join(' ')}) && ${prefix})` : prefix;
+  }
+  const q = p.kind === 'phrase' ? sql`phraseto_tsquery(${cfg}, ${p.text})` : sql`plainto_tsquery(${cfg}, ${p.text})`;
+  return p.negated ? sql`(!! ${q})` : q;
+}
+
+const joinAnd = (qs: RawBuilder<unknown>[]) => (qs.length ? sql.join(qs, sql` && `) : sql`''::tsquery`);
+
+/**
+ * The query as the database reads it (a tsquery's text) and how many of its words must occur: 0 when every word
+ * was a stop word ('the', 'and') or the query only excludes.
+ */
+export async function compileQuery(db: Executor, language: string, parts: QueryPart[]): Promise<{ query: string; required: number }> {
+  const positive = joinAnd(parts.filter((p) => p.kind === 'prefix' || !p.negated).map((p) => partQuery(language, p)));
+  const negative = parts.filter((p) => p.kind !== 'prefix' && p.negated).map((p) => partQuery(language, p));
+  const { rows } = await sql<{ query: string; required: number }>`
+    select (${joinAnd([sql`(${positive})`, ...negative])})::text as query, numnode(${positive}) as required`.execute(db);
+  return rows[0]!;
+}
+
+const FILE_TYPES: Record<DocumentFileType, { mimes: string[]; names: string }> = {
+  pdf: { mimes: ['application/pdf'], names: '\\.pdf$' },
+  word: {
+    mimes: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/msword', 'application/rtf'],
+    names: '\\.(docx?|rtf)$',
+  },
+  email: { mimes: ['message/rfc822', 'application/vnd.ms-outlook'], names: '\\.(eml|msg)$' },
+  image: {
+    mimes: ['image/png', 'image/jpeg', 'image/tiff', 'image/gif', 'image/bmp', 'image/webp'],
+    names: '\\.(png|jpe?g|tiff?|gif|bmp|webp)$',
+  },
+  text: { mimes: ['text/plain', 'text/markdown'], names: '\\.(txt|md|text)$' },
+  html: { mimes: ['text/html', 'application/xhtml+xml'], names: '\\.(html?|xhtml)$' },
+  spreadsheet: { mimes: ['text/csv', 'application/vnd.ms-excel'], names: '\\.(csv|tsv)$' },
+};
+
+type Filters = Omit<DocumentSearchQuery, 'q' | 'page' | 'limit'>;
+
+/** The versions the searcher may see that match the query and filters (not yet ordered or limited). */
+function matches(db: Executor, user: Searcher, query: string, f: Filters) {
+  const q = sql`${query}::tsquery`;
+  let rows = db
+    .selectFrom('fileTexts as t')
+    .innerJoin('nodes as n', (j) =>
+      j.onRef('n.id', '=', 't.nodeId').on('n.organizationId', '=', user.organizationId).on('n.binEntryId', 'is', null),
+    )
+    .innerJoin('nodeVersions as v', (j) => j.onRef('v.id', '=', 't.versionId').on('v.organizationId', '=', user.organizationId))
+    .where('t.organizationId', '=', user.organizationId)
+    .where(sql<boolean>`t.tsv @@ ${q}`)
+    .where('t.matterId', 'in', visibleMatters(db, user).select('matters.id'));
+  if (f.versions === 'current') rows = rows.whereRef('t.versionNumber', '=', 'n.currentVersion');
+  if (f.matterId !== undefined) rows = rows.where('t.matterId', '=', f.matterId);
+  if (f.clientName !== undefined) {
+    const client = f.clientName.toLowerCase();
+    rows = rows.where('t.matterId', 'in', (eb) =>
+      eb
+        .selectFrom('matters')
+        .select('matters.id')
+        .where('matters.organizationId', '=', user.organizationId)
+        .where(sql<boolean>`lower(matters.client_name) = ${client}`),
+    );
+  }
+  if (f.fileType !== undefined) {
+    const t = FILE_TYPES[f.fileType];
+    rows = rows.where(sql<boolean>`(lower(coalesce(v.mime_type, '')) = any(${t.mimes}::text[]) or n.name ~* ${t.names})`);
+  }
+  if (f.uploadedBy !== undefined) {
+    rows = rows.where('v.createdBy', 'in', (eb) =>
+      eb
+        .selectFrom('users')
+        .select('users.id')
+        .where('users.organizationId', '=', user.organizationId)
+        .where('users.publicId', '=', f.uploadedBy!),
+    );
+  }
+  if (f.dateFrom !== undefined) rows = rows.where('v.createdAt', '>=', new Date(`${f.dateFrom}T00:00:00Z`));
+  if (f.dateTo !== undefined) rows = rows.where('v.createdAt', '<', new Date(Date.parse(`${f.dateTo}T00:00:00Z`) + 86_400_000));
+  return rows;
+}
+
+export type DocumentMatch = { versionId: string };
+
+/** One page of matching versions, best first: name matches (weight A) above text matches, then by density. */
+export function matchingPage(db: Executor, user: Searcher, query: string, f: Filters, page: { limit: number; offset: number }) {
+  return matches(db, user, query, f)
+    .select('t.versionId')
+    .orderBy(sql`ts_rank_cd(t.tsv, ${query}::tsquery)`, 'desc')
+    .orderBy('v.createdAt', 'desc')
+    .orderBy('t.versionId')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+/** How many versions match, counted up to `cap` (one more than the cap says there are more). */
+export async function countMatches(db: Executor, user: Searcher, query: string, f: Filters, cap: number): Promise<number> {
+  const row = await db
+    .selectFrom(
+      matches(db, user, query, f)
+        .select(sql<number>`1`.as('one'))
+        .limit(cap + 1)
+        .as('m'),
+    )
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export type DocumentHitRow = {
+  versionId: string;
+  nodeId: string;
+  name: string;
+  parentId: string | null;
+  versionNumber: number;
+  currentVersion: number | null;
+  mimeType: string | null;
+  fileSize: string;
+  matterId: string;
+  matterName: string;
+  matterNumber: string | null;
+  clientName: string | null;
+  status: 'Open' | 'Vaulted';
+  uploaderId: string | null;
+  uploaderName: string | null;
+  uploadedAt: string;
+  nameMatched: boolean;
+  /** The first page holding the words (from 1), and how many pages the text has. */
+  pageNumber: number | null;
+  pageCount: number;
+  snippet: string | null;
+};
+
+/**
+ * What the page's hits show: the file and matter, the uploader, whether the name matched, and where in the text
+ * the words occur: the first page that holds them and a snippet of it with the words marked. Pages are checked on
+ * these rows only, never on every match.
+ */
+export async function hitDetails(db: Executor, organizationId: string, query: string, versionIds: string[]): Promise<DocumentHitRow[]> {
+  if (versionIds.length === 0) return [];
+  const q = sql`${query}::tsquery`;
+  const ids = sql.join(versionIds.map((id) => sql`${id}::uuid`));
+  const options = `StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
+  const { rows } = await sql<DocumentHitRow>`
+    select t.version_id as "versionId", t.node_id as "nodeId", n.name, n.parent_id as "parentId", t.version_number as "versionNumber",
+           n.current_version as "currentVersion", v.mime_type as "mimeType", v.file_size as "fileSize",
+           m.id as "matterId", m.matter_name as "matterName", m.matter_number as "matterNumber", m.client_name as "clientName",
+           m.status, u.public_id as "uploaderId", u.full_name as "uploaderName",
+           to_char(v.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "uploadedAt",
+           ts_filter(t.tsv, '{a}') @@ ${q} as "nameMatched",
+           hit.n::int as "pageNumber",
+           coalesce(array_length(string_to_array(t.body, chr(12)), 1), 0) as "pageCount",
+           case
+             when hit.txt is not null then ts_headline(t.language::regconfig, hit.txt, ${q}, ${options})
+             when t.body is not null and ts_filter(t.tsv, '{b}') @@ ${q} then ts_headline(t.language::regconfig, left(t.body, 100000), ${q}, ${options})
+           end as snippet
+      from file_texts t
+      join nodes n on n.id = t.node_id and n.organization_id = t.organization_id
+      join node_versions v on v.id = t.version_id and v.organization_id = t.organization_id
+      join matters m on m.id = t.matter_id and m.organization_id = t.organization_id
+      left join users u on u.id = v.created_by and u.organization_id = t.organization_id
+      left join lateral (
+        select p.txt, p.n from unnest(string_to_array(t.body, chr(12))) with ordinality p(txt, n)
+         where to_tsvector(t.language::regconfig, p.txt) @@ ${q}
+         order by p.n limit 1
+      ) hit on true
+     where t.organization_id = ${organizationId} and t.version_id in (${ids})`.execute(db);
+  return rows;
+}
