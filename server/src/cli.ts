@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
@@ -11,6 +12,7 @@ import { createBlobStore } from './platform/storage/index.js';
 import { newPrivateKeyPem, signerOfPem } from './platform/signing.js';
 import { rotateFileSigningKey } from './platform/signing-keys.js';
 import { AppError } from './shared/errors.js';
+import { closeTextExtractor, readPendingTexts, reindexFromCli } from './features/search/index.js';
 import { parseRunJobArgs, runJob, RunJobUsageError } from './run-job.js';
 import { DataDirUnsafeError, ownerOnlyFiles, secureDataDir, usesDataDir } from './process.js';
 import { runBackup } from './backup/backup.js';
@@ -22,6 +24,9 @@ const USAGE = `Usage: npm run admin -- create-org --name "Acme LLP" --admin-emai
        npm run admin -- rotate-signing-key [--print-new-key]    (new signing key; the old one stays published)
        npm run admin -- run-job <sign-audit-heads | archive-audit | retention-end | verify-vault | retention-mail | bin-purge> [--organization <id>] [--dry-run]
                         (runs a scheduled job's work now and prints what it did; --dry-run changes nothing)
+       npm run admin -- reindex [--organization <id>] [--since <YYYY-MM-DD>] [--now]
+                        (reads the text of files again for document search: by the running server or worker, or with
+                        --now in this process, with progress)
        npm run admin -- backup --out <dir> [--include-keys]    (database rows and every stored object, with a manifest)
        npm run admin -- restore --from <dir>    (into an empty installation; checks files, certificates and audit chains)
 
@@ -183,6 +188,36 @@ async function restore(argv: string[]): Promise<void> {
   );
 }
 
+/**
+ * Sends the text of every file (of one organization, or uploaded since a day) back to be read for document
+ * search. Prints one line of JSON per organization; with --now reads them here, with progress on stderr.
+ */
+async function reindex(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { organization: { type: 'string' }, since: { type: 'string' }, now: { type: 'boolean' } },
+    strict: true,
+  });
+  if (values.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.since)) throw new CliUsageError('--since takes a day: YYYY-MM-DD');
+  if (values.organization !== undefined && !/^[0-9a-f-]{36}$/i.test(values.organization))
+    throw new CliUsageError('--organization takes an organization id');
+  await withInstallation(async (ctx) => {
+    const since = values.since === undefined ? undefined : new Date(`${values.since}T00:00:00Z`);
+    const runs = await reindexFromCli(ctx, { organizationId: values.organization, since });
+    for (const run of runs) console.log(JSON.stringify(run));
+    if (!values.now) return;
+    const total = runs.reduce((n, r) => n + r.total, 0);
+    try {
+      const read = await readPendingTexts(ctx, `cli-${randomUUID()}`, (n) => {
+        if (n % 25 === 0 || n === total) console.error(`read ${n} of ${total}`);
+      });
+      console.log(JSON.stringify({ read }));
+    } finally {
+      await closeTextExtractor(ctx);
+    }
+  });
+}
+
 class CliUsageError extends Error {}
 
 async function main(): Promise<void> {
@@ -193,6 +228,7 @@ async function main(): Promise<void> {
     if (command === 'verify-vault') return await verifyVault(rest);
     if (command === 'rotate-signing-key') return await rotateSigningKey(rest);
     if (command === 'run-job') return await runJobNow(rest);
+    if (command === 'reindex') return await reindex(rest);
     if (command === 'backup') return await backup(rest);
     if (command === 'restore') return await restore(rest);
     console.error(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE);

@@ -44,6 +44,18 @@ describe('admin CLI', () => {
     expect(run(['verify-vault', '--all']).status).toBe(64);
   });
 
+  it('re-indexes document texts, reading them here with --now, and prints one line of JSON per organization', () => {
+    const r = run(['reindex', '--now']);
+    expect(r.status).toBe(0);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toEqual([{ organizationId: expect.stringMatching(/^[0-9a-f-]{36}$/), total: 0, skipped: false }, { read: 0 }]);
+    expect(run(['reindex', '--since', 'yesterday']).status).toBe(64);
+    expect(run(['reindex', '--organization', 'acme']).status).toBe(64);
+  });
+
   it('explains bad arguments', () => {
     const r = run(['create-org', '--name', 'A', '--admin-email', 'nope', '--admin-name', 'Ada', '--admin-password', 'short']);
     expect(r.status).toBe(64);

@@ -143,6 +143,22 @@ async function runTextJob(ctx: AppContext, data: FileTextJob, jobId: string): Pr
   if (await hasClaimableText(ctx.db)) await queueTextReading(ctx, ctx.db);
 }
 
+/**
+ * Reads every claimable pending text in this process, one after another (the admin command's --now, for an
+ * installation whose server is stopped); `progress` hears of each. Answers how many were read.
+ */
+export async function readPendingTexts(ctx: AppContext, jobId: string, progress: (read: number) => void): Promise<number> {
+  let read = 0;
+  for (;;) {
+    const claimed = await claimPendingText(ctx.db, jobId, CLAIM_SECONDS);
+    if (!claimed) return read;
+    await readOne(ctx, jobId, claimed);
+    await finishReindexRuns(ctx.db, claimed.organizationId);
+    read += 1;
+    progress(read);
+  }
+}
+
 export function defineDocumentTextJobs(ctx: AppContext): void {
   ctx.jobs.define<FileTextJob>({
     name: FILE_TEXT_JOB,

@@ -103,10 +103,21 @@ export async function requeueTexts(db: Executor, organizationId: string, since: 
   return Number(result.numAffectedRows ?? 0);
 }
 
-export async function insertReindexRun(db: Executor, organizationId: string, startedBy: number, since: Date | null, total: number) {
+export async function insertReindexRun(db: Executor, organizationId: string, startedBy: number | null, since: Date | null, total: number) {
   return db
     .insertInto('searchReindexRuns')
     .values({ organizationId, startedBy, since, total, finishedAt: total === 0 ? sql<Date>`now()` : null })
     .returning(['startedAt', 'finishedAt', 'total'])
     .executeTakeFirstOrThrow();
+}
+
+/** The organization named (when it exists), or every organization. */
+export async function organizationIds(db: Executor, only?: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('organizations')
+    .select('id')
+    .$if(only !== undefined, (q) => q.where('id', '=', only!))
+    .orderBy('createdAt')
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -17,6 +17,7 @@ import {
   lockSearchSettings,
   hasRunningReindex,
   insertReindexRun,
+  organizationIds,
   latestReindex,
   requeueTexts,
   saveSearchSettings,
@@ -89,6 +90,39 @@ export async function updateSearchSettings(
     );
   });
   return getSearchSettings(ctx, auth);
+}
+
+/**
+ * The admin command's re-index: for the one organization named, or for every organization, sends the texts back
+ * to be read (a running server or worker reads them; `--now` reads them in the command's own process). An
+ * organization with a re-index running already is left as it is. Audited for each organization, by no person.
+ */
+export async function reindexFromCli(
+  ctx: AppContext,
+  opts: { organizationId?: string; since?: Date },
+): Promise<Array<{ organizationId: string; total: number; skipped: boolean }>> {
+  const orgs = await organizationIds(ctx.db, opts.organizationId);
+  if (opts.organizationId !== undefined && orgs.length === 0) throw badRequest('No organization has that id.');
+  const out: Array<{ organizationId: string; total: number; skipped: boolean }> = [];
+  for (const org of orgs) {
+    out.push(
+      await ctx.db.transaction().execute(async (trx) => {
+        await lockSearchSettings(trx, org);
+        if (await hasRunningReindex(trx, org)) return { organizationId: org, total: 0, skipped: true };
+        const total = await requeueTexts(trx, org, opts.since ?? null);
+        await insertReindexRun(trx, org, null, opts.since ?? null, total);
+        const since = opts.since?.toISOString().slice(0, 10) ?? null;
+        await auditFor({ organizationId: org, actor: null })(
+          trx,
+          'SEARCH_REINDEX_STARTED',
+          { table: 'organizations', id: org },
+          { total, since },
+        );
+        return { organizationId: org, total, skipped: false };
+      }),
+    );
+  }
+  return out;
 }
 
 /** Starts reading every text of the organization again (or those uploaded since a day), in the background. */
