@@ -24,6 +24,8 @@ const FAILPOINT_NAMES = [
   'vault.retention.after-delete',
   /** Archival wrote a batch's object and has not committed its transaction yet. */
   'archival.after-object-write',
+  /** The file-text job read a file's text and has not written it yet. */
+  'search.text.after-read',
 ] as const;
 export type FailpointName = (typeof FAILPOINT_NAMES)[number];
 

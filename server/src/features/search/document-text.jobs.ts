@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Executor } from '../../platform/db/database.js';
+import { failpoint } from '../../platform/failpoints.js';
 import { BlobNotFoundError } from '../../platform/storage/blob-store.js';
 import { TextExtractor, type ExtractionResult } from '../../platform/text-extraction/index.js';
 import type { AppContext } from '../../shared/context.js';
@@ -127,6 +128,7 @@ async function readOne(ctx: AppContext, jobId: string, claimed: ClaimedText): Pr
     }
     if (missing) result = { state: 'failed', reason: 'The stored file could not be read.' };
   }
+  await failpoint(ctx, 'search.text.after-read', { versionId: claimed.versionId });
   await store(ctx, jobId, claimed.versionId, outcomeOf(result));
 }
 
