@@ -96,15 +96,35 @@ function matches(db: Executor, user: Searcher, query: string, f: Filters) {
   return rows;
 }
 
-export type DocumentMatch = { versionId: string };
+/**
+ * How many matches are ranked. Ranking reads each match's words, so ranking all of a word found in half a million
+ * documents would take seconds: past this many the page ranks the files whose names match (all of them, up to the
+ * window, from the names' own index) and the first matches the text index yields. The total then reads as more
+ * than DOCUMENT_SEARCH_LIMITS.countMax, and the person narrows the search.
+ */
+export const RANK_WINDOW = 2000;
 
 /** One page of matching versions, best first: name matches (weight A) above text matches, then by density. */
 export function matchingPage(db: Executor, user: Searcher, query: string, f: Filters, page: { limit: number; offset: number }) {
-  return matches(db, user, query, f)
-    .select('t.versionId')
-    .orderBy(sql`ts_rank_cd(t.tsv, ${query}::tsquery)`, 'desc')
-    .orderBy('v.createdAt', 'desc')
-    .orderBy('t.versionId')
+  const q = sql`${query}::tsquery`;
+  const window = Math.max(RANK_WINDOW, page.offset + page.limit);
+  const candidates = (byName: boolean) =>
+    matches(db, user, query, f)
+      .$if(byName, (c) => c.where(sql<boolean>`ts_filter(t.tsv, '{a}') @@ ${q}`))
+      .select(['t.versionId', 'v.createdAt', sql<number>`ts_rank_cd(t.tsv, ${q})`.as('rank')])
+      .limit(window);
+  return db
+    .selectFrom(
+      db
+        .selectFrom(candidates(true).as('n'))
+        .selectAll()
+        .union(db.selectFrom(candidates(false).as('a')).selectAll())
+        .as('c'),
+    )
+    .select('c.versionId')
+    .orderBy('c.rank', 'desc')
+    .orderBy('c.createdAt', 'desc')
+    .orderBy('c.versionId')
     .limit(page.limit)
     .offset(page.offset)
     .execute();

@@ -22,7 +22,9 @@ export class TextExtractor {
     const chunks: Buffer[] = [];
     for await (const c of await input.read()) chunks.push(Buffer.from(c as Buffer));
     const text = Buffer.concat(chunks).toString('utf8').replaceAll('\u0000', '');
-    return text.trim() ? { state: 'indexed', pages: [text], ocr: false, truncated: false } : { state: 'no_text', reason: 'No words were found.' };
+    return text.trim()
+      ? { state: 'indexed', pages: [text], ocr: false, truncated: false }
+      : { state: 'no_text', reason: 'No words were found.' };
   }
   async close(): Promise<void> {}
 }

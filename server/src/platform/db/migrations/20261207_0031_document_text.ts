@@ -91,6 +91,8 @@ export const documentText: Migration = {
     await sql`create unique index file_texts_version on file_texts (version_id)`.execute(db);
     await sql`create index file_texts_node on file_texts (node_id)`.execute(db);
     await sql`create index file_texts_tsv on file_texts using gin (tsv)`.execute(db);
+    // The names' words alone: a broad search still ranks every file whose name matches first.
+    await sql`create index file_texts_name_tsv on file_texts using gin (ts_filter(tsv, '{a}'))`.execute(db);
     await sql`create index file_texts_pending on file_texts (queued_at) where state = 'pending'`.execute(db);
     await sql`create table search_reindex_runs (
       id uuid primary key default gen_random_uuid(),
