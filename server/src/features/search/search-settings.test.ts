@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_SEARCH_MSG, type SearchSettingsResponse } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
-import { addMember, auditActions, createMatter, newOrganization, ok, uploadFile, type Member } from '../../../test/factories.js';
+import { addMember, auditActions, createMatter, newOrganization, ok, setMatterFlags, uploadFile, type Member } from '../../../test/factories.js';
 import { claimPendingText, writeText } from './document-text.repository.js';
 import { FILE_TEXT_JOB } from './document-text.jobs.js';
 
@@ -90,6 +90,38 @@ describe('search settings', () => {
     const answers = await Promise.all([admin, second, admin, second].map((m) => m.client.post('/_api/settings/search/reindex', {})));
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409]);
     await t.ctx.jobs.runDueJobs([FILE_TEXT_JOB]);
+  });
+});
+
+describe('the text follows the file', () => {
+  it('keeps a vaulted file’s text searchable, and deletes it when the vault destroys the file at retention end', async () => {
+    const vaultMatter = await createMatter(admin.client, { matterName: 'Vault Text Matter' });
+    const file = await uploadFile(t, admin.client, vaultMatter.id, 'Old deed.txt', text('A palimpsest of covenants.'), null, 'text/plain');
+    await t.ctx.jobs.runDueJobs([FILE_TEXT_JOB]);
+    await setMatterFlags(t, vaultMatter.id, { vaulted: true });
+    const found = async () =>
+      (ok(await admin.client.get('/_api/search/documents?q=palimpsest')) as { hits: Array<{ nodeId: string }> }).hits.map((h) => h.nodeId);
+    expect(await found()).toEqual([file.id]);
+    const object = await t.ctx.db
+      .insertInto('vaultObjects')
+      .values({
+        organizationId: admin.organizationId,
+        matterId: vaultMatter.id,
+        nodeId: file.id,
+        versionNumber: 1,
+        path: '/Old deed.txt',
+        objectKey: `vault/${admin.organizationId}/${vaultMatter.id}/deed`,
+        sha256: 'a'.repeat(64),
+        size: 26,
+        retainUntil: new Date(),
+        legalHold: false,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(await found()).toEqual([file.id]);
+    await t.ctx.db.updateTable('vaultObjects').set({ state: 'destroyed', destroyedAt: new Date() }).where('id', '=', object.id).execute();
+    expect(await found()).toEqual([]);
+    expect(await t.ctx.db.selectFrom('fileTexts').select('state').where('nodeId', '=', file.id).execute()).toEqual([]);
   });
 });
 

@@ -4,8 +4,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * Document search: the text of every file version, read after upload by a background job, and its words indexed.
  *
  * file_texts: one row per file version (created 'pending' with the version, in the same transaction), deleted with
- * its version (so retention end, the recycle bin's purge and a matter's deletion remove the text; a legal hold,
- * which keeps the version, keeps the text). body holds the text, pages separated by a form feed (chr 12); tsv holds
+ * its version (the recycle bin's purge and a matter's deletion remove the text; a legal hold, which keeps the
+ * version, keeps the text), and when the vault destroys the version's object at the end of its retention. body holds the text, pages separated by a form feed (chr 12); tsv holds
  * the words of the file's name (weight A) and of the body (weight B) in the row's language, so a file whose text
  * could not be read is still found by its name. The primary key leads with the organization, ready for
  * partitioning by it.
@@ -52,12 +52,20 @@ const FUNCTIONS = [
        where node_id = new.id;
      return null;
    end $$`,
+  // A vaulted file destroyed at the end of its retention keeps its row in the tree as a record; its text goes.
+  `create function file_texts_vault_destroyed() returns trigger language plpgsql as $$
+   begin
+     delete from file_texts where node_id = new.node_id and version_number = new.version_number;
+     return null;
+   end $$`,
 ];
 
 const TRIGGERS = [
   `create trigger file_texts_version_insert after insert on node_versions for each row execute function file_texts_version_insert()`,
   `create trigger file_texts_node_rename after update of name on nodes for each row
      when (old.name is distinct from new.name and new.node_type = 'file') execute function file_texts_node_rename()`,
+  `create trigger file_texts_vault_destroyed after update of state on vault_objects for each row
+     when (new.state = 'destroyed' and old.state is distinct from 'destroyed') execute function file_texts_vault_destroyed()`,
 ];
 
 export const documentText: Migration = {
@@ -118,6 +126,8 @@ export const documentText: Migration = {
   async down(db: Kysely<unknown>) {
     await sql`drop trigger if exists file_texts_node_rename on nodes`.execute(db);
     await sql`drop trigger if exists file_texts_version_insert on node_versions`.execute(db);
+    await sql`drop trigger if exists file_texts_vault_destroyed on vault_objects`.execute(db);
+    await sql`drop function if exists file_texts_vault_destroyed()`.execute(db);
     await sql`drop function if exists file_texts_node_rename()`.execute(db);
     await sql`drop function if exists file_texts_version_insert()`.execute(db);
     await sql`drop function if exists file_name_words(text)`.execute(db);
