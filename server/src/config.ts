@@ -83,6 +83,9 @@ const envSchema = z.object({
     .default(50 * 1024 ** 3),
   /** The longest an organization's grown audit chain waits for its head to be signed into the write-once store. */
   AUDIT_HEAD_INTERVAL_SECONDS: z.coerce.number().int().min(2).max(86_400).default(60),
+  TEXT_EXTRACTION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  TEXT_EXTRACTION_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(512),
+  TEXT_EXTRACTION_MAX_PAGES: z.coerce.number().int().min(1).max(100_000).default(500),
   /** Local store only: how long a retrieval of archived audit details takes, as cold storage would (default 60 s). */
   ARCHIVE_RETRIEVAL_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** A listener of its own serving only GET /metrics (Prometheus), on METRICS_HOST; unset: no such listener. */
@@ -200,6 +203,8 @@ export type Config = {
   vaultVerifyBytesPerHour: number;
   /** Seconds at most between an audit chain's growth and the signing of its head into the write-once store. */
   auditHeadIntervalSeconds: number;
+  /** Reading one file's text for document search: wall time, memory of the reading process, pages read. */
+  textExtraction: { timeoutSeconds: number; memoryMb: number; maxPages: number };
   /** Local store: seconds a retrieval of archived audit details waits, so it behaves like cold storage. */
   archiveRetrievalDelaySeconds: number;
   /** Prometheus metrics: a port of their own, and/or a bearer token for GET /metrics on the main port. */
@@ -261,6 +266,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     vaultVerifyIntervalDays: e.VAULT_VERIFY_INTERVAL_DAYS,
     vaultVerifyBytesPerHour: e.VAULT_VERIFY_BYTES_PER_HOUR,
     auditHeadIntervalSeconds: e.AUDIT_HEAD_INTERVAL_SECONDS,
+    textExtraction: {
+      timeoutSeconds: e.TEXT_EXTRACTION_TIMEOUT_SECONDS,
+      memoryMb: e.TEXT_EXTRACTION_MEMORY_MB,
+      maxPages: e.TEXT_EXTRACTION_MAX_PAGES,
+    },
     archiveRetrievalDelaySeconds: e.ARCHIVE_RETRIEVAL_DELAY_SECONDS,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     ...overrides,

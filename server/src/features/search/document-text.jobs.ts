@@ -40,7 +40,10 @@ const extractors = new WeakMap<AppContext, TextExtractor>();
 function extractorOf(ctx: AppContext): TextExtractor {
   let e = extractors.get(ctx);
   if (!e) {
-    e = new TextExtractor({ limits: { maxTextChars: TEXT_MAX_CHARS } });
+    const limits = ctx.config.textExtraction;
+    e = new TextExtractor({
+      limits: { maxTextChars: TEXT_MAX_CHARS, timeoutMs: limits.timeoutSeconds * 1000, maxMemoryMb: limits.memoryMb, maxPages: limits.maxPages },
+    });
     extractors.set(ctx, e);
   }
   return e;
