@@ -7,7 +7,7 @@ export type NavItem = { label: string; to: string; icon: LucideIcon; end?: boole
 const NAV_ITEMS: NavItem[] = [
   { label: 'Dashboard', to: '/', icon: LayoutDashboard, end: true },
   { label: 'Matters', to: '/matters', icon: FolderKanban, forGuests: true },
-  { label: 'Search', to: '/search', icon: FileSearch, forGuests: true },
+  { label: 'Search', to: '/search', icon: FileSearch },
   { label: 'Vault', to: '/vault', icon: Archive },
   { label: 'Audit Logs', to: '/audit-logs', icon: ScrollText },
   { label: 'Settings', to: '/settings', icon: Settings, forGuests: true },

@@ -21,6 +21,8 @@ type SearchComboboxProps = {
   onDone?: () => void;
   /** Escape on a closed list (the phone's full-width search closes then). */
   onEscape?: () => void;
+  /** Whether the list ends with a search of the documents' contents (the search page is not a guest's). */
+  offerContents?: boolean;
 };
 
 /**
@@ -28,7 +30,7 @@ type SearchComboboxProps = {
  * matter. Arrows move, Enter opens the highlighted result, or without one the Matters page filtered by the text;
  * Escape closes the list.
  */
-export function SearchCombobox({ inputRef, className, autoFocus, onDone, onEscape }: SearchComboboxProps) {
+export function SearchCombobox({ inputRef, className, autoFocus, onDone, onEscape, offerContents = true }: SearchComboboxProps) {
   const navigate = useNavigate();
   const listId = useId();
   const [text, setText] = useState('');
@@ -49,7 +51,8 @@ export function SearchCombobox({ inputRef, className, autoFocus, onDone, onEscap
           ? 'empty'
           : null;
   // Once the names have answered (found or not), the last option searches the words inside documents.
-  const options = expanded && status !== 'loading' ? [...(status ? [] : found), contentsOption(text.trim())] : [];
+  const contents = offerContents && expanded && status !== 'loading' ? [contentsOption(text.trim())] : [];
+  const options = expanded ? [...(status ? [] : found), ...contents] : [];
   const optionId = (i: number) => `${listId}-option-${i}`;
   // The hint names the key this keyboard has: ⌘ on a Mac, Ctrl elsewhere (both work everywhere).
   const modifier = shortcutModifier();

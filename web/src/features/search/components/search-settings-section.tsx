@@ -64,15 +64,47 @@ function IndexStatus({ settings }: { settings: SearchSettingsResponse }) {
   );
 }
 
+/** After a change of language: the documents indexed already keep the old one until they are re-indexed. */
+function ReindexOffer({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const reindex = useStartReindex();
+  const startReindex = () =>
+    reindex.mutate(
+      {},
+      {
+        onSuccess: () => toast.success(DOCUMENT_SEARCH_MSG.reindexStarted),
+        onError: (err) => !isMfaCancelledError(err) && toast.error(errorMessage(err)),
+        onSettled: () => onOpenChange(false),
+      },
+    );
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Re-index documents?</DialogTitle>
+          <DialogDescription>{DOCUMENT_SEARCH_MSG.reindexOffer}</DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Not now
+          </Button>
+          <Button onClick={startReindex} loading={reindex.isPending} loadingText="Starting...">
+            Re-index
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+type LanguagesFormProps = { settings: SearchSettingsResponse; onLanguageChanged: () => void };
+
 /** The language and OCR languages, saved together; a changed language offers to re-index what is indexed already. */
-function LanguagesForm({ settings }: { settings: SearchSettingsResponse }) {
+function LanguagesForm({ settings, onLanguageChanged }: LanguagesFormProps) {
   const ids = useId();
   const update = useUpdateSearchSettings();
-  const reindex = useStartReindex();
   const [language, setLanguage] = useState<string>(settings.language);
   const [ocr, setOcr] = useState<string[]>(settings.ocrLanguages);
   const [error, setError] = useState<string | null>(null);
-  const [offer, setOffer] = useState(false);
   const dirty = language !== settings.language || ocr.join() !== settings.ocrLanguages.join();
   const ocrValid = ocr.length >= 1 && ocr.length <= OCR_MAX;
 
@@ -86,22 +118,12 @@ function LanguagesForm({ settings }: { settings: SearchSettingsResponse }) {
       {
         onSuccess: () => {
           toast.success(DOCUMENT_SEARCH_MSG.settingsSaved);
-          if (languageChanged) setOffer(true);
+          if (languageChanged) onLanguageChanged();
         },
         onError: (err) => setError(isMfaCancelledError(err) ? null : errorMessage(err)),
       },
     );
   };
-  const startReindex = () =>
-    reindex.mutate(
-      {},
-      {
-        onSuccess: () => toast.success(DOCUMENT_SEARCH_MSG.reindexStarted),
-        onError: (err) => !isMfaCancelledError(err) && toast.error(errorMessage(err)),
-        onSettled: () => setOffer(false),
-      },
-    );
-
   return (
     <form onSubmit={submit} noValidate className="grid max-w-xl gap-4">
       {error ? <Alert tone="danger">{error}</Alert> : null}
@@ -143,22 +165,6 @@ function LanguagesForm({ settings }: { settings: SearchSettingsResponse }) {
       <Button type="submit" className="justify-self-start" disabled={!dirty} loading={update.isPending} loadingText="Saving...">
         Save
       </Button>
-      <Dialog open={offer} onOpenChange={setOffer}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Re-index documents?</DialogTitle>
-            <DialogDescription>{DOCUMENT_SEARCH_MSG.reindexOffer}</DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setOffer(false)}>
-              Not now
-            </Button>
-            <Button onClick={startReindex} loading={reindex.isPending} loadingText="Starting...">
-              Re-index
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
     </form>
   );
 }
@@ -167,6 +173,8 @@ function LanguagesForm({ settings }: { settings: SearchSettingsResponse }) {
 export function SearchSettingsSection() {
   const settings = useSearchSettings();
   const headingId = useId();
+  // Held here, not in the form: saving refreshes the settings, which starts the form again from them.
+  const [offer, setOffer] = useState(false);
   let body;
   if (settings.isPending) {
     body = (
@@ -187,7 +195,11 @@ export function SearchSettingsSection() {
   } else {
     body = (
       <div className="grid gap-6">
-        <LanguagesForm key={`${settings.data.language}|${settings.data.ocrLanguages.join()}`} settings={settings.data} />
+        <LanguagesForm
+          key={`${settings.data.language}|${settings.data.ocrLanguages.join()}`}
+          settings={settings.data}
+          onLanguageChanged={() => setOffer(true)}
+        />
         <IndexStatus settings={settings.data} />
       </div>
     );
@@ -206,6 +218,7 @@ export function SearchSettingsSection() {
         </CardDescription>
       </CardHeader>
       <CardContent>{body}</CardContent>
+      <ReindexOffer open={offer} onOpenChange={setOffer} />
     </Card>
   );
 }
