@@ -21,12 +21,11 @@ function row(name: string) {
 describe('the text state of files in a folder', () => {
   it('marks files whose text is pending, failed or absent, with the reason, and leaves the others calm', () => {
     renderWithClient(<ContentsTable entries={entries} folderName="Root" actionsFor={() => []} onActivate={vi.fn()} selectedId={null} />);
-    expect(within(row('File Pending.pdf')).getByText(FILE_TEXT_STATE_LABELS.pending)).toBeInTheDocument();
-    const failed = within(row('File Broken.pdf')).getByText(FILE_TEXT_STATE_LABELS.failed);
-    expect(failed).toHaveAttribute('title', 'The PDF is encrypted.');
+    expect(within(row('File Pending.pdf')).getByTitle(FILE_TEXT_STATE_LABELS.pending)).toHaveTextContent('Text pending');
+    const failed = within(row('File Broken.pdf')).getByTitle(`${FILE_TEXT_STATE_LABELS.failed}: The PDF is encrypted.`);
     expect(failed).toHaveTextContent('Text failed: The PDF is encrypted.');
-    const none = within(row('File Photo.png')).getByText(FILE_TEXT_STATE_LABELS.no_text);
-    expect(none).toHaveAttribute('title', 'No words were found in the image.');
+    const none = within(row('File Photo.png')).getByTitle(`${FILE_TEXT_STATE_LABELS.no_text}: No words were found in the image.`);
+    expect(none).toHaveTextContent('No text: No words were found in the image.');
     for (const name of ['File Indexed.txt', 'File Older.txt', 'Folder Folder']) {
       expect(row(name)).not.toHaveTextContent(/Text (pending|failed|indexed)|No text/);
     }

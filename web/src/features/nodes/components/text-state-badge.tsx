@@ -14,9 +14,11 @@ export function TextStateBadge({ node }: { node: Pick<NodeTreeDto, 'nodeType' | 
   const reason = state === 'pending' ? null : node.textReason;
   const Icon = state === 'pending' ? Clock : TriangleAlert;
   return (
-    <Badge tone="outline" className="shrink-0 font-normal text-muted-foreground" title={reason ?? undefined}>
+    // In a narrow list (the preview open beside it) only the icon shows, so the name keeps its room; the words stay
+    // for screen readers and on hover.
+    <Badge tone="outline" className="shrink-0 font-normal text-muted-foreground" title={reason ? `${label}: ${reason}` : label}>
       <Icon aria-hidden="true" className={state === 'pending' ? 'motion-safe:animate-pulse' : undefined} />
-      {label}
+      <span className="@max-[36rem]:sr-only">{label}</span>
       {reason ? <span className="sr-only">: {reason}</span> : null}
     </Badge>
   );

@@ -21,7 +21,7 @@ function Snippet({ parts }: { parts: SnippetPart[] }) {
     <p className="line-clamp-3 text-sm break-words text-muted-foreground">
       {parts.map((p, i) =>
         p.match ? (
-          <mark key={i} className="rounded-sm bg-warning-soft px-0.5 font-medium text-foreground">
+          <mark key={i} className="rounded-sm bg-warning/20 px-0.5 font-medium text-foreground">
             {p.text}
           </mark>
         ) : (
@@ -43,10 +43,16 @@ function HitRow({ hit }: { hit: DocumentHit }) {
         to={hitHref(hit)}
         className="grid gap-1.5 px-4 py-3 transition-colors hover:bg-muted/50 focus-visible:bg-muted/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
       >
-        <span className="flex min-w-0 flex-wrap items-center gap-2">
+        <span className="flex min-w-0 items-center gap-2">
           <Icon aria-hidden="true" className={cn('size-4 shrink-0', kind.tone)} />
-          <span className="min-w-0 truncate font-medium text-link">{hit.name}</span>
-          {hit.current ? null : <Badge tone="outline">Version {hit.versionNumber}</Badge>}
+          <span className="min-w-0 truncate font-medium text-link" title={hit.name}>
+            {hit.name}
+          </span>
+          {hit.current ? null : (
+            <Badge tone="outline" className="shrink-0">
+              Version {hit.versionNumber}
+            </Badge>
+          )}
         </span>
         <span className="text-xs text-muted-foreground">
           {matter}

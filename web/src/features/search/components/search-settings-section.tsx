@@ -20,6 +20,7 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** Files by where their text stands, and the re-index run with its progress. */
 function IndexStatus({ settings }: { settings: SearchSettingsResponse }) {
+  const headingId = useId();
   const reindex = useStartReindex();
   const run = settings.reindex;
   const running = run?.state === 'running';
@@ -32,7 +33,10 @@ function IndexStatus({ settings }: { settings: SearchSettingsResponse }) {
       },
     );
   return (
-    <div className="grid gap-3">
+    <section aria-labelledby={headingId} className="grid gap-3 border-t border-border pt-6">
+      <h3 id={headingId} className="text-sm font-semibold">
+        Files by text state
+      </h3>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-1.5 text-sm sm:grid-cols-4">
         {FILE_TEXT_STATES.map((s) => (
           <div key={s} className="grid gap-0.5">
@@ -60,7 +64,7 @@ function IndexStatus({ settings }: { settings: SearchSettingsResponse }) {
         <RefreshCw aria-hidden="true" />
         Re-index all documents
       </Button>
-    </div>
+    </section>
   );
 }
 
