@@ -1,10 +1,12 @@
-import { useId, type FormEvent } from 'react';
-import { Search, X } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { Search, SlidersHorizontal, X } from 'lucide-react';
 import { DOCUMENT_FILE_TYPE_LABELS, DOCUMENT_FILE_TYPES, DOCUMENT_SEARCH_MSG } from '@strongroom/contracts';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { cn } from '@/lib/class-names';
 import { useMatterChoices, useUploaderChoices } from '../api/search-documents';
 import type { DocumentSearchState } from '../lib/document-search-params';
 
@@ -19,6 +21,32 @@ type DocumentSearchFiltersProps = {
   /** Whether the viewer may read the team list (the uploader filter needs it). */
   canListTeam: boolean;
 };
+
+type FiltersToggleProps = { open: boolean; count: number; controls: string; onToggle: () => void };
+
+/** The phone's button that shows or hides the filters, with how many are set. */
+function FiltersToggle({ open, count, controls, onToggle }: FiltersToggleProps) {
+  return (
+    <Button
+      type="button"
+      variant="outline"
+      size="icon"
+      className="relative shrink-0 md:hidden"
+      aria-label="Filters"
+      aria-expanded={open}
+      aria-controls={controls}
+      onClick={onToggle}
+    >
+      <SlidersHorizontal aria-hidden="true" />
+      {count > 0 ? (
+        <Badge tone="primary" className="absolute -top-2 -right-2 px-1.5">
+          {count}
+          <span className="sr-only"> active</span>
+        </Badge>
+      ) : null}
+    </Button>
+  );
+}
 
 /**
  * The query and its filters. The words and the client name are sent with Search (Enter); the selects, the dates
@@ -35,9 +63,17 @@ export function DocumentSearchFilters({ value, onChange, canListTeam }: Document
   };
   const matterList = matters.data?.matters ?? [];
   const knownMatter = !value.matterId || matterList.some((m) => m.id === value.matterId);
-  const active = Boolean(
-    value.matterId || value.clientName || value.fileType || value.uploadedBy || value.dateFrom || value.dateTo || value.allVersions,
-  );
+  const count = [
+    value.matterId,
+    value.clientName,
+    value.fileType,
+    value.uploadedBy,
+    value.dateFrom,
+    value.dateTo,
+    value.allVersions,
+  ].filter(Boolean).length;
+  // On phones the filters fold away below the words until asked for (open at once when some are set).
+  const [open, setOpen] = useState(count > 0);
 
   return (
     <form
@@ -69,12 +105,13 @@ export function DocumentSearchFilters({ value, onChange, canListTeam }: Document
             />
           </div>
           <Button type="submit">Search</Button>
+          <FiltersToggle open={open} count={count} controls={`${ids}-filters`} onToggle={() => setOpen(!open)} />
         </div>
         <p id={`${ids}-help`} className="text-xs text-muted-foreground">
           {DOCUMENT_SEARCH_MSG.help}
         </p>
       </div>
-      <div className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      <div id={`${ids}-filters`} className={cn('items-end gap-3 sm:grid-cols-2 md:grid lg:grid-cols-4', open ? 'grid' : 'hidden')}>
         <Select value={value.matterId || ANY} onValueChange={(v) => onChange({ matterId: v === ANY ? '' : v })}>
           <SelectTrigger aria-label="Matter">
             <SelectValue />
@@ -155,7 +192,7 @@ export function DocumentSearchFilters({ value, onChange, canListTeam }: Document
           type="button"
           variant="ghost"
           className="justify-self-start"
-          disabled={!active}
+          disabled={count === 0}
           onClick={() =>
             onChange({ matterId: '', clientName: '', fileType: '', uploadedBy: '', dateFrom: '', dateTo: '', allVersions: false })
           }
