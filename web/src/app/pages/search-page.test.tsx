@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
 } from '@strongroom/contracts';
 import { sessionQueryKey } from '@/features/auth/api/get-session';
 import { renderWithClient } from '@/test/dom';
+import { makeMatter } from '@/test/matter';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
 import { SearchPage } from './search-page';
 
@@ -71,7 +72,11 @@ function Where() {
 function renderAt(entry: string, search: (call: FetchCall) => Response = () => Response.json(answer())) {
   const calls = stubFetch((call) => {
     if (call.path === '/_api/search/documents') return search(call);
-    if (call.path === '/_api/matters/list') return Response.json({ matters: [], totalCount: 0 });
+    if (call.path === '/_api/matters/list') {
+      const harbour = makeMatter({ id: MATTER_ID, matterName: 'Harbour lease', matterNumber: 'MAT-2026-014' });
+      const matters = (call.url.searchParams.get('search') ?? 'harbour').startsWith('harb') ? [harbour] : [];
+      return Response.json({ matters, totalCount: matters.length });
+    }
     if (call.path === '/_api/settings/users') return Response.json({ users: [], invitations: [], canManage: true });
     return Response.json({ error: 'not here', code: 'NOT_FOUND' }, { status: 404 });
   });
@@ -175,6 +180,16 @@ describe('the document search page', () => {
     renderAt('/search?q=a', () => Response.json({ error: DOCUMENT_SEARCH_MSG.queryTooShort, code: 'VALIDATION_ERROR' }, { status: 400 }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(DOCUMENT_SEARCH_MSG.queryTooShort);
+  });
+
+  it('limits the search to a matter picked from those matching the typed text', async () => {
+    const r = renderAt('/search?q=indemnity');
+    await screen.findByRole('link', { name: /Lease agreement\.pdf/ });
+    await r.user.type(screen.getByRole('combobox', { name: 'Matter' }), 'harb');
+    await r.user.click(await screen.findByRole('option', { name: /Harbour lease · MAT-2026-014/ }));
+    expect(screen.getByTestId('location').textContent).toBe(`/search?q=indemnity&matterId=${MATTER_ID}`);
+    await waitFor(() => expect(r.searches().at(-1)!.url.searchParams.get('matterId')).toBe(MATTER_ID));
+    expect(screen.getByRole('combobox', { name: 'Matter' })).toHaveValue('Harbour lease · MAT-2026-014');
   });
 
   it('asks nothing without words, and a submitted search goes into the address', async () => {

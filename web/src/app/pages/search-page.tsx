@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { ChevronLeft, ChevronRight, FileSearch } from 'lucide-react';
-import { DOCUMENT_SEARCH_LIMITS, DOCUMENT_SEARCH_MSG } from '@strongroom/contracts';
+import { DOCUMENT_SEARCH_LIMITS, DOCUMENT_SEARCH_MSG, type DocumentHit } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ErrorState } from '@/components/ui/error-state';
@@ -28,6 +28,12 @@ function toParams(change: Partial<Omit<DocumentSearchState, 'page'>>): Record<st
     else out[k] = typeof v === 'string' ? v : null;
   }
   return out;
+}
+
+/** The chosen matter's name and number, read from a hit of it. */
+function matterLabel(hits: DocumentHit[], matterId: string): string | undefined {
+  const m = hits.find((h) => h.matter.id === matterId)?.matter;
+  return m ? (m.matterNumber ? `${m.matterName} · ${m.matterNumber}` : m.matterName) : undefined;
 }
 
 /**
@@ -78,7 +84,12 @@ export function SearchPage() {
         title={DOCUMENT_SEARCH_MSG.pageTitle}
         description="Find documents by the words inside them, in every matter you can open."
       />
-      <DocumentSearchFilters value={state} onChange={change} canListTeam={user ? shows(user, 'teamTab') : false} />
+      <DocumentSearchFilters
+        value={state}
+        onChange={change}
+        canListTeam={user ? shows(user, 'teamTab') : false}
+        matterLabel={matterLabel(data?.hits ?? [], state.matterId)}
+      />
       <div ref={listTop} className="grid scroll-mt-20 gap-3">
         <div className="overflow-hidden rounded-lg border border-border bg-card">{body}</div>
         {data && state.q.trim() && !results.isError && data.hits.length > 0 ? (

@@ -7,8 +7,9 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { cn } from '@/lib/class-names';
-import { useMatterChoices, useUploaderChoices } from '../api/search-documents';
+import { useUploaderChoices } from '../api/search-documents';
 import type { DocumentSearchState } from '../lib/document-search-params';
+import { MatterPicker } from './matter-picker';
 
 /** Radix's select has no empty value: this one stands for 'any'. */
 const ANY = 'any';
@@ -20,6 +21,8 @@ type DocumentSearchFiltersProps = {
   onChange: (change: Change) => void;
   /** Whether the viewer may read the team list (the uploader filter needs it). */
   canListTeam: boolean;
+  /** The chosen matter's name, when the page knows it from its hits. */
+  matterLabel?: string;
 };
 
 type FiltersToggleProps = { open: boolean; count: number; controls: string; onToggle: () => void };
@@ -52,17 +55,14 @@ function FiltersToggle({ open, count, controls, onToggle }: FiltersToggleProps) 
  * The query and its filters. The words and the client name are sent with Search (Enter); the selects, the dates
  * and the versions box apply at once. The fields follow the address, so Back shows what was searched.
  */
-export function DocumentSearchFilters({ value, onChange, canListTeam }: DocumentSearchFiltersProps) {
+export function DocumentSearchFilters({ value, onChange, canListTeam, matterLabel }: DocumentSearchFiltersProps) {
   const ids = useId();
-  const matters = useMatterChoices('');
   const uploaders = useUploaderChoices(canListTeam);
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     onChange({ q: String(form.get('q') ?? '').trim(), clientName: String(form.get('clientName') ?? '').trim() });
   };
-  const matterList = matters.data?.matters ?? [];
-  const knownMatter = !value.matterId || matterList.some((m) => m.id === value.matterId);
   const count = [
     value.matterId,
     value.clientName,
@@ -112,20 +112,7 @@ export function DocumentSearchFilters({ value, onChange, canListTeam }: Document
         </p>
       </div>
       <div id={`${ids}-filters`} className={cn('items-end gap-3 sm:grid-cols-2 md:grid lg:grid-cols-4', open ? 'grid' : 'hidden')}>
-        <Select value={value.matterId || ANY} onValueChange={(v) => onChange({ matterId: v === ANY ? '' : v })}>
-          <SelectTrigger aria-label="Matter">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ANY}>All matters</SelectItem>
-            {knownMatter ? null : <SelectItem value={value.matterId}>The chosen matter</SelectItem>}
-            {matterList.map((m) => (
-              <SelectItem key={m.id} value={m.id}>
-                {m.matterNumber ? `${m.matterName} · ${m.matterNumber}` : m.matterName}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
+        <MatterPicker matterId={value.matterId} knownLabel={matterLabel} onChange={(matterId) => onChange({ matterId })} />
         <Input name="clientName" aria-label="Client name" placeholder="Client name" defaultValue={value.clientName} autoComplete="off" />
         <Select value={value.fileType || ANY} onValueChange={(v) => onChange({ fileType: v === ANY ? '' : (v as Change['fileType']) })}>
           <SelectTrigger aria-label="File type">
