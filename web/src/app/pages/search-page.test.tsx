@@ -180,6 +180,7 @@ describe('the document search page', () => {
     renderAt('/search?q=a', () => Response.json({ error: DOCUMENT_SEARCH_MSG.queryTooShort, code: 'VALIDATION_ERROR' }, { status: 400 }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(DOCUMENT_SEARCH_MSG.queryTooShort);
+    expect(within(alert).queryByRole('button', { name: 'Retry' })).toBeNull();
   });
 
   it('limits the search to a matter picked from those matching the typed text', async () => {

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ErrorState } from '@/components/ui/error-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { errorMessage } from '@/lib/api-error';
+import { errorMessage, isApiError } from '@/lib/api-error';
 import { useDocumentTitle } from '@/lib/document-title';
 import { withParams } from '@/lib/search-params';
 import { shows } from '@/lib/access-visibility';
@@ -66,7 +66,8 @@ export function SearchPage() {
       <ErrorState
         title={DOCUMENT_SEARCH_MSG.failed}
         message={errorMessage(results.error, DOCUMENT_SEARCH_MSG.failed)}
-        onRetry={() => void results.refetch()}
+        // A refused query (400) is refused again: it is changed, not retried.
+        onRetry={isApiError(results.error) && results.error.status === 400 ? undefined : () => void results.refetch()}
         retrying={results.isFetching}
       />
     );
