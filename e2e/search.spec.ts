@@ -185,7 +185,8 @@ test('Ctrl+K, type the file name, pick it with the keyboard, land at its folder 
   await expect(searchBox()).toBeFocused();
   await page.keyboard.type('zephyr agr');
   const list = page.getByRole('listbox', { name: 'Search results' });
-  await expect(list.getByRole('option')).toHaveCount(2);
+  // The matter, its file, and last the search of documents' contents.
+  await expect(list.getByRole('option')).toHaveCount(3);
   const file = list.getByRole('option', { name: /Zephyr agreement\.pdf/ });
   await expect(file).toContainText('Root / Contracts / Signed / Final');
   await expect(list.getByRole('group', { name: 'Harbour Acquisition' })).toBeVisible();

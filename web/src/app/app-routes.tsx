@@ -36,6 +36,7 @@ const MatterWorkspacePage = lazy(loadMatterWorkspace);
 const VaultPage = lazy(() => import('./pages/vault-page').then((m) => ({ default: m.VaultPage })));
 const AuditLogsPage = lazy(() => import('./pages/audit-logs-page').then((m) => ({ default: m.AuditLogsPage })));
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
+const SearchPage = lazy(() => import('./pages/search-page').then((m) => ({ default: m.SearchPage })));
 const HelpPage = lazy(() => import('./pages/help-page').then((m) => ({ default: m.HelpPage })));
 
 type FirstPage = { pattern: string; chunks: Array<() => Promise<unknown>> };
@@ -89,6 +90,7 @@ export function AppRoutes() {
             <Route path="/matters" element={<MattersPage />} />
             <Route path="/matters/:matterId" element={<MatterWorkspacePage />} />
             <Route path="/vault" element={<VaultPage />} />
+            <Route path="/search" element={<SearchPage />} />
             <Route path="/audit-logs" element={<AuditLogsPage />} />
             <Route path="/settings" element={<SettingsPage />} />
             <Route path="/help" element={<HelpPage />} />

@@ -7,6 +7,7 @@ import { sessionQueryKey, useSession } from '@/features/auth/api/get-session';
 import { SecuritySettings } from '@/features/feature-flags/components/feature-flags-panel';
 import { SecurityToolingSection } from '@/features/security-tooling/components/security-tooling-section';
 import { OrganizationTab } from '@/features/settings/components/organization-tab';
+import { SearchSettingsSection } from '@/features/search/components/search-settings-section';
 import { ProfileTab } from '@/features/settings/components/profile-tab';
 import { RetentionTab } from '@/features/settings/components/retention-tab';
 import { TeamPermissionsTab } from '@/features/team/components/team-permissions-tab';
@@ -21,7 +22,7 @@ function isTab(value: string | null): value is SettingsTab {
 }
 
 /**
- * Settings: Profile (the default), Organization, Team & Permissions, Security (administrators only) and
+ * Settings: Profile (the default), Organization (with Document search for administrators), Team & Permissions, Security (administrators only) and
  * Retention & Vault, each offered only to whom its calls answer (a guest gets Profile alone). The open tab is
  * kept in the address (?tab=) so a reload or a shared link opens it again.
  */
@@ -100,8 +101,9 @@ export function SettingsPage() {
         <TabsContent value="profile" className="mt-6">
           {user ? <ProfileTab userId={user.id} onSessionChange={refreshSession} /> : null}
         </TabsContent>
-        <TabsContent value="organization" className="mt-6">
+        <TabsContent value="organization" className="mt-6 grid gap-6">
           <OrganizationTab />
+          {isAdmin ? <SearchSettingsSection /> : null}
         </TabsContent>
         <TabsContent value="team" className="mt-6">
           {user ? <TeamPermissionsTab viewer={user} /> : null}

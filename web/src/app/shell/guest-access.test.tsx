@@ -90,6 +90,6 @@ describe('a guest in the shell', () => {
     renderAt('/settings', 'user');
     expect(await screen.findByText('Settings page')).toBeInTheDocument();
     const nav = screen.getAllByRole('navigation', { name: 'Main' })[0]!;
-    expect(within(nav).getAllByRole('link')).toHaveLength(6);
+    expect(within(nav).getAllByRole('link')).toHaveLength(7);
   });
 });

@@ -1,5 +1,5 @@
 import type { Role } from '@strongroom/contracts';
-import { Archive, FolderKanban, LayoutDashboard, LifeBuoy, ScrollText, Settings, type LucideIcon } from 'lucide-react';
+import { Archive, FileSearch, FolderKanban, LayoutDashboard, LifeBuoy, ScrollText, Settings, type LucideIcon } from 'lucide-react';
 
 export type NavItem = { label: string; to: string; icon: LucideIcon; end?: boolean; forGuests?: boolean };
 
@@ -7,6 +7,7 @@ export type NavItem = { label: string; to: string; icon: LucideIcon; end?: boole
 const NAV_ITEMS: NavItem[] = [
   { label: 'Dashboard', to: '/', icon: LayoutDashboard, end: true },
   { label: 'Matters', to: '/matters', icon: FolderKanban, forGuests: true },
+  { label: 'Search', to: '/search', icon: FileSearch },
   { label: 'Vault', to: '/vault', icon: Archive },
   { label: 'Audit Logs', to: '/audit-logs', icon: ScrollText },
   { label: 'Settings', to: '/settings', icon: Settings, forGuests: true },

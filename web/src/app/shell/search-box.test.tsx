@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { SEARCH_MSG, type SearchResponse } from '@strongroom/contracts';
+import { DOCUMENT_SEARCH_MSG, SEARCH_MSG, type SearchResponse } from '@strongroom/contracts';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch } from '@/test/fetch-stub';
 import { SearchBox } from './search-box';
@@ -69,11 +69,12 @@ describe('the top bar search', () => {
     await r.user.type(box, 'eph');
     const options = await screen.findAllByRole('option');
     expect(r.calls.filter((c) => c.path === '/_api/search')).toHaveLength(1);
-    expect(r.calls[0]!.url.searchParams.get('q')).toBe('zeph');
+    expect(r.calls.find((c) => c.path === '/_api/search')!.url.searchParams.get('q')).toBe('zeph');
     expect(options.map((o) => o.textContent)).toEqual([
       expect.stringContaining('Harbour Acquisition'),
       expect.stringContaining('Root / Contracts / Signed / Final'),
       expect.stringContaining('Zephyr letters'),
+      DOCUMENT_SEARCH_MSG.searchContents('zeph'),
     ]);
     expect(options[0]).toHaveTextContent('Held');
     expect(options[0]).toHaveTextContent('Vaulted');
@@ -88,14 +89,41 @@ describe('the top bar search', () => {
     await r.user.keyboard('{ArrowDown}');
     expect(box).toHaveAttribute('aria-activedescendant', options[0]!.id);
     expect(options[0]).toHaveAttribute('aria-selected', 'true');
-    await r.user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}');
-    // Past the last option the highlight wraps to the first, and Up from there to the last.
+    await r.user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}');
+    // Past the last option (the search of document contents) the highlight wraps to the first, and Up from there to the last.
     expect(box).toHaveAttribute('aria-activedescendant', options[0]!.id);
+    await r.user.keyboard('{ArrowUp}');
+    expect(box).toHaveAttribute('aria-activedescendant', options[3]!.id);
     await r.user.keyboard('{ArrowUp}{ArrowUp}');
     expect(box).toHaveAttribute('aria-activedescendant', options[1]!.id);
     await r.user.keyboard('{Enter}');
     expect(location()).toBe('/matters/m1?folder=d3&file=f1');
     expect(box).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it("ends the list with a search of the documents' contents, which opens the search page with the words", async () => {
+    const r = renderBox();
+    const box = screen.getByRole('combobox', { name: SEARCH_MSG.label });
+    await r.user.type(box, 'zeph clause');
+    const contents = await screen.findByRole('option', { name: DOCUMENT_SEARCH_MSG.searchContents('zeph clause') });
+    await r.user.click(contents);
+    expect(location()).toBe('/search?q=zeph+clause');
+    expect(box).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('offers the search of contents when no name matches too, from the keyboard', async () => {
+    stubFetch(() => Response.json({ ...answer, groups: [] }));
+    const r = renderWithClient(
+      <MemoryRouter>
+        <SearchBox />
+        <Where />
+      </MemoryRouter>,
+    );
+    const box = screen.getByRole('combobox', { name: SEARCH_MSG.label });
+    await r.user.type(box, 'indemnity');
+    await screen.findByText(SEARCH_MSG.noResults);
+    await r.user.keyboard('{ArrowDown}{Enter}');
+    expect(location()).toBe('/search?q=indemnity');
   });
 
   it('Enter without a highlighted result opens the Matters page filtered by the text; Escape closes the list', async () => {

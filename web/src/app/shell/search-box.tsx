@@ -4,6 +4,7 @@ import { SEARCH_MSG } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/class-names';
 import { SearchCombobox } from '@/features/search/components/search-combobox';
+import { useCurrentUser } from '@/features/auth/hooks/use-current-user';
 
 /**
  * The top-bar search: matters, folders and files as the user types. Ctrl+K (Cmd+K on a Mac) focuses it from
@@ -12,6 +13,8 @@ import { SearchCombobox } from '@/features/search/components/search-combobox';
 export function SearchBox({ className }: { className?: string }) {
   const inlineRef = useRef<HTMLInputElement>(null);
   const [wide, setWide] = useState(false);
+  // A guest reads only the matters shared with them: the search of contents is the firm's own page.
+  const offerContents = useCurrentUser()?.role !== 'guest';
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -28,7 +31,7 @@ export function SearchBox({ className }: { className?: string }) {
 
   return (
     <>
-      <SearchCombobox inputRef={inlineRef} className={cn('hidden sm:flex', className)} />
+      <SearchCombobox inputRef={inlineRef} className={cn('hidden sm:flex', className)} offerContents={offerContents} />
       <Button
         variant="ghost"
         size="icon"
@@ -41,7 +44,13 @@ export function SearchBox({ className }: { className?: string }) {
       </Button>
       {wide ? (
         <div className="fixed inset-x-0 top-0 z-50 flex h-16 items-center gap-2 border-b border-border bg-card px-3 sm:hidden">
-          <SearchCombobox className="flex-1" autoFocus onDone={() => setWide(false)} onEscape={() => setWide(false)} />
+          <SearchCombobox
+            className="flex-1"
+            autoFocus
+            offerContents={offerContents}
+            onDone={() => setWide(false)}
+            onEscape={() => setWide(false)}
+          />
           <Button variant="ghost" size="icon" aria-label="Close search" onClick={() => setWide(false)}>
             <X aria-hidden="true" />
           </Button>

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { PREVIEW_MSG, previewKindOf } from '@strongroom/contracts';
+import { FILE_TEXT_STATE_LABELS, PREVIEW_MSG, previewKindOf } from '@strongroom/contracts';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
 import { FilePreviewPanel } from './components/file-preview-panel';
@@ -197,5 +197,20 @@ describe('FilePreviewPanel', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Version 2: an earlier version, not the current one.');
     await user.click(screen.getByRole('button', { name: 'Show current version' }));
     expect(onShowCurrent).toHaveBeenCalledOnce();
+  });
+
+  it("tells whether the file's words can be searched, with the reason when they cannot", async () => {
+    serve('scan.txt', 'x');
+    show(fileNode('scan.txt', { textState: 'failed', textReason: 'The file could not be read.' }));
+    const facts = screen.getByRole('region', { name: 'File details' });
+    expect(facts).toHaveTextContent(`Search text${FILE_TEXT_STATE_LABELS.failed}: The file could not be read.`);
+    await screen.findByLabelText('Text of scan.txt');
+  });
+
+  it('says Text pending while the text waits to be read', async () => {
+    serve('new.txt', 'x');
+    show(fileNode('new.txt', { textState: 'pending', textReason: null }));
+    expect(screen.getByRole('region', { name: 'File details' })).toHaveTextContent(FILE_TEXT_STATE_LABELS.pending);
+    await screen.findByLabelText('Text of new.txt');
   });
 });

@@ -52,13 +52,25 @@ function useWorkspaceParams() {
   const setFolder = (id: string | null, replace = false) =>
     // A file chosen in the top bar's search is selected only in the folder it was found in.
     setSp((prev) => withParams(prev, { folder: id, file: null }), { replace, state });
-  const openPreview = (id: string) => setSp((prev) => withParams(prev, { preview: id }), { state: { ...state, previewPushed: true } });
+  // The page of a PDF (?page=, from a search hit) belongs to the preview it came with: a new preview or Close drops it.
+  const openPreview = (id: string) =>
+    setSp((prev) => withParams(prev, { preview: id, page: null }), { state: { ...state, previewPushed: true } });
   // A panel opened here was one step of history: closing it is that step back, so Back and Close agree.
   const closePreview = () => {
     if (state?.previewPushed) void navigate(-1);
-    else setSp((prev) => withParams(prev, { preview: null }), { replace: true, state });
+    else setSp((prev) => withParams(prev, { preview: null, page: null }), { replace: true, state });
   };
-  return { folderId: sp.get('folder'), fileId: sp.get('file'), previewId: sp.get('preview'), setFolder, openPreview, closePreview };
+  const page = Number(sp.get('page'));
+  const previewPage = Number.isInteger(page) && page > 0 ? page : null;
+  return {
+    folderId: sp.get('folder'),
+    fileId: sp.get('file'),
+    previewId: sp.get('preview'),
+    previewPage,
+    setFolder,
+    openPreview,
+    closePreview,
+  };
 }
 
 /** 'Root / Folder / file.pdf': from the tree, or from the file's own path when its folder is not the open one. */
@@ -131,7 +143,16 @@ function BackToList() {
 
 /** An earlier version's facts in place of the current one's, for the panel that shows it. */
 function versionFacts(v: NodeVersionDto) {
-  return { fileSize: v.fileSize, sha256Hash: v.sha256Hash, mimeType: v.mimeType, createdAt: v.createdAt, createdByName: v.createdByName };
+  // The text state the tree carries is the current version's: an earlier one shows none rather than another's.
+  return {
+    fileSize: v.fileSize,
+    sha256Hash: v.sha256Hash,
+    mimeType: v.mimeType,
+    createdAt: v.createdAt,
+    createdByName: v.createdByName,
+    textState: undefined,
+    textReason: undefined,
+  };
 }
 
 type PreviewAsideProps = {
@@ -140,13 +161,15 @@ type PreviewAsideProps = {
   path: string;
   permissions: ReturnType<typeof browserPermissions>;
   readOnlyReason: string | null;
+  /** The PDF page to show first (from a search hit); for the current version only. */
+  page: number | null;
   /** Whose saved panel width to use. */
   userId: string | number;
   onClose: () => void;
 };
 
 /** The open file's panel: its preview (the current version, or an earlier one chosen below) and its versions. */
-function PreviewAside({ file, matter, path, permissions, readOnlyReason, userId, onClose }: PreviewAsideProps) {
+function PreviewAside({ file, matter, path, permissions, readOnlyReason, page, userId, onClose }: PreviewAsideProps) {
   const [version, setVersion] = useState<NodeVersionDto | null>(null);
   const [width, setWidth] = usePreviewWidth(userId);
   const ref = useRef<HTMLElement>(null);
@@ -170,6 +193,7 @@ function PreviewAside({ file, matter, path, permissions, readOnlyReason, userId,
           key={version?.versionNumber ?? 'current'}
           node={version ? { ...file, ...versionFacts(version) } : file}
           version={version ? { versionNumber: version.versionNumber, onShowCurrent: () => setVersion(null) } : undefined}
+          page={version ? null : page}
           matter={matter}
           path={path}
           canDownload={permissions.canRetrieve}
@@ -191,7 +215,7 @@ function PreviewAside({ file, matter, path, permissions, readOnlyReason, userId,
 
 /** A matter's own page: its facts and actions, the folder tree beside the contents, and the selected file's panel. */
 export function MatterWorkspace({ matterId, user }: { matterId: string; user: SessionUser }) {
-  const { folderId, fileId, previewId, setFolder, openPreview, closePreview } = useWorkspaceParams();
+  const { folderId, fileId, previewId, previewPage, setFolder, openPreview, closePreview } = useWorkspaceParams();
   // Every folder and the open folder's files (an id that cannot be a folder's asks for the root's, and is then
   // dropped from the address below).
   const detail = useMatterDetail(matterId, folderId && UUID.test(folderId) ? folderId : 'root');
@@ -282,6 +306,7 @@ export function MatterWorkspace({ matterId, user }: { matterId: string; user: Se
             path={previewPath(nodes, previewFile)}
             permissions={permissions}
             readOnlyReason={readOnlyReason}
+            page={previewPage}
             userId={user.id}
             onClose={closePreview}
           />

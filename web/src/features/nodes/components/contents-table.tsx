@@ -10,6 +10,7 @@ import { cn } from '@/lib/class-names';
 import { fileKind } from '@/lib/file-kind';
 import { formatBytes } from '@/lib/format-bytes';
 import { NodeActionItems, type nodeActions } from './node-actions';
+import { TextStateBadge } from './text-state-badge';
 
 type ContentsTableProps = {
   entries: NodeTreeDto[];
@@ -131,6 +132,7 @@ function ContentsRow({ node: n, index, selected, actions, measure, onActivate, o
               <span className="truncate font-medium" title={n.name}>
                 {n.name}
               </span>
+              <TextStateBadge node={n} />
             </span>
           </TableCell>
           <TableCell className={cn('whitespace-nowrap text-muted-foreground', NARROW_HIDES_TYPE)}>{kind.label}</TableCell>

@@ -1,13 +1,13 @@
 import { Copy } from 'lucide-react';
 import type { NodeTreeDto } from '@strongroom/contracts';
-import { PREVIEW_MSG } from '@strongroom/contracts';
+import { FILE_TEXT_STATE_LABELS, PREVIEW_MSG } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
 import { formatBytes } from '@/lib/format-bytes';
 import { toast } from '@/lib/toast';
 
 export type PreviewNode = Pick<
   NodeTreeDto,
-  'id' | 'matterId' | 'name' | 'mimeType' | 'fileSize' | 'sha256Hash' | 'createdAt' | 'createdByName'
+  'id' | 'matterId' | 'name' | 'mimeType' | 'fileSize' | 'sha256Hash' | 'createdAt' | 'createdByName' | 'textState' | 'textReason'
 >;
 
 function formatTime(iso: string): string {
@@ -24,7 +24,10 @@ async function copyHash(hash: string) {
   }
 }
 
-/** What the archive knows of the file: who added it and when, its size, its sha256 in full, where it is. */
+/**
+ * What the archive knows of the file: who added it and when, its size, its sha256 in full, whether its words can
+ * be searched yet (and why not), where it is.
+ */
 export function FileFacts({ node, matterName, path }: { node: PreviewNode; matterName: string; path: string }) {
   const hash = node.sha256Hash;
   return (
@@ -46,6 +49,15 @@ export function FileFacts({ node, matterName, path }: { node: PreviewNode; matte
             </Button>
           ) : null}
         </dd>
+        {node.textState ? (
+          <>
+            <dt className="text-muted-foreground">Search text</dt>
+            <dd className="break-words">
+              {FILE_TEXT_STATE_LABELS[node.textState]}
+              {node.textReason ? <span className="text-muted-foreground">: {node.textReason}</span> : null}
+            </dd>
+          </>
+        ) : null}
         <dt className="text-muted-foreground">Matter</dt>
         <dd className="break-words">{matterName}</dd>
         <dt className="text-muted-foreground">Path</dt>

@@ -38,6 +38,8 @@ export type FilePreviewPanelProps = {
    * back to the current one.
    */
   version?: { versionNumber: number; onShowCurrent: () => void };
+  /** The page to open at (a PDF's, from a search hit); other viewers ignore it. */
+  page?: number | null;
 };
 
 /** Nothing to render: the reason (the header's Download stays, for those who may have the file). */
@@ -55,7 +57,7 @@ function NoPreview({ message }: { message: string }) {
  * text, CSV, email, Word), and who added it, when, its size, its sha256 in full and its path, with Download for
  * those who may download it.
  */
-export function FilePreviewPanel({ node, matter, path, canDownload, onClose, version }: FilePreviewPanelProps) {
+export function FilePreviewPanel({ node, matter, path, canDownload, onClose, version, page }: FilePreviewPanelProps) {
   const kind = previewKindOf(node.name, node.mimeType);
   const tooLarge = tooLargeToPreview(kind, node.fileSize);
   const shows = kind !== 'none' && !tooLarge;
@@ -96,7 +98,7 @@ export function FilePreviewPanel({ node, matter, path, canDownload, onClose, ver
     body = (
       <PreviewErrorBoundary key={attempt} onError={onViewError}>
         <Suspense fallback={<PreviewLoading />}>
-          <Viewer preview={preview.data} onError={onViewError} />
+          <Viewer preview={preview.data} onError={onViewError} page={page} />
         </Suspense>
       </PreviewErrorBoundary>
     );

@@ -110,11 +110,23 @@ function PdfPage({ doc, number, width, eager, onError }: PageProps) {
  * A PDF rendered in the page with pdf.js: the first page as soon as it is ready, the others as they are scrolled
  * to, or reached with the page buttons; the text of each page can be selected and copied.
  */
-export default function PdfViewer({ preview, onError }: ViewerProps) {
+export default function PdfViewer({ preview, onError, page }: ViewerProps) {
   const doc = usePdf(preview.blob, onError);
   const scroller = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [current, setCurrent] = useState(1);
+  // The page asked for (a search hit's) is brought into view once, when the pages are laid out; after that the
+  // reader scrolls freely.
+  const shownPage = useRef(false);
+  useEffect(() => {
+    if (shownPage.current || !doc || width <= 0 || !page || page <= 1) return;
+    const target = Math.min(doc.numPages, page);
+    const el = scroller.current?.querySelector(`[data-page="${target}"]`);
+    if (!el) return;
+    shownPage.current = true;
+    el.scrollIntoView({ block: 'start' });
+    setCurrent(target);
+  }, [doc, width, page]);
 
   useEffect(() => {
     const el = scroller.current;

@@ -7,7 +7,7 @@ import { cn } from '@/lib/class-names';
 import { shortcutModifier } from '@/lib/platform-keys';
 import { useSearchResults } from '../api/get-search-results';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { optionsOf, type SearchOption } from '../lib/search-targets';
+import { contentsOption, optionsOf, type SearchOption } from '../lib/search-targets';
 import { SearchResults, SearchStatus } from './search-results';
 
 /** Typing pauses this long before the server is asked. */
@@ -21,6 +21,8 @@ type SearchComboboxProps = {
   onDone?: () => void;
   /** Escape on a closed list (the phone's full-width search closes then). */
   onEscape?: () => void;
+  /** Whether the list ends with a search of the documents' contents (the search page is not a guest's). */
+  offerContents?: boolean;
 };
 
 /**
@@ -28,7 +30,7 @@ type SearchComboboxProps = {
  * matter. Arrows move, Enter opens the highlighted result, or without one the Matters page filtered by the text;
  * Escape closes the list.
  */
-export function SearchCombobox({ inputRef, className, autoFocus, onDone, onEscape }: SearchComboboxProps) {
+export function SearchCombobox({ inputRef, className, autoFocus, onDone, onEscape, offerContents = true }: SearchComboboxProps) {
   const navigate = useNavigate();
   const listId = useId();
   const [text, setText] = useState('');
@@ -37,8 +39,20 @@ export function SearchCombobox({ inputRef, className, autoFocus, onDone, onEscap
   const settled = useDebouncedValue(text.trim(), DEBOUNCE_MS);
   const asking = settled.length >= SEARCH_LIMITS.queryMin;
   const results = useSearchResults(settled);
-  const options = asking && results.data ? optionsOf(results.data.groups) : [];
+  const found = asking && results.data ? optionsOf(results.data.groups) : [];
   const expanded = open && text.trim().length >= SEARCH_LIMITS.queryMin && asking;
+  const status = !expanded
+    ? null
+    : results.isError && !results.data
+      ? 'error'
+      : results.isPending || (results.isFetching && results.isPlaceholderData)
+        ? 'loading'
+        : found.length === 0
+          ? 'empty'
+          : null;
+  // Once the names have answered (found or not), the last option searches the words inside documents.
+  const contents = offerContents && expanded && status !== 'loading' ? [contentsOption(text.trim())] : [];
+  const options = expanded ? [...(status ? [] : found), ...contents] : [];
   const optionId = (i: number) => `${listId}-option-${i}`;
   // The hint names the key this keyboard has: ⌘ on a Mac, Ctrl elsewhere (both work everywhere).
   const modifier = shortcutModifier();
@@ -75,16 +89,6 @@ export function SearchCombobox({ inputRef, className, autoFocus, onDone, onEscap
       } else onEscape?.();
     }
   };
-
-  const status = !expanded
-    ? null
-    : results.isError && !results.data
-      ? 'error'
-      : results.isPending || (results.isFetching && results.isPlaceholderData)
-        ? 'loading'
-        : options.length === 0
-          ? 'empty'
-          : null;
 
   return (
     <div role="search" className={cn('relative flex items-center', className)}>
@@ -137,14 +141,7 @@ export function SearchCombobox({ inputRef, className, autoFocus, onDone, onEscap
             onRetry={() => void results.refetch()}
           />
         ) : null}
-        <SearchResults
-          listId={listId}
-          options={status ? [] : options}
-          activeIndex={active}
-          optionId={optionId}
-          onPick={pick}
-          onHover={setActive}
-        />
+        <SearchResults listId={listId} options={options} activeIndex={active} optionId={optionId} onPick={pick} onHover={setActive} />
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
-import { Briefcase, Folder, Lock } from 'lucide-react';
-import { SEARCH_MSG, type SearchMatter } from '@strongroom/contracts';
+import { Briefcase, FileSearch, Folder, Lock } from 'lucide-react';
+import { DOCUMENT_SEARCH_MSG, SEARCH_MSG, type SearchMatter } from '@strongroom/contracts';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -25,7 +25,30 @@ function MatterBadges({ matter }: { matter: SearchMatter }) {
 
 type OptionRowProps = { option: SearchOption; id: string; active: boolean; onPick: (o: SearchOption) => void; onHover: () => void };
 
+const optionClasses = 'flex cursor-pointer items-start gap-2.5 rounded-md px-2.5 py-2 text-sm';
+
+/** The row that takes the words to the search page, to be found inside documents. */
+function ContentsRow({ option, id, active, onPick, onHover }: OptionRowProps) {
+  if (option.kind !== 'contents') return null;
+  return (
+    <div
+      id={id}
+      role="option"
+      aria-selected={active}
+      // Keeps the focus in the field, so the click lands as a choice and not as a blur.
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={() => onPick(option)}
+      onMouseMove={onHover}
+      className={cn(optionClasses, active ? 'bg-accent text-accent-foreground' : 'text-foreground')}
+    >
+      <FileSearch aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />
+      <span className="min-w-0 flex-1 truncate">{DOCUMENT_SEARCH_MSG.searchContents(option.q)}</span>
+    </div>
+  );
+}
+
 function OptionRow({ option, id, active, onPick, onHover }: OptionRowProps) {
+  if (option.kind === 'contents') return null;
   const isMatter = option.kind === 'matter';
   const look = isMatter
     ? { icon: Briefcase, tone: 'text-primary' }
@@ -47,11 +70,7 @@ function OptionRow({ option, id, active, onPick, onHover }: OptionRowProps) {
       onMouseDown={(e) => e.preventDefault()}
       onClick={() => onPick(option)}
       onMouseMove={onHover}
-      className={cn(
-        'flex cursor-pointer items-start gap-2.5 rounded-md px-2.5 py-2 text-sm',
-        active ? 'bg-accent text-accent-foreground' : 'text-foreground',
-        !isMatter && 'pl-6',
-      )}
+      className={cn(optionClasses, active ? 'bg-accent text-accent-foreground' : 'text-foreground', !isMatter && 'pl-6')}
     >
       <Icon aria-hidden="true" className={cn('mt-0.5 size-4 shrink-0', look.tone)} />
       <span className="grid min-w-0 flex-1 gap-0.5">
@@ -77,7 +96,9 @@ type SearchResultsProps = {
 /** The listbox: a group per matter, the matter first, then its files and folders with their paths. */
 export function SearchResults({ listId, options, activeIndex, optionId, onPick, onHover }: SearchResultsProps) {
   const groups: Array<{ matter: SearchMatter; items: Array<{ option: SearchOption; index: number }> }> = [];
+  const contentsIndex = options.findIndex((o) => o.kind === 'contents');
   options.forEach((option, index) => {
+    if (option.kind === 'contents') return;
     const last = groups[groups.length - 1];
     if (option.kind === 'matter' || !last) groups.push({ matter: option.matter, items: [{ option, index }] });
     else last.items.push({ option, index });
@@ -99,6 +120,15 @@ export function SearchResults({ listId, options, activeIndex, optionId, onPick, 
           ))}
         </div>
       ))}
+      {contentsIndex >= 0 ? (
+        <ContentsRow
+          id={optionId(contentsIndex)}
+          option={options[contentsIndex]!}
+          active={contentsIndex === activeIndex}
+          onPick={onPick}
+          onHover={() => onHover(contentsIndex)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -4,7 +4,8 @@ import { workspaceHref } from '@/lib/workspace-links';
 /** One choosable row of the results: a matter, or a file or folder inside one. */
 export type SearchOption =
   | { key: string; kind: 'matter'; matter: SearchMatter; href: string }
-  | { key: string; kind: 'node'; matter: SearchMatter; node: SearchNode; href: string };
+  | { key: string; kind: 'node'; matter: SearchMatter; node: SearchNode; href: string }
+  | { key: string; kind: 'contents'; q: string; href: string };
 
 /**
  * Where a result leads: a matter opens its page; a folder opens the page at that folder; a file opens it at the
@@ -27,4 +28,9 @@ export function optionsOf(groups: SearchGroup[]): SearchOption[] {
 /** The folder path shown under a file or folder: Root / Contracts / Signed. */
 export function pathText(node: SearchNode): string {
   return ['Root', ...node.path.map((p) => p.name)].join(' / ');
+}
+
+/** The last option: the same words searched in the text of documents, on the search page. */
+export function contentsOption(q: string): SearchOption {
+  return { key: 'contents', kind: 'contents', q, href: `/search?${new URLSearchParams({ q }).toString()}` };
 }
