@@ -102,7 +102,7 @@ function matches(db: Executor, user: Searcher, query: string, f: Filters) {
  * window, from the names' own index) and the first matches the text index yields. The total then reads as more
  * than DOCUMENT_SEARCH_LIMITS.countMax, and the person narrows the search.
  */
-export const RANK_WINDOW = 2000;
+const RANK_WINDOW = 2000;
 
 /** One page of matching versions, best first: name matches (weight A) above text matches, then by density. */
 export function matchingPage(db: Executor, user: Searcher, query: string, f: Filters, page: { limit: number; offset: number }) {

@@ -25,7 +25,7 @@ import { searchAncestors } from './search.repository.js';
 import { requireSearchableMatter } from './search.service.js';
 
 /** A snippet with marked words, as parts: the marks never reach the page as markup. */
-export function snippetParts(snippet: string | null): SnippetPart[] {
+function snippetParts(snippet: string | null): SnippetPart[] {
   if (!snippet) return [];
   const parts: SnippetPart[] = [];
   for (const piece of snippet.split(MATCH_START)) {

@@ -32,9 +32,9 @@ const MAX_ATTEMPTS = 3;
 /** Longer than one extraction may take, so a live job's claim never lapses under it. */
 const CLAIM_SECONDS = 10 * 60;
 /** Text kept and indexed per version: PostgreSQL's index entry of one document is limited to 1 MB of words. */
-export const TEXT_MAX_CHARS = 1_000_000;
+const TEXT_MAX_CHARS = 1_000_000;
 /** Separates pages in the stored text. */
-export const PAGE_BREAK = '\f';
+const PAGE_BREAK = '\f';
 
 const extractors = new WeakMap<AppContext, TextExtractor>();
 function extractorOf(ctx: AppContext): TextExtractor {
@@ -42,7 +42,12 @@ function extractorOf(ctx: AppContext): TextExtractor {
   if (!e) {
     const limits = ctx.config.textExtraction;
     e = new TextExtractor({
-      limits: { maxTextChars: TEXT_MAX_CHARS, timeoutMs: limits.timeoutSeconds * 1000, maxMemoryMb: limits.memoryMb, maxPages: limits.maxPages },
+      limits: {
+        maxTextChars: TEXT_MAX_CHARS,
+        timeoutMs: limits.timeoutSeconds * 1000,
+        maxMemoryMb: limits.memoryMb,
+        maxPages: limits.maxPages,
+      },
     });
     extractors.set(ctx, e);
   }

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_SEARCH_MSG, type SearchSettingsResponse } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
-import { addMember, auditActions, createMatter, newOrganization, ok, setMatterFlags, uploadFile, type Member } from '../../../test/factories.js';
+import {
+  addMember,
+  auditActions,
+  createMatter,
+  newOrganization,
+  ok,
+  setMatterFlags,
+  uploadFile,
+  type Member,
+} from '../../../test/factories.js';
 import { claimPendingText, writeText } from './document-text.repository.js';
 import { FILE_TEXT_JOB } from './document-text.jobs.js';
 

@@ -359,7 +359,7 @@ export interface NodeVersionsTable {
 }
 
 /** The text of one file version for document search (features/search); deleted with its version. */
-export interface FileTextsTable {
+interface FileTextsTable {
   organizationId: string;
   versionId: string;
   nodeId: string;
