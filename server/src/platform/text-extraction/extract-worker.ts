@@ -4,7 +4,13 @@
  * a reason for the user; any other error is also answered as 'failed', and the app then replaces this child.
  */
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { type ExtractJob, type ExtractionResult, type FromExtractChild, UnreadableError } from './types.js';
+
+/** OCR scratch files go beside the input, in the temp directory the app removes after every file. */
+function ocrOptions(job: ExtractJob) {
+  return { languages: job.languages, scratchDir: path.dirname(job.file) };
+}
 
 type Pages = { pages: string[]; ocr: boolean; truncated: boolean };
 
@@ -14,12 +20,12 @@ async function readImage(job: ExtractJob): Promise<Pages> {
   if (bytes.toString('latin1', 0, 4) === 'II*\0' || bytes.toString('latin1', 0, 4) === 'MM\0*') {
     const { pngs, truncated } = await tiffPages(bytes, job.limits.maxPages);
     const pages: string[] = [];
-    for (const png of pngs) pages.push(await ocrImage(png, job.languages));
+    for (const png of pngs) pages.push(await ocrImage(png, ocrOptions(job)));
     return { pages, ocr: true, truncated };
   }
   checkImageSize(bytes);
   try {
-    return { pages: [await ocrImage(bytes, job.languages)], ocr: true, truncated: false };
+    return { pages: [await ocrImage(bytes, ocrOptions(job))], ocr: true, truncated: false };
   } catch {
     throw new UnreadableError('The image is damaged and cannot be read.');
   }
@@ -31,7 +37,7 @@ async function readPages(job: ExtractJob): Promise<Pages> {
   const one = (text: string, truncated = false): Pages => ({ pages: [text], ocr: false, truncated });
   switch (job.format) {
     case 'pdf':
-      return (await import('./read-pdf.js')).readPdf(job.file, job.limits, job.languages);
+      return (await import('./read-pdf.js')).readPdf(job.file, job.limits, ocrOptions(job));
     case 'image':
       return readImage(job);
     case 'docx':

@@ -1,13 +1,13 @@
 /**
  * OCR with tesseract.js, without the network: the engine is tesseract.js-core from node_modules and the language
  * data comes from the @tesseract.js-data packages, so nothing is fetched from a CDN and nothing is cached. The
- * engine reads every language from one directory, so a private temp directory of links to the packages' files
- * is made for its start and removed once the data is loaded. One tesseract worker is kept per extraction child (starting one takes
+ * engine reads every language from one directory, so a directory of links to the packages' files is made for its
+ * start, inside the file's own temp directory (which the app removes after every file, even when it had to kill
+ * this child), and removed once the data is loaded. One tesseract worker is kept per extraction child (starting one takes
  * about a second) and restarted when a file asks for other languages.
  */
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import Tesseract from 'tesseract.js';
@@ -24,12 +24,15 @@ function dataDir(code: string): string {
   return path.join(path.dirname(require.resolve(`@tesseract.js-data/${code}`)), '4.0.0_best_int');
 }
 
-async function workerFor(languages: string[]): Promise<Tesseract.Worker> {
+/** The languages to read, and the directory (removed by the app after the file) where OCR may write. */
+export type OcrOptions = { languages: string[]; scratchDir: string };
+
+async function workerFor({ languages, scratchDir }: OcrOptions): Promise<Tesseract.Worker> {
   const key = languages.join('+');
   if (current?.key === key) return current.worker;
   if (current) await current.worker.terminate();
   current = null;
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'strongroom-ocr-'));
+  const dir = await fs.mkdtemp(path.join(scratchDir, 'ocr-'));
   try {
     for (const code of languages) {
       const name = `${code}.traineddata.gz`;
@@ -46,8 +49,8 @@ async function workerFor(languages: string[]): Promise<Tesseract.Worker> {
 }
 
 /** The text tesseract reads in an encoded PNG or JPEG image. */
-export async function ocrImage(image: Buffer, languages: string[]): Promise<string> {
-  const worker = await workerFor(languages);
+export async function ocrImage(image: Buffer, options: OcrOptions): Promise<string> {
+  const worker = await workerFor(options);
   const { data } = await worker.recognize(image);
   return data.text;
 }

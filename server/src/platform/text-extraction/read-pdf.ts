@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCanvas } from '@napi-rs/canvas';
 import { getDocument, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { ocrImage } from './ocr.js';
+import { type OcrOptions, ocrImage } from './ocr.js';
 import { type ExtractionLimits, UnreadableError } from './types.js';
 
 const require = createRequire(import.meta.url);
@@ -53,7 +53,7 @@ function reasonFor(err: unknown): string {
 export async function readPdf(
   file: string,
   limits: ExtractionLimits,
-  languages: string[],
+  ocr: OcrOptions,
 ): Promise<{ pages: string[]; ocr: boolean; truncated: boolean }> {
   const data = new Uint8Array(await fs.readFile(file));
   const task = getDocument({ data, standardFontDataUrl, isEvalSupported: false, verbosity: 0, stopAtErrors: false });
@@ -66,19 +66,19 @@ export async function readPdf(
   try {
     const count = Math.min(doc.numPages, limits.maxPages);
     const pages: string[] = [];
-    let ocr = false;
+    let ocrUsed = false;
     for (let n = 1; n <= count; n++) {
       const page = await doc.getPage(n);
       let text = await pageText(page);
       if (text.replace(/\s/g, '').length < MIN_TEXT_LAYER_CHARS) {
-        const scanned = await ocrImage(await renderPage(page), languages);
+        const scanned = await ocrImage(await renderPage(page), ocr);
         if (scanned.trim().length > text.trim().length) text = scanned;
-        ocr = true;
+        ocrUsed = true;
       }
       page.cleanup();
       pages.push(text);
     }
-    return { pages, ocr, truncated: doc.numPages > limits.maxPages };
+    return { pages, ocr: ocrUsed, truncated: doc.numPages > limits.maxPages };
   } finally {
     await doc.destroy();
   }

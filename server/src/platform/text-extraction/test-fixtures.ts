@@ -49,6 +49,26 @@ export function textPng(words: string): Promise<Buffer> {
   return drawWords(words).encode('png');
 }
 
+/** A scanned A4 page at 200 dpi, full of lines of text: OCR takes seconds, not milliseconds. */
+async function fullPagePng(): Promise<Buffer> {
+  const canvas = createCanvas(1654, 2339);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, 1654, 2339);
+  ctx.fillStyle = '#000000';
+  ctx.font = '30px serif';
+  for (let i = 0; i < 50; i++) ctx.fillText('The tenant shall keep the premises in good repair and condition.', 150, 200 + i * 40);
+  return canvas.encode('png');
+}
+
+/** A scanned PDF of full pages, which takes many seconds to OCR. */
+export async function longScan(pages: number): Promise<Buffer> {
+  const png = await fullPagePng();
+  const doc = new PDFDocument({ autoFirstPage: false });
+  for (let i = 0; i < pages; i++) doc.addPage({ size: 'A4' }).image(png, 0, 0, { width: 595 });
+  return collect(doc);
+}
+
 /** A scanned-looking PDF: each page holds only an image of text. */
 export async function scannedPdf(words: string[]): Promise<Buffer> {
   const doc = new PDFDocument({ autoFirstPage: false });
