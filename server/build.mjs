@@ -7,8 +7,15 @@ const external = Object.keys(pkg.dependencies).filter((d) => d !== '@strongroom/
 
 fs.rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 await build({
-  // The hash worker thread is its own entry: hash-pool.ts starts it from beside the bundle (dist/hash-worker.js).
-  entryPoints: { main: 'src/main.ts', cli: 'src/cli.ts', worker: 'src/worker.ts', 'hash-worker': 'src/platform/storage/hash-worker.ts' },
+  // The hash worker thread and the text extraction child process are entries of their own: hash-pool.ts and
+  // text-extraction/child.ts start them from beside the bundle (dist/hash-worker.js, dist/text-extract-worker.js).
+  entryPoints: {
+    main: 'src/main.ts',
+    cli: 'src/cli.ts',
+    worker: 'src/worker.ts',
+    'hash-worker': 'src/platform/storage/hash-worker.ts',
+    'text-extract-worker': 'src/platform/text-extraction/extract-worker.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -83,7 +83,7 @@ const envSchema = z.object({
     .default(50 * 1024 ** 3),
   /** The longest an organization's grown audit chain waits for its head to be signed into the write-once store. */
   AUDIT_HEAD_INTERVAL_SECONDS: z.coerce.number().int().min(2).max(86_400).default(60),
-  TEXT_EXTRACTION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  TEXT_EXTRACTION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   TEXT_EXTRACTION_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(512),
   TEXT_EXTRACTION_MAX_PAGES: z.coerce.number().int().min(1).max(100_000).default(500),
   /** Local store only: how long a retrieval of archived audit details takes, as cold storage would (default 60 s). */

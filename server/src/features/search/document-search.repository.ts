@@ -18,7 +18,8 @@ function partQuery(language: string, p: QueryPart): RawBuilder<unknown> {
     const prefix = sql`to_tsquery(${cfg}, ${`${p.prefix}:*`})`;
     return p.words.length ? sql`(plainto_tsquery(${cfg}, ${p.words.join(' ')}) && ${prefix})` : prefix;
   }
-  const q = p.kind === 'phrase' ? sql`phraseto_tsquery(${cfg}, ${p.text})` : sql`plainto_tsquery(${cfg}, ${p.text})`;
+  const q =
+    p.kind === 'phrase' ? sql`phraseto_tsquery(${cfg}, search_words(${p.text}))` : sql`plainto_tsquery(${cfg}, search_words(${p.text}))`;
   return p.negated ? sql`(!! ${q})` : q;
 }
 
@@ -188,8 +189,9 @@ export async function hitDetails(db: Executor, organizationId: string, query: st
            hit.n::int as "pageNumber",
            coalesce(array_length(string_to_array(t.body, chr(12)), 1), 0) as "pageCount",
            case
-             when hit.txt is not null then ts_headline(t.language::regconfig, hit.txt, ${q}, ${options})
-             when t.body is not null and ts_filter(t.tsv, '{b}') @@ ${q} then ts_headline(t.language::regconfig, left(t.body, 100000), ${q}, ${options})
+             when hit.txt is not null then ts_headline(t.language::regconfig, search_words(hit.txt), ${q}, ${options})
+             when t.body is not null and ts_filter(t.tsv, '{b}') @@ ${q}
+               then ts_headline(t.language::regconfig, search_words(left(t.body, 100000)), ${q}, ${options})
            end as snippet
       from file_texts t
       join nodes n on n.id = t.node_id and n.organization_id = t.organization_id
@@ -198,7 +200,7 @@ export async function hitDetails(db: Executor, organizationId: string, query: st
       left join users u on u.id = v.created_by and u.organization_id = t.organization_id
       left join lateral (
         select p.txt, p.n from unnest(string_to_array(t.body, chr(12))) with ordinality p(txt, n)
-         where to_tsvector(t.language::regconfig, p.txt) @@ ${q}
+         where to_tsvector(t.language::regconfig, search_words(p.txt)) @@ ${q}
          order by p.n limit 1
       ) hit on true
      where t.organization_id = ${organizationId} and t.version_id in (${ids})`.execute(db);

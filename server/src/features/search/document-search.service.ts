@@ -38,7 +38,7 @@ function snippetParts(snippet: string | null): SnippetPart[] {
     const rest = piece.slice(end + 1);
     if (rest) parts.push({ text: rest, match: false });
   }
-  return parts.map((p) => ({ ...p, text: p.text.replaceAll('\f', ' ') }));
+  return parts.map((p) => ({ ...p, text: p.text.replaceAll('\f', ' ').replaceAll('\u200b', '') }));
 }
 
 /** Formats whose text is kept page by page, so a hit can open at its page. */

@@ -28,9 +28,11 @@ export const FILE_TEXT_JOB = 'file-text';
 type FileTextJob = { versionId?: string };
 
 const TEXTS_PER_RUN = 10;
+/** A run takes no further text after this long, and queues its successor instead (the job's time is bounded). */
+const RUN_BUDGET_SECONDS = 5 * 60;
 const MAX_ATTEMPTS = 3;
 /** Longer than one extraction may take, so a live job's claim never lapses under it. */
-const CLAIM_SECONDS = 10 * 60;
+const claimSeconds = (ctx: AppContext) => ctx.config.textExtraction.timeoutSeconds + 5 * 60;
 /** Text kept and indexed per version: PostgreSQL's index entry of one document is limited to 1 MB of words. */
 const TEXT_MAX_CHARS = 1_000_000;
 /** Separates pages in the stored text. */
@@ -97,23 +99,33 @@ async function store(ctx: AppContext, jobId: string, versionId: string, outcome:
   }
 }
 
+/**
+ * Reads the text of the object at `key`. An object that is not there is reported as missing (the caller looks
+ * where the version's object is now); any other failure to read the store is thrown, so the job is retried later
+ * rather than the file's text recorded as failed for good.
+ */
 async function extractFrom(ctx: AppContext, claimed: ClaimedText, key: string): Promise<{ result: ExtractionResult; missing: boolean }> {
   let missing = false;
-  const result = await extractorOf(ctx).extract({
-    read: async () => {
-      try {
-        return (await ctx.store.getStream(key)) as Readable;
-      } catch (err) {
-        if (err instanceof BlobNotFoundError) missing = true;
-        throw err;
-      }
-    },
-    size: Number(claimed.fileSize),
-    fileName: claimed.name,
-    mimeType: claimed.mimeType,
-    ocrLanguages: claimed.ocrLanguages,
-  });
-  return { result, missing };
+  try {
+    const result = await extractorOf(ctx).extract({
+      read: async () => {
+        try {
+          return (await ctx.store.getStream(key)) as Readable;
+        } catch (err) {
+          if (err instanceof BlobNotFoundError) missing = true;
+          throw err;
+        }
+      },
+      size: Number(claimed.fileSize),
+      fileName: claimed.name,
+      mimeType: claimed.mimeType,
+      ocrLanguages: claimed.ocrLanguages,
+    });
+    return { result, missing };
+  } catch (err) {
+    if (missing) return { result: { state: 'failed', reason: 'The stored file could not be read.' }, missing };
+    throw err;
+  }
 }
 
 /** Reads one claimed text and writes it. */
@@ -140,12 +152,13 @@ async function readOne(ctx: AppContext, jobId: string, claimed: ClaimedText): Pr
   await store(ctx, jobId, claimed.versionId, outcomeOf(result));
 }
 
-/** One run: the queued version first, then others pending, up to TEXTS_PER_RUN. */
+/** One run: the queued version first, then others pending, up to TEXTS_PER_RUN or RUN_BUDGET_SECONDS. */
 async function runTextJob(ctx: AppContext, data: FileTextJob, jobId: string): Promise<void> {
-  for (let i = 0; i < TEXTS_PER_RUN; i += 1) {
+  const started = Date.now();
+  for (let i = 0; i < TEXTS_PER_RUN && Date.now() - started < RUN_BUDGET_SECONDS * 1000; i += 1) {
     const claimed =
-      (i === 0 && data.versionId !== undefined ? await claimPendingText(ctx.db, jobId, CLAIM_SECONDS, data.versionId) : null) ??
-      (await claimPendingText(ctx.db, jobId, CLAIM_SECONDS));
+      (i === 0 && data.versionId !== undefined ? await claimPendingText(ctx.db, jobId, claimSeconds(ctx), data.versionId) : null) ??
+      (await claimPendingText(ctx.db, jobId, claimSeconds(ctx)));
     if (!claimed) return;
     await readOne(ctx, jobId, claimed);
     await finishReindexRuns(ctx.db, claimed.organizationId);
@@ -160,7 +173,7 @@ async function runTextJob(ctx: AppContext, data: FileTextJob, jobId: string): Pr
 export async function readPendingTexts(ctx: AppContext, jobId: string, progress: (read: number) => void): Promise<number> {
   let read = 0;
   for (;;) {
-    const claimed = await claimPendingText(ctx.db, jobId, CLAIM_SECONDS);
+    const claimed = await claimPendingText(ctx.db, jobId, claimSeconds(ctx));
     if (!claimed) return read;
     await readOne(ctx, jobId, claimed);
     await finishReindexRuns(ctx.db, claimed.organizationId);
@@ -175,7 +188,8 @@ export function defineDocumentTextJobs(ctx: AppContext): void {
     handler: (data, meta) => runTextJob(ctx, data, meta.id),
     cron: '* * * * *',
     pollingIntervalSeconds: 2,
-    expireInSeconds: TEXTS_PER_RUN * 3 * 60,
+    // The budget, then one more text at its longest, and room to write it.
+    expireInSeconds: RUN_BUDGET_SECONDS + ctx.config.textExtraction.timeoutSeconds + 5 * 60,
     retryLimit: 5,
     retryDelaySeconds: 10,
   });

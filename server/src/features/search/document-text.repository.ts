@@ -69,7 +69,7 @@ export async function writeText(db: Executor, jobId: string, versionId: string, 
        set state = ${o.state}, reason = ${o.reason}, body = ${o.body}, ocr = ${o.ocr}, truncated = ${o.truncated},
            language = lang.cfg,
            tsv = setweight(to_tsvector(lang.cfg::regconfig, file_name_words(n.name)), 'A')
-                 || setweight(to_tsvector(lang.cfg::regconfig, coalesce(${o.body}::text, '')), 'B'),
+                 || setweight(to_tsvector(lang.cfg::regconfig, search_words(coalesce(${o.body}::text, ''))), 'B'),
            extracted_at = now(), claim_job = null, claimed_until = null
       from nodes n,
            lateral (select coalesce((select s.language from search_settings s where s.organization_id = n.organization_id), 'english') as cfg) lang

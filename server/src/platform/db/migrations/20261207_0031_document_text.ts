@@ -20,6 +20,11 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * search_reindex_runs: an administrator's re-index of the organization's documents and its progress.
  */
 const FUNCTIONS = [
+  // Text as words are read from it: a dot or slash between letters ('brief.pdf', 'and/or') is followed by a zero-width
+  // space, so the parser reads two words where it would read one file name or path. Queries, texts and snippets go
+  // through it alike; the snippet drops the space again.
+  `create function search_words(body text) returns text language sql immutable parallel safe
+     as $$ select regexp_replace(body, '([[:alpha:]][./])(?=[[:alpha:]])', '\\1\u200B', 'g') $$`,
   // A file's name as words: as written, and with its punctuation as spaces, so 'lease_v2.pdf' is found by 'lease'.
   `create function file_name_words(name text) returns text language sql immutable parallel safe
      as $$ select name || ' ' || regexp_replace(name, '[[:punct:]]+', ' ', 'g') $$`,
