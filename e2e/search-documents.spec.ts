@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startFirmServer, type RunningServer } from './support/server.js';
 import { checkA11y, setUpEmailMfa, shotThemes, signInWithEmail } from './support/fixtures.js';
 import { makePdf } from './support/documents.js';
+import { scannedPdf } from '../server/src/platform/text-extraction/test-fixtures.js';
 
 // Finding documents by the words inside them: a plain-text file and a PDF of three pages are uploaded to a matter,
 // read in the background (the workspace shows 'Text pending' until they are), found on the search page with the
@@ -16,6 +17,7 @@ const SETUP_TOKEN = 'e2e-document-search-setup-token-0123456789abcdef';
 const ADMIN = { email: 'ida@indemnity.test', name: 'Ida Index', password: 'indexing passphrase', firm: 'Index & Partners' };
 const TXT_NAME = 'Side letter.txt';
 const PDF_NAME = 'Share purchase agreement.pdf';
+const SCAN_NAME = 'Scanned letter.pdf';
 
 let server: RunningServer;
 let root: string;
@@ -70,6 +72,8 @@ test('sign in, open a matter and upload a text file and a PDF', async () => {
     ['Indemnities', 'The sellers shall indemnify the buyer under the indemnity in clause fourteen.'],
   ]);
   await upload(PDF_NAME, 'application/pdf', pdf);
+  // A letter scanned to PDF: its pages are pictures of text, read by OCR.
+  await upload(SCAN_NAME, 'application/pdf', await scannedPdf(['DEAR SIRS', 'NOTICE OF ESTOPPEL']));
 });
 
 test('the workspace shows the files pending until their text is read, and then calm rows', async () => {
@@ -138,6 +142,19 @@ test("a hit opens the file's preview in its matter, the PDF at the page the word
   await expect(page).not.toHaveURL(/page=/);
 });
 
+test('a scanned letter is found by a word on its second page and opens there', async () => {
+  await page.goto('/search?q=estoppel');
+  const hit = results().getByRole('link', { name: new RegExp(SCAN_NAME) });
+  await expect(hit).toBeVisible();
+  await expect(hit.locator('mark').first()).toHaveText(/estoppel/i);
+  await shotThemes(page, 'document-search-scanned-1440');
+  await hit.click();
+  await expect(page).toHaveURL(new RegExp(`/matters/${matterId}\\?preview=[0-9a-f-]{36}&page=2$`));
+  const panel = page.getByRole('region', { name: `Preview of ${SCAN_NAME}` });
+  await expect(panel.getByText('Page 2 of 2')).toBeVisible();
+  await shotThemes(page, 'document-search-scanned-preview-1440');
+});
+
 test("the top bar's search offers the search of contents", async () => {
   await page.goto('/matters');
   const box = page.getByRole('combobox', { name: 'Search matters, files and folders' });
@@ -148,6 +165,30 @@ test("the top bar's search offers the search of contents", async () => {
   await expect(page).toHaveURL(/\/search\?q=clause\+fourteen$/);
   await expect(searchField()).toHaveValue('clause fourteen');
   await expect(results().getByRole('link')).not.toHaveCount(0);
+});
+
+test('Settings: a new search language is saved and offers a re-index, which runs to the end', async () => {
+  await page.goto('/settings');
+  await page.getByRole('tab', { name: 'Organization' }).click();
+  const card = page.getByRole('region', { name: 'Document search' });
+  await expect(card.getByText(/Text indexed/i).first()).toBeVisible();
+  await card.getByRole('combobox', { name: 'Search language' }).click();
+  await page.getByRole('option', { name: 'No stemming (exact words)' }).click();
+  await card.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Search settings saved.')).toBeVisible();
+  const offer = page.getByRole('dialog', { name: 'Re-index documents?' });
+  await expect(offer).toBeVisible();
+  await offer.getByRole('button', { name: 'Re-index' }).click();
+  await expect(page.getByText('Re-indexing started.')).toBeVisible();
+  // Progress shows while the texts are read again, and goes when they all are.
+  await expect(card.getByText(/Re-indexing:/)).toHaveCount(0, { timeout: 60_000 });
+  await expect(card.getByRole('button', { name: 'Re-index all documents' })).toBeEnabled();
+  await shotThemes(page, 'settings-document-search-1440');
+  await checkA11y(page, 'settings-document-search');
+  // Words are now matched as written: 'indemnities' no longer finds 'indemnity'.
+  await page.goto('/search?q=indemnities');
+  await expect(results().getByRole('link')).toHaveCount(1);
+  await expect(results().getByRole('link', { name: new RegExp(PDF_NAME) })).toBeVisible();
 });
 
 test('at 390 px the page reads in one column', async () => {

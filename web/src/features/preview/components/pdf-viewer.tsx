@@ -107,6 +107,17 @@ function PdfPage({ doc, number, width, eager, onError }: PageProps) {
 }
 
 /**
+ * Brings a page to the top of the viewer's own scrolling area only: the page around the panel stays where it is.
+ * Answers whether the page was there to show.
+ */
+function showPage(scroller: HTMLElement, page: number): boolean {
+  const el = scroller.querySelector(`[data-page="${page}"]`);
+  if (!el) return false;
+  scroller.scrollTop += el.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
+  return true;
+}
+
+/**
  * A PDF rendered in the page with pdf.js: the first page as soon as it is ready, the others as they are scrolled
  * to, or reached with the page buttons; the text of each page can be selected and copied.
  */
@@ -121,10 +132,8 @@ export default function PdfViewer({ preview, onError, page }: ViewerProps) {
   useEffect(() => {
     if (shownPage.current || !doc || width <= 0 || !page || page <= 1) return;
     const target = Math.min(doc.numPages, page);
-    const el = scroller.current?.querySelector(`[data-page="${target}"]`);
-    if (!el) return;
+    if (!scroller.current || !showPage(scroller.current, target)) return;
     shownPage.current = true;
-    el.scrollIntoView({ block: 'start' });
     setCurrent(target);
   }, [doc, width, page]);
 
@@ -143,7 +152,7 @@ export default function PdfViewer({ preview, onError, page }: ViewerProps) {
   const go = (n: number) => {
     const target = Math.min(pages, Math.max(1, n));
     setCurrent(target);
-    scroller.current?.querySelector(`[data-page="${target}"]`)?.scrollIntoView({ block: 'start' });
+    if (scroller.current) showPage(scroller.current, target);
   };
   const onScroll = () => {
     const el = scroller.current;
