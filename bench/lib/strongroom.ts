@@ -26,13 +26,21 @@ export type Strongroom = {
  * PostgreSQL when BENCH_DATABASE_URL is set (migrated to the latest schema; the organization made here is
  * left in it, so point it at a throw-away database).
  */
-export async function startStrongroom(opts: { webDist?: string } = {}): Promise<Strongroom> {
+export async function startStrongroom(opts: { webDist?: string; env?: Record<string, string> } = {}): Promise<Strongroom> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-bench-'));
   let database: DatabaseHandle | undefined;
   let built: BuiltApp | undefined;
   try {
     const config = loadConfig(
-      { NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', APP_URL: 'http://127.0.0.1' },
+      {
+        NODE_ENV: 'production',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        APP_URL: 'http://127.0.0.1',
+        ...opts.env,
+      },
       // A folder without index.html: no web app unless asked for.
       { webDist: opts.webDist ?? path.join(dataDir, 'no-web') },
     );

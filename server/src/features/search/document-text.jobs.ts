@@ -27,7 +27,7 @@ import {
 export const FILE_TEXT_JOB = 'file-text';
 type FileTextJob = { versionId?: string };
 
-const TEXTS_PER_RUN = 10;
+const TEXTS_PER_RUN = 500;
 /** A run takes no further text after this long, and queues its successor instead (the job's time is bounded). */
 const RUN_BUDGET_SECONDS = 5 * 60;
 const MAX_ATTEMPTS = 3;
