@@ -136,6 +136,7 @@ export const documentText: Migration = {
     await sql`drop function if exists file_texts_node_rename()`.execute(db);
     await sql`drop function if exists file_texts_version_insert()`.execute(db);
     await sql`drop function if exists file_name_words(text)`.execute(db);
+    await sql`drop function if exists search_words(text)`.execute(db);
     await sql`drop table if exists search_reindex_runs`.execute(db);
     await sql`drop table if exists file_texts`.execute(db);
     await sql`drop table if exists search_settings`.execute(db);
