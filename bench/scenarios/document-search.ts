@@ -132,6 +132,7 @@ type Result = {
   sql: number[];
   details: number[];
   plan: string[];
+  countPlan: string[];
 };
 
 const ms = (n: number) => fmt(n, 1);
@@ -331,10 +332,25 @@ export const scenario: Scenario = {
         captured = [];
         await matchingPage(capturing, user, compiled.query, filters, { limit, offset: 0 });
         const page = captured[captured.length - 1]!;
-        const plan = (await pool.query(`explain (analyze, costs off) ${page.sql}`, [...page.parameters])).rows.map(
-          (r) => r['QUERY PLAN'] as string,
-        );
-        results.push({ c, total: answer.total, capped: answer.totalCapped, hits: answer.hits.length, http, sql: sqlTimes, details, plan });
+        const explain = async (statement: { sql: string; parameters: readonly unknown[] }) =>
+          (await pool.query(`explain (analyze, costs off) ${statement.sql}`, [...statement.parameters])).rows.map(
+            (r) => r['QUERY PLAN'] as string,
+          );
+        const plan = await explain(page);
+        captured = [];
+        await countMatches(capturing, user, compiled.query, filters, cap);
+        const countPlan = await explain(captured[captured.length - 1]!);
+        results.push({
+          c,
+          total: answer.total,
+          capped: answer.totalCapped,
+          hits: answer.hits.length,
+          http,
+          sql: sqlTimes,
+          details,
+          plan,
+          countPlan,
+        });
         if (process.env.BENCH_SHOW_PLANS) log(plan.join('\n  '));
         log(
           `${c.key}: ${answer.totalCapped ? 'over ' : ''}${fmtInt(answer.total)} matches; HTTP median ${ms(median(http))} ms p95 ${ms(percentile(http, 95))} ms; ` +
@@ -395,6 +411,14 @@ export const scenario: Scenario = {
           ),
           ...planNote('rare', 'a handful of matches'),
           ...planNote('phrase', 'the index finds the texts with both words, each is rechecked for the phrase'),
+          ...planNote('prefix', 'every word of the index that starts with "agre"'),
+          ...planNote('name', 'the word is in 1 in 20 names and in no text: both parts find the same files'),
+          '',
+          `**countMatches for ${planFor('common').c.label}** (run beside matchingPage, up to ${fmtInt(cap + 1)} matches):`,
+          '',
+          '```',
+          ...planFor('common').countPlan,
+          '```',
           '',
           '- The machine is shared with other work (see the load average): compare cases with each other rather than reading much into absolute milliseconds.',
         ],
