@@ -11,7 +11,13 @@ import { DOCUMENT_SEARCH_LIMITS } from '@strongroom/contracts';
 import { createOrganizationFromCli } from '../../server/src/features/setup/setup.service.js';
 import { openPostgres, type DatabaseHandle } from '../../server/src/platform/db/database.js';
 import { parseDocumentQuery } from '../../server/src/features/search/document-query.js';
-import { compileQuery, countMatches, hitDetails, matchingPage } from '../../server/src/features/search/document-search.repository.js';
+import {
+  compileQuery,
+  countMatches,
+  hitDetails,
+  matchingPage,
+  withoutParallelWorkers,
+} from '../../server/src/features/search/document-search.repository.js';
 
 const DEFAULT_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
 const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -299,10 +305,12 @@ export const scenario: Scenario = {
         const sqlOnce = async () => {
           const db = handle!.db;
           const compiled = await compileQuery(db, 'english', parts);
-          const [page] = await Promise.all([
-            matchingPage(db, user, compiled.query, filters, { limit, offset: 0 }),
-            countMatches(db, user, compiled.query, filters, cap),
-          ]);
+          const page = await db.transaction().execute(async (trx) => {
+            await withoutParallelWorkers(trx);
+            const matched = await matchingPage(trx, user, compiled.query, filters, { limit, offset: 0 });
+            await countMatches(trx, user, compiled.query, filters, cap);
+            return matched;
+          });
           const t = performance.now();
           await hitDetails(
             db,
@@ -332,10 +340,19 @@ export const scenario: Scenario = {
         captured = [];
         await matchingPage(capturing, user, compiled.query, filters, { limit, offset: 0 });
         const page = captured[captured.length - 1]!;
-        const explain = async (statement: { sql: string; parameters: readonly unknown[] }) =>
-          (await pool.query(`explain (analyze, costs off) ${statement.sql}`, [...statement.parameters])).rows.map(
-            (r) => r['QUERY PLAN'] as string,
-          );
+        // As the service runs them: in a transaction without parallel workers.
+        const explain = async (statement: { sql: string; parameters: readonly unknown[] }) => {
+          const client = await pool.connect();
+          try {
+            await client.query('begin');
+            await client.query('set local max_parallel_workers_per_gather = 0');
+            const { rows } = await client.query(`explain (analyze, costs off) ${statement.sql}`, [...statement.parameters]);
+            await client.query('commit');
+            return rows.map((r) => r['QUERY PLAN'] as string);
+          } finally {
+            client.release();
+          }
+        };
         const plan = await explain(page);
         captured = [];
         await countMatches(capturing, user, compiled.query, filters, cap);
@@ -386,7 +403,7 @@ export const scenario: Scenario = {
         ],
         tables: [
           {
-            caption: `Milliseconds over ${requests} requests each (HTTP: \`fetch\` to the app on 127.0.0.1 with the session cookie, the whole answer: hits with paths, pages and snippets, the count, the audit entry; SQL: compileQuery, then matchingPage and countMatches together, then hitDetails, as the service runs them; details: hitDetails alone, the pages and snippets of the ${limit} hits)`,
+            caption: `Milliseconds over ${requests} requests each (HTTP: \`fetch\` to the app on 127.0.0.1 with the session cookie, the whole answer: hits with paths, pages and snippets, the count, the audit entry; SQL: compileQuery, then matchingPage and countMatches in one transaction without parallel workers, then hitDetails, as the service runs them; details: hitDetails alone, the pages and snippets of the ${limit} hits)`,
             columns: ['query', 'matches', 'HTTP median', 'HTTP p95', 'SQL median', 'SQL p95', 'details median', 'details p95'],
             rows: results.map((r) => [
               r.c.label,

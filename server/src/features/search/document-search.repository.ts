@@ -55,8 +55,11 @@ const FILE_TYPES: Record<DocumentFileType, { mimes: string[]; names: string }> =
 
 type Filters = Omit<DocumentSearchQuery, 'q' | 'page' | 'limit'>;
 
-/** The versions the searcher may see that match the query and filters (not yet ordered or limited). */
-function matches(db: Executor, user: Searcher, query: string, f: Filters) {
+/**
+ * The versions the searcher may see that match the query and filters (not yet ordered or limited); `byName`: only
+ * those whose names match (read from the names' own index: a name match is a match).
+ */
+function matches(db: Executor, user: Searcher, query: string, f: Filters, byName = false) {
   const q = sql`${query}::tsquery`;
   let rows = db
     .selectFrom('fileTexts as t')
@@ -65,7 +68,7 @@ function matches(db: Executor, user: Searcher, query: string, f: Filters) {
     )
     .innerJoin('nodeVersions as v', (j) => j.onRef('v.id', '=', 't.versionId').on('v.organizationId', '=', user.organizationId))
     .where('t.organizationId', '=', user.organizationId)
-    .where(sql<boolean>`t.tsv @@ ${q}`)
+    .where(byName ? sql<boolean>`ts_filter(t.tsv, '{a}') @@ ${q}` : sql<boolean>`t.tsv @@ ${q}`)
     .where('t.matterId', 'in', visibleMatters(db, user).select('matters.id'));
   if (f.versions === 'current') rows = rows.whereRef('t.versionNumber', '=', 'n.currentVersion');
   if (f.matterId !== undefined) rows = rows.where('t.matterId', '=', f.matterId);
@@ -103,15 +106,14 @@ function matches(db: Executor, user: Searcher, query: string, f: Filters) {
  * window, from the names' own index) and the first matches the text index yields. The total then reads as more
  * than DOCUMENT_SEARCH_LIMITS.countMax, and the person narrows the search.
  */
-const RANK_WINDOW = 2000;
+const RANK_WINDOW = 500;
 
 /** One page of matching versions, best first: name matches (weight A) above text matches, then by density. */
 export function matchingPage(db: Executor, user: Searcher, query: string, f: Filters, page: { limit: number; offset: number }) {
   const q = sql`${query}::tsquery`;
   const window = Math.max(RANK_WINDOW, page.offset + page.limit);
   const candidates = (byName: boolean) =>
-    matches(db, user, query, f)
-      .$if(byName, (c) => c.where(sql<boolean>`ts_filter(t.tsv, '{a}') @@ ${q}`))
+    matches(db, user, query, f, byName)
       .select(['t.versionId', 'v.createdAt', sql<number>`ts_rank_cd(t.tsv, ${q})`.as('rank')])
       .limit(window);
   return db
@@ -129,6 +131,14 @@ export function matchingPage(db: Executor, user: Searcher, query: string, f: Fil
     .limit(page.limit)
     .offset(page.offset)
     .execute();
+}
+
+/**
+ * For the rest of the transaction, queries run in one process: a page of matches is small, and starting parallel
+ * workers (which also hash every matter of the organization) cost most of a rare word's search.
+ */
+export async function withoutParallelWorkers(trx: Executor): Promise<void> {
+  await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
 }
 
 /** How many versions match, counted up to `cap` (one more than the cap says there are more). */

@@ -18,6 +18,7 @@ import {
   matchingPage,
   MATCH_END,
   MATCH_START,
+  withoutParallelWorkers,
   type DocumentHitRow,
 } from './document-search.repository.js';
 import { organizationSearchLanguage } from './search-settings.repository.js';
@@ -92,10 +93,12 @@ export async function searchDocuments(
   const compiled = await compileQuery(ctx.db, language, parts);
   if (compiled.required === 0) throw badRequest(DOCUMENT_SEARCH_MSG.noTerms);
   const cap = DOCUMENT_SEARCH_LIMITS.countMax;
-  const [matched, counted] = await Promise.all([
-    matchingPage(ctx.db, user, compiled.query, filters, { limit, offset: (page - 1) * limit }),
-    countMatches(ctx.db, user, compiled.query, filters, cap),
-  ]);
+  const { matched, counted } = await ctx.db.transaction().execute(async (trx) => {
+    await withoutParallelWorkers(trx);
+    const matched = await matchingPage(trx, user, compiled.query, filters, { limit, offset: (page - 1) * limit });
+    const counted = await countMatches(trx, user, compiled.query, filters, cap);
+    return { matched, counted };
+  });
   const ids = matched.map((m) => m.versionId);
   const rows = await hitDetails(ctx.db, user.organizationId, compiled.query, ids);
   const ancestors = await searchAncestors(ctx.db, user.organizationId, [...new Set(rows.map((r) => r.nodeId))]);
