@@ -2,14 +2,13 @@
 // 1,000,000 of about 2 KB each in 10,000 matters of the signed-in organization, and 50,000 in another), and for
 // reference the same queries without HTTP.
 import pg from 'pg';
-import type { KyselyPlugin } from 'kysely';
 import { api, passMfaWall } from '../lib/api-client.js';
 import { envInt, fmt, fmtInt, median, percentile } from '../lib/stats.js';
 import { startStrongroom, type Strongroom } from '../lib/strongroom.js';
 import type { Scenario } from '../lib/types.js';
 import { DOCUMENT_SEARCH_LIMITS } from '@strongroom/contracts';
 import { createOrganizationFromCli } from '../../server/src/features/setup/setup.service.js';
-import { openPostgres, type DatabaseHandle } from '../../server/src/platform/db/database.js';
+import { openPostgres, type Database, type DatabaseHandle } from '../../server/src/platform/db/database.js';
 import { parseDocumentQuery } from '../../server/src/features/search/document-query.js';
 import {
   compileQuery,
@@ -285,7 +284,7 @@ export const scenario: Scenario = {
       // The statements the repository sends, compiled as they go out (for EXPLAIN).
       let captured: { sql: string; parameters: readonly unknown[] }[] = [];
       const executor = handle.db.getExecutor();
-      const capture: KyselyPlugin = {
+      const capture: Parameters<Database['withPlugin']>[0] = {
         transformQuery: (args) => {
           captured.push(executor.compileQuery(args.node, args.queryId));
           return args.node;
