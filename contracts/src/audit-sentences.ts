@@ -47,6 +47,13 @@ const because = (d: Record<string, unknown>) => (str(d.reason) ? ` (reason: ${q(
 const roleOf = (d: Record<string, unknown>) => (str(d.role) ? ` as ${str(d.role)}` : '');
 const viaEmail = (d: Record<string, unknown>) => (str(d.email) ? ` ${q(str(d.email)!)}` : '');
 /** The names of what a settings entry changed ('before'/'after' or 'changed'). */
+/** The governed action of an approval entry, in words: "vault a matter" from its title when there is one. */
+const approvalWhat = (d: Record<string, unknown>) => {
+  const title = str(d.title);
+  if (title) return title.charAt(0).toLowerCase() + title.slice(1);
+  return str(d.action) ? str(d.action)!.toLowerCase().replace(/_/g, ' ') : 'carry out an action';
+};
+
 function changedFields(d: Record<string, unknown>): string {
   const keys = Array.isArray(d.changed)
     ? d.changed.map(String)
@@ -167,6 +174,15 @@ export const AUDIT_SENTENCES: Readonly<Record<string, (w: Words) => string>> = {
   SECURITY_POLICY_CREATED: (w) => `${w.who} created the security policy${str(w.d.name) ? ` ${q(str(w.d.name)!)}` : ''}`,
   SECURITY_POLICY_UPDATED: (w) => `${w.who} updated the security policy${str(w.d.name) ? ` ${q(str(w.d.name)!)}` : ''}`,
   SECURITY_POLICY_DELETED: (w) => `${w.who} deleted the security policy${str(w.d.name) ? ` ${q(str(w.d.name)!)}` : ''}`,
+  UPDATE_APPROVAL_POLICY: (w) => `${w.who} changed which actions need a second approver${changedFields(w.d)}`,
+  // Approvals
+  APPROVAL_REQUESTED: (w) => `${w.who} asked for approval to ${approvalWhat(w.d)}${because(w.d)}`,
+  APPROVAL_GRANTED: (w) => `${w.who} approved ${str(w.d.requesterName) ?? 'a colleague'}'s request to ${approvalWhat(w.d)}`,
+  APPROVAL_REJECTED: (w) => `${w.who} rejected ${str(w.d.requesterName) ?? 'a colleague'}'s request to ${approvalWhat(w.d)}${because(w.d)}`,
+  APPROVAL_EXPIRED: (w) => `The request to ${approvalWhat(w.d)} expired without a decision`,
+  APPROVAL_VOIDED: (w) => `The request to ${approvalWhat(w.d)} became void${str(w.d.voidReason) ? `: ${str(w.d.voidReason)}` : ''}`,
+  APPROVAL_EXECUTED: (w) =>
+    `Strongroom carried out ${str(w.d.requesterName) ?? 'a colleague'}'s approved request to ${approvalWhat(w.d)}${str(w.d.approverName) ? ` (approved by ${str(w.d.approverName)})` : ''}`,
   // System
   AUDIT_LOG_ARCHIVED: (w) =>
     `${w.who} archived ${num(w.d.entryCount) !== null ? plural(num(w.d.entryCount)!, 'audit log entry', 'audit log entries') : 'audit log entries'}`,

@@ -28,3 +28,4 @@ export * from './documents.js';
 export * from './file-text.js';
 export * from './notifications.js';
 export * from './preview.js';
+export * from './approvals.js';

@@ -3,7 +3,7 @@
  * its service receives. One guard (features/access) enforces the declaration before the handler runs; the
  * OpenAPI document, the tenant probes and the input fuzz read the same declarations.
  */
-import type { AccessRule, AccessSubject, FeatureFlagName, Role, SystemMfaOperation } from '@strongroom/contracts';
+import type { AccessRule, AccessSubject, ApprovalRequestAction, FeatureFlagName, Role, SystemMfaOperation } from '@strongroom/contracts';
 import type { Executor } from '../platform/db/database.js';
 import type { AppError } from './errors.js';
 
@@ -19,14 +19,26 @@ import type { AppError } from './errors.js';
  */
 type Who = 'public' | 'optional' | 'session-status' | 'setup-wall-ok' | 'signed-in';
 
-/** The operations a step-up can be asked for: the system MFA operations and a change of one's sign-in email. */
-export type StepUpOperation = SystemMfaOperation | 'UPDATE_PROFILE_EMAIL';
+/**
+ * The operations a step-up can be asked for: the system MFA operations, a change of one's sign-in email, and an
+ * approval of another administrator's request.
+ */
+export type StepUpOperation = SystemMfaOperation | 'UPDATE_PROFILE_EMAIL' | 'APPROVE_REQUEST';
 
 /** The organization's switches that turn a step-up on (absent: the step-up is always asked for). */
 type StepUpFlag = Extract<FeatureFlagName, `MFA_${string}`>;
 
 /** What the step-up predicate sees: the validated input and who is asking. */
-type StepUpInput = { body: unknown; query: unknown; user: { email: string; role: Role } };
+export type StepUpInput = { body: unknown; query: unknown; user: { email: string; role: Role } };
+
+/**
+ * A route whose change the organization may put behind a second administrator (Settings → Security → Approvals).
+ * When the organization's rules name `action` and `when` holds (absent: always), the call is checked exactly as it
+ * would run, recorded as an approval request with a preview of its effect, and answered 202; it runs, for its
+ * requester, once another administrator approves it. The preview and the execution of each action are in
+ * features/approvals (governed-actions.ts).
+ */
+export type GovernedDeclaration = { action: ApprovalRequestAction; when?: (input: StepUpInput) => boolean };
 
 export type StepUpDeclaration = {
   /** The operation named in MFA_REQUIRED answers and audit entries; it decides which system MFA tokens serve. */
@@ -66,11 +78,13 @@ export type RouteAccess =
       /** Checked in order; the first that does not hold answers 403 with its text. Absent: anyone signed in. */
       allow?: AccessRule | readonly AllowRule[];
       stepUp?: StepUpDeclaration;
+      governed?: GovernedDeclaration;
       /** A body or query field that may name the caller's organization; any other value answers 403. */
       organizationField?: { name: string; deny: string };
     };
 
-type StepUpVia = 'code' | 'system-token' | 'not-required';
+/** How the change was allowed: a code, a system token, no step-up needed, or an approved request run for its requester. */
+export type StepUpVia = 'code' | 'system-token' | 'not-required' | 'approval';
 
 /**
  * The step-up of one request, as the guard decided it from the route's declaration, the organization's flags and

@@ -393,6 +393,40 @@ interface SearchSettingsTable {
   updatedAt: Generated<Date>;
 }
 
+/** Which actions of an organization need a second administrator, and the limits of its requests (features/approvals). */
+interface ApprovalSettingsTable {
+  organizationId: string;
+  actions: ColumnType<string[], string, string>;
+  expiryHours: Generated<number>;
+  folderFileThreshold: Generated<number>;
+  dispositionLeadDays: Generated<number>;
+  updatedAt: Generated<Date>;
+}
+
+/** A governed action asked for, waiting for, or past, its second approver (features/approvals). */
+interface ApprovalRequestsTable {
+  id: Generated<string>;
+  organizationId: string;
+  action: string;
+  status: Generated<'pending' | 'approved' | 'rejected' | 'expired' | 'void'>;
+  requestedBy: number;
+  requestedAt: Generated<Date>;
+  requestIp: string | null;
+  reason: string | null;
+  method: string;
+  path: string;
+  parameters: ColumnType<Record<string, unknown>, string, string>;
+  preview: ColumnType<Record<string, unknown>, string, string>;
+  touches: ColumnType<Record<string, string>, string, string>;
+  expiresAt: Date;
+  decidedBy: number | null;
+  decidedAt: Date | null;
+  decisionReason: string | null;
+  voidReason: string | null;
+  executedAt: Date | null;
+  outcome: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+}
+
 /** An administrator's re-index of the organization's documents (features/search). */
 interface SearchReindexRunsTable {
   id: Generated<string>;
@@ -621,6 +655,8 @@ export interface DB {
   fileTexts: FileTextsTable;
   searchSettings: SearchSettingsTable;
   searchReindexRuns: SearchReindexRunsTable;
+  approvalSettings: ApprovalSettingsTable;
+  approvalRequests: ApprovalRequestsTable;
   uploadSessions: UploadSessionsTable;
   undoEntries: UndoEntriesTable;
   guestMatterGrants: GuestMatterGrantsTable;
