@@ -172,6 +172,10 @@ export const ERROR_REASONS = [
   'NOT_HELD',
   /** What was asked for does not exist yet (a vault certificate before its transfer completed). */
   'NOT_READY',
+  /** An approval request was decided already (approved, rejected, expired or void). */
+  'ALREADY_DECIDED',
+  /** Approval rules need a second active administrator to approve. */
+  'SECOND_APPROVER_NEEDED',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

@@ -13,6 +13,7 @@ import { defineAuditJobs } from './features/audit/audit.jobs.js';
 import { defineArchivalJobs } from './features/archival/archival.jobs.js';
 import { defineNotificationJobs } from './features/notifications/index.js';
 import { defineDocumentTextJobs } from './features/search/index.js';
+import { defineApprovalJobs } from './features/approvals/index.js';
 import type { AppContext } from './shared/context.js';
 
 export function defineJobs(ctx: AppContext): void {
@@ -27,4 +28,5 @@ export function defineJobs(ctx: AppContext): void {
   defineArchivalJobs(ctx);
   defineNotificationJobs(ctx);
   defineDocumentTextJobs(ctx);
+  defineApprovalJobs(ctx);
 }

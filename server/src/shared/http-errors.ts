@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MSG, type ErrorReason } from '@strongroom/contracts';
 import { redactUrl } from '../platform/http/redact-url.js';
+import { ApprovalPending } from './approval-pending.js';
 import { AppError } from './errors.js';
 
 /**
@@ -12,6 +13,8 @@ import { AppError } from './errors.js';
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    // A governed call recorded for a second approver: accepted, nothing changed yet.
+    if (err instanceof ApprovalPending) return reply.status(202).send(err.answer);
     if (err instanceof AppError) {
       if (err.code === 'RATE_LIMIT_EXCEEDED') {
         const retry = (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;

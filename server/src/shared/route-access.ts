@@ -78,7 +78,7 @@ export type RouteAccess =
       /** Checked in order; the first that does not hold answers 403 with its text. Absent: anyone signed in. */
       allow?: AccessRule | readonly AllowRule[];
       stepUp?: StepUpDeclaration;
-      governed?: GovernedDeclaration;
+      governed?: GovernedDeclaration | readonly GovernedDeclaration[];
       /** A body or query field that may name the caller's organization; any other value answers 403. */
       organizationField?: { name: string; deny: string };
     };
