@@ -6,12 +6,7 @@
  * request that could not run is never recorded. What remains in the transaction is the requester's code (spent)
  * and the request with its preview and audit entry. The call then answers 202 and nothing else of it runs.
  */
-import {
-  APPROVAL_MSG,
-  APPROVAL_REQUEST_ACTIONS,
-  type ApprovalAction,
-  type ApprovalRequestAction,
-} from '@strongroom/contracts';
+import { APPROVAL_MSG, APPROVAL_REQUEST_ACTIONS, type ApprovalAction, type ApprovalRequestAction } from '@strongroom/contracts';
 import { ApprovalPending } from '../../shared/approval-pending.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
