@@ -138,7 +138,8 @@ describe('two administrators, kept', () => {
       .insertInto('approvalSettings')
       .values({ organizationId: lead.organizationId, actions: JSON.stringify(['ARCHIVE_AUDIT_LOGS']) })
       .execute();
-    const publicId = (await t.ctx.db.selectFrom('users').select('publicId').where('id', '=', partner.userId).executeTakeFirstOrThrow()).publicId;
+    const publicId = (await t.ctx.db.selectFrom('users').select('publicId').where('id', '=', partner.userId).executeTakeFirstOrThrow())
+      .publicId;
     const res = await lead.client.post('/_api/settings/users/deactivate', { userId: publicId, mfaToken: await totp(lead) });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ error: APPROVAL_MSG.lastApprovers, details: { reason: 'SECOND_APPROVER_NEEDED' } });
@@ -149,7 +150,11 @@ describe('two administrators, kept', () => {
       mfaToken: await totp(lead),
     });
     expect(demote.statusCode).toBe(409);
-    const still = await t.ctx.db.selectFrom('users').select(['role', 'isActive']).where('id', '=', partner.userId).executeTakeFirstOrThrow();
+    const still = await t.ctx.db
+      .selectFrom('users')
+      .select(['role', 'isActive'])
+      .where('id', '=', partner.userId)
+      .executeTakeFirstOrThrow();
     expect(still).toEqual({ role: 'admin', isActive: true });
   });
 });
