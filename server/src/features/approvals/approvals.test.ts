@@ -232,6 +232,29 @@ describe('a governed vault', () => {
     expect(again.statusCode).toBe(409);
   });
 
+  it('cannot be approved by another account enrolled in the requester’s own authenticator', async () => {
+    await setRules(['VAULT_MATTER']);
+    const matter = await matterWithFiles(1);
+    const res = await admin.client.post('/_api/vault/start', { matterId: matter.id, retentionYears: 3, mfaToken: await totp(admin) });
+    expect(res.statusCode).toBe(202);
+    const twin = await addMember(t, admin.organizationId, 'admin', {}, 'Ada Again');
+    await t.ctx.db
+      .updateTable('users')
+      .set({ mfaPrimaryMethod: 'totp', totpSecret: admin.totpSecret, totpLastUsedStep: null })
+      .where('id', '=', twin.userId)
+      .execute();
+    const code = currentTotp(admin.totpSecret);
+    const decided = await twin.client.post('/_api/approvals/decide', {
+      requestId: res.json().requestId,
+      decision: 'approve',
+      mfaToken: code,
+    });
+    expect(decided.statusCode).toBe(403);
+    expect(decided.json().error).toBe(APPROVAL_MSG.samePerson);
+    expect((await matterRow(matter.id)).isVaulted).toBe(false);
+    await t.ctx.db.updateTable('users').set({ isActive: false }).where('id', '=', twin.userId).execute();
+  });
+
   it('is rejected with a reason, and nothing happens', async () => {
     await setRules(['VAULT_MATTER']);
     const matter = await matterWithFiles(1);
