@@ -371,6 +371,110 @@ describe('other governed actions', () => {
   });
 });
 
+describe('each governed action, with the rule on and off', () => {
+  type Case = {
+    action: string;
+    /** Makes the call; answers its response. */
+    call(): Promise<{ statusCode: number; json(): { requestId?: string; preview?: { action: string } } }>;
+    /** The state the call changes, read back. */
+    state(): Promise<unknown>;
+  };
+  const flag = async () =>
+    (
+      await t.ctx.db
+        .selectFrom('featureFlags')
+        .select('enabled')
+        .where('organizationId', '=', admin.organizationId)
+        .where('flagName', '=', 'MFA_RETENTION_POLICIES')
+        .executeTakeFirst()
+    )?.enabled ?? true;
+  const cases = async (): Promise<Case[]> => {
+    const held = await matterWithFiles(1);
+    ok(
+      await admin.client.post('/_api/matters/legal-hold', {
+        matterId: held.id,
+        action: 'apply',
+        reason: 'Preservation letter received',
+        mfaToken: await totp(admin),
+      }),
+    );
+    const leaving = await addMember(t, admin.organizationId, 'admin', {}, 'Lee Leaving');
+    const leavingId = (await t.ctx.db.selectFrom('users').select('publicId').where('id', '=', leaving.userId).executeTakeFirstOrThrow())
+      .publicId;
+    return [
+      {
+        action: 'REMOVE_LEGAL_HOLD',
+        call: async () =>
+          admin.client.post('/_api/matters/legal-hold', { matterId: held.id, action: 'remove', mfaToken: await totp(admin) }),
+        state: async () => (await matterRow(held.id)).legalHold,
+      },
+      {
+        action: 'DISABLE_MFA_FLAG',
+        call: async () =>
+          admin.client.post('/_api/settings/feature-flags', {
+            flagsToUpdate: [{ flagName: 'MFA_RETENTION_POLICIES', enabled: false }],
+            mfaToken: await totp(admin),
+          }),
+        state: flag,
+      },
+      {
+        action: 'DEACTIVATE_ADMIN',
+        call: async () => admin.client.post('/_api/settings/users/deactivate', { userId: leavingId, mfaToken: await totp(admin) }),
+        state: async () =>
+          (await t.ctx.db.selectFrom('users').select('isActive').where('id', '=', leaving.userId).executeTakeFirstOrThrow()).isActive,
+      },
+    ];
+  };
+
+  it('with the rule on: 202, nothing changed, then changed once another administrator approves', async () => {
+    for (const c of await cases()) {
+      await setRules([c.action]);
+      const before = await c.state();
+      const res = await c.call();
+      expect(res.statusCode, c.action).toBe(202);
+      expect(res.json().preview?.action).toBe(c.action);
+      expect(await c.state(), c.action).toEqual(before);
+      const decided = ok(
+        await second.client.post('/_api/approvals/decide', {
+          requestId: res.json().requestId,
+          decision: 'approve',
+          mfaToken: await totp(second),
+        }),
+      );
+      expect(decided.request.executedAt, c.action).not.toBeNull();
+      expect(await c.state(), c.action).not.toEqual(before);
+    }
+  });
+
+  it('with the rule off: the call runs at once', async () => {
+    await setRules(['ARCHIVE_AUDIT_LOGS']);
+    // The safeguard the first test turned off is on again.
+    ok(
+      await admin.client.post('/_api/settings/feature-flags', {
+        flagsToUpdate: [{ flagName: 'MFA_RETENTION_POLICIES', enabled: true }],
+        mfaToken: await totp(admin),
+      }),
+    );
+    for (const c of await cases()) {
+      const before = await c.state();
+      const res = await c.call();
+      expect(res.statusCode, c.action).toBe(200);
+      expect(await c.state(), c.action).not.toEqual(before);
+    }
+  });
+
+  it('archiving audit logs waits with the rule on; a dry run never does', async () => {
+    await setRules(['ARCHIVE_AUDIT_LOGS']);
+    const dry = await admin.client.post('/_api/system/archive-audit-logs', { dryRun: true, mfaToken: await totp(admin) });
+    expect(dry.statusCode).toBe(200);
+    const res = await admin.client.post('/_api/system/archive-audit-logs', { dryRun: false, mfaToken: await totp(admin) });
+    expect(res.statusCode).toBe(202);
+    expect(res.json().preview).toMatchObject({ action: 'ARCHIVE_AUDIT_LOGS', cannotBeUndone: true });
+    const runs = await t.ctx.db.selectFrom('auditArchivalRuns').select('id').where('organizationId', '=', admin.organizationId).execute();
+    expect(runs).toEqual([]);
+  });
+});
+
 describe('who may see and decide', () => {
   it('members who are not administrators see only their own requests and decide none', async () => {
     await setRules(['VAULT_MATTER']);
