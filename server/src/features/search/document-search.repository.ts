@@ -108,29 +108,45 @@ function matches(db: Executor, user: Searcher, query: string, f: Filters, byName
  */
 const RANK_WINDOW = 500;
 
-/** One page of matching versions, best first: name matches (weight A) above text matches, then by density. */
-export function matchingPage(db: Executor, user: Searcher, query: string, f: Filters, page: { limit: number; offset: number }) {
+/**
+ * One page of matching versions, best first (name matches, weight A, above text matches, then by density, then
+ * newest), and how many versions match, counted up to `cap` (one more than the cap says there are more).
+ *
+ * One statement reads the matches once: the first cap + 1 the text index yields (the searcher's own, after the
+ * permission and the filters) are counted, and the first RANK_WINDOW of them ranked beside the name matches. The
+ * page's rows are chosen among those, so no page is filtered after it was chosen.
+ */
+export async function matchingPage(
+  db: Executor,
+  user: Searcher,
+  query: string,
+  f: Filters,
+  page: { limit: number; offset: number },
+  cap: number,
+): Promise<{ versionIds: string[]; counted: number }> {
   const q = sql`${query}::tsquery`;
   const window = Math.max(RANK_WINDOW, page.offset + page.limit);
-  const candidates = (byName: boolean) =>
-    matches(db, user, query, f, byName)
-      .select(['t.versionId', 'v.createdAt', sql<number>`ts_rank_cd(t.tsv, ${q})`.as('rank')])
-      .limit(window);
-  return db
-    .selectFrom(
-      db
-        .selectFrom(candidates(true).as('n'))
-        .selectAll()
-        .union(db.selectFrom(candidates(false).as('a')).selectAll())
-        .as('c'),
+  const columns = ['t.versionId', 't.tsv', 'v.createdAt'] as const;
+  const matched = matches(db, user, query, f)
+    .select(columns)
+    .limit(Math.max(cap + 1, window));
+  const named = matches(db, user, query, f, true).select(columns).limit(window);
+  const { rows } = await sql<{ counted: string; versionIds: string[] | null }>`
+    with matched as materialized (${matched}),
+    candidates as (
+      select c.version_id, c.created_at, ts_rank_cd(c.tsv, ${q}) as rank from (select * from matched limit ${window}) c
+      union
+      select c.version_id, c.created_at, ts_rank_cd(c.tsv, ${q}) from (${named}) c
+    ),
+    page as (
+      select c.version_id, c.rank, c.created_at from candidates c
+       order by c.rank desc, c.created_at desc, c.version_id
+       limit ${page.limit} offset ${page.offset}
     )
-    .select('c.versionId')
-    .orderBy('c.rank', 'desc')
-    .orderBy('c.createdAt', 'desc')
-    .orderBy('c.versionId')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+    select (select count(*) from matched) as counted,
+           (select json_agg(p.version_id order by p.rank desc, p.created_at desc, p.version_id) from page p) as "versionIds"`.execute(db);
+  const row = rows[0]!;
+  return { versionIds: row.versionIds ?? [], counted: Math.min(Number(row.counted), cap + 1) };
 }
 
 /**
@@ -139,20 +155,6 @@ export function matchingPage(db: Executor, user: Searcher, query: string, f: Fil
  */
 export async function withoutParallelWorkers(trx: Executor): Promise<void> {
   await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
-}
-
-/** How many versions match, counted up to `cap` (one more than the cap says there are more). */
-export async function countMatches(db: Executor, user: Searcher, query: string, f: Filters, cap: number): Promise<number> {
-  const row = await db
-    .selectFrom(
-      matches(db, user, query, f)
-        .select(sql<number>`1`.as('one'))
-        .limit(cap + 1)
-        .as('m'),
-    )
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
 }
 
 export type DocumentHitRow = {
