@@ -57,7 +57,8 @@ type Filters = Omit<DocumentSearchQuery, 'q' | 'page' | 'limit'>;
 
 /**
  * The versions the searcher may see that match the query and filters (not yet ordered or limited); `byName`: only
- * those whose names match (read from the names' own index: a name match is a match).
+ * those whose names match (read from the names' own index: a name match is a match). The version's own row is read
+ * only when a filter asks about it (type, uploader, day).
  */
 function matches(db: Executor, user: Searcher, query: string, f: Filters, byName = false) {
   const q = sql`${query}::tsquery`;
@@ -66,7 +67,6 @@ function matches(db: Executor, user: Searcher, query: string, f: Filters, byName
     .innerJoin('nodes as n', (j) =>
       j.onRef('n.id', '=', 't.nodeId').on('n.organizationId', '=', user.organizationId).on('n.binEntryId', 'is', null),
     )
-    .innerJoin('nodeVersions as v', (j) => j.onRef('v.id', '=', 't.versionId').on('v.organizationId', '=', user.organizationId))
     .where('t.organizationId', '=', user.organizationId)
     .where(byName ? sql<boolean>`ts_filter(t.tsv, '{a}') @@ ${q}` : sql<boolean>`t.tsv @@ ${q}`)
     .where('t.matterId', 'in', visibleMatters(db, user).select('matters.id'));
@@ -82,22 +82,30 @@ function matches(db: Executor, user: Searcher, query: string, f: Filters, byName
         .where(sql<boolean>`lower(matters.client_name) = ${client}`),
     );
   }
-  if (f.fileType !== undefined) {
-    const t = FILE_TYPES[f.fileType];
-    rows = rows.where(sql<boolean>`(lower(coalesce(v.mime_type, '')) = any(${t.mimes}::text[]) or n.name ~* ${t.names})`);
-  }
-  if (f.uploadedBy !== undefined) {
-    rows = rows.where('v.createdBy', 'in', (eb) =>
-      eb
-        .selectFrom('users')
-        .select('users.id')
-        .where('users.organizationId', '=', user.organizationId)
-        .where('users.publicId', '=', f.uploadedBy!),
-    );
-  }
-  if (f.dateFrom !== undefined) rows = rows.where('v.createdAt', '>=', new Date(`${f.dateFrom}T00:00:00Z`));
-  if (f.dateTo !== undefined) rows = rows.where('v.createdAt', '<', new Date(Date.parse(`${f.dateTo}T00:00:00Z`) + 86_400_000));
-  return rows;
+  if (f.fileType === undefined && f.uploadedBy === undefined && f.dateFrom === undefined && f.dateTo === undefined) return rows;
+  return rows.where((eb) => {
+    let version = eb
+      .selectFrom('nodeVersions as v')
+      .select(sql<number>`1`.as('one'))
+      .whereRef('v.id', '=', 't.versionId')
+      .where('v.organizationId', '=', user.organizationId);
+    if (f.fileType !== undefined) {
+      const t = FILE_TYPES[f.fileType];
+      version = version.where(sql<boolean>`(lower(coalesce(v.mime_type, '')) = any(${t.mimes}::text[]) or n.name ~* ${t.names})`);
+    }
+    if (f.uploadedBy !== undefined) {
+      version = version.where('v.createdBy', 'in', (sub) =>
+        sub
+          .selectFrom('users')
+          .select('users.id')
+          .where('users.organizationId', '=', user.organizationId)
+          .where('users.publicId', '=', f.uploadedBy!),
+      );
+    }
+    if (f.dateFrom !== undefined) version = version.where('v.createdAt', '>=', new Date(`${f.dateFrom}T00:00:00Z`));
+    if (f.dateTo !== undefined) version = version.where('v.createdAt', '<', new Date(Date.parse(`${f.dateTo}T00:00:00Z`) + 86_400_000));
+    return eb.exists(version);
+  });
 }
 
 /**
@@ -126,7 +134,10 @@ export async function matchingPage(
 ): Promise<{ versionIds: string[]; counted: number }> {
   const q = sql`${query}::tsquery`;
   const window = Math.max(RANK_WINDOW, page.offset + page.limit);
-  const columns = ['t.versionId', 't.tsv', 'v.createdAt'] as const;
+  const columns = ['t.versionId', 't.tsv'] as const;
+  // When each candidate was stored breaks ties in rank: read for the ranked candidates only.
+  const stored = (c: string) =>
+    sql`join node_versions v on v.id = ${sql.ref(`${c}.version_id`)} and v.organization_id = ${user.organizationId}`;
   const matched = matches(db, user, query, f)
     .select(columns)
     .limit(Math.max(cap + 1, window));
@@ -134,9 +145,9 @@ export async function matchingPage(
   const { rows } = await sql<{ counted: string; versionIds: string[] | null }>`
     with matched as materialized (${matched}),
     candidates as (
-      select c.version_id, c.created_at, ts_rank_cd(c.tsv, ${q}) as rank from (select * from matched limit ${window}) c
+      select c.version_id, v.created_at, ts_rank_cd(c.tsv, ${q}) as rank from (select * from matched limit ${window}) c ${stored('c')}
       union
-      select c.version_id, c.created_at, ts_rank_cd(c.tsv, ${q}) from (${named}) c
+      select c.version_id, v.created_at, ts_rank_cd(c.tsv, ${q}) from (${named}) c ${stored('c')}
     ),
     page as (
       select c.version_id, c.rank, c.created_at from candidates c
