@@ -425,7 +425,7 @@ export const scenario: Scenario = {
       return {
         variant: 'postgres',
         command:
-          'npm run bench -- document-search   # BENCH_DOC_COUNT=… (default 1,000,000), BENCH_REQUESTS=…, BENCH_DATABASE_URL=postgres://… for a given throw-away database',
+          'npm run bench -- document-search   # BENCH_DOC_COUNT=… (default 1,000,000), BENCH_REQUESTS=…, BENCH_DATABASE_URL=postgres://… for a given throw-away database (kept; BENCH_REUSE_SEED=1 searches its earlier seed again)',
         headline: `${fmtInt(docs)} file texts: worst p95 over HTTP ${ms(percentile(worst.http, 95))} ms (${worst.c.text}); ${met.length} of ${results.length} cases under ${TARGET_MS} ms; file_texts_tsv ${perGb(sizes.gin)} per GB of text`,
         summary: [
           `- ${fmtInt(docs)} file texts (${mib(sizes.body_bytes)} of text in all, about ${fmtInt(sizes.body_bytes / (docs + otherDocs))} bytes each, three pages) in ${fmtInt(matters)} matters of the signed-in organization and ${fmtInt(otherDocs)} in another, PostgreSQL ${pgVersion} on the same machine. ` +
