@@ -31,6 +31,10 @@ export const VISIBILITY = {
   archivalPanel: { rule: 'admin', call: 'GET /_api/system/archival-stats' },
   /** Settings → Security (feature flags, security tooling). */
   securitySettings: { rule: 'admin', call: 'POST /_api/settings/feature-flags' },
+  /** The Approvals page and its navigation entry (deciding another administrator's request). */
+  approvalsPage: { rule: 'admin', call: 'POST /_api/approvals/decide' },
+  /** Settings → Security → Approvals: which actions need a second administrator. */
+  approvalRules: { rule: 'admin', call: 'POST /_api/settings/approvals' },
   /** Reset MFA (member drawer). */
   resetMfa: { rule: 'resetMfa', call: 'POST /_api/settings/users/reset-mfa' },
   /** Settings → Organization (guests see none of the firm's details). */

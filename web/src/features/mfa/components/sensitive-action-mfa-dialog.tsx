@@ -23,7 +23,9 @@ function SensitiveActionMfaDialog({ request, userId, userMethod }: SensitiveActi
       requestKey={request?.id ?? null}
       title="Verification required"
       description={
-        method === 'email'
+        request?.demand.operation === 'APPROVE_REQUEST'
+          ? 'Approving takes a fresh code from your own second factor, every time. Enter it to approve the request.'
+          : method === 'email'
           ? 'MFA verification is required for this action. Send a code to your email, then enter it below.'
           : MSG.mfaRequired
       }
