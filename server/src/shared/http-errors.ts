@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { MSG, type ErrorReason } from '@strongroom/contracts';
+import { APPROVAL_MSG, MSG, type ErrorReason } from '@strongroom/contracts';
 import { redactUrl } from '../platform/http/redact-url.js';
 import { ApprovalPending } from './approval-pending.js';
 import { AppError } from './errors.js';
@@ -71,6 +71,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       (sqlState === '22P02' && /unicode|surrogate/i.test(`${err.message} ${(err as { detail?: string }).detail ?? ''}`))
     ) {
       return reply.status(400).send({ error: MSG.textNotAllowed, code: 'VALIDATION_ERROR' });
+    }
+    // The approval rules' floor of two active administrators, held by the database whatever path changed a user.
+    if (sqlState === 'SRA01') {
+      return reply.status(409).send({ error: APPROVAL_MSG.lastApprovers, code: 'CONFLICT_ERROR', details: { reason: 'SECOND_APPROVER_NEEDED' } });
     }
     if (sqlState === '54001') {
       return reply.status(400).send({ error: MSG.requestTooDeep, code: 'VALIDATION_ERROR' });

@@ -13,7 +13,7 @@
  * A route under /_api that declares nothing is refused when it is added, so no call is left unguarded by mistake.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ACCESS_RULES, MSG, type AccessSubject, type Role } from '@strongroom/contracts';
+import { ACCESS_RULES, APPROVAL_REASON_HEADER, MSG, type AccessSubject, type Role } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import { forbidden, type AppError } from '../../shared/errors.js';
 import { requestMeta } from '../../shared/request-meta.js';
@@ -103,6 +103,18 @@ async function stepUpFor(
   };
 }
 
+/** What the approvals feature needs of a governed request: its input, route, origin and approval-reason header. */
+function governedCallOf(request: FastifyRequest) {
+  const header = request.headers[APPROVAL_REASON_HEADER];
+  return {
+    body: request.body,
+    query: request.query,
+    path: request.routeOptions.url ?? '',
+    meta: requestMeta(request),
+    reasonHeader: typeof header === 'string' ? header : undefined,
+  };
+}
+
 function checkDeclaration(key: string, access: RouteAccess | undefined): asserts access is RouteAccess {
   if (!access) throw new Error(`${key} declares no access (config.access)`);
   if ((access.who === 'public' || access.who === 'optional') && !access.why) throw new Error(`${key}: a ${access.who} route says why`);
@@ -148,7 +160,7 @@ export function registerAccessGuard(app: FastifyInstance, ctx: AppContext): void
     }
     const plain = await stepUpFor(ctx, request, session, access.stepUp);
     // A change the organization puts behind a second approver is recorded as a request instead of being made.
-    const stepUp = access.governed ? await governedStepUp(ctx, request, session, access.governed, plain) : plain;
+    const stepUp = access.governed ? await governedStepUp(ctx, governedCallOf(request), session, access.governed, plain) : plain;
     const auth: AuthContext = { ...session, stepUp };
     request.auth = auth;
   });

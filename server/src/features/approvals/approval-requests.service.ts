@@ -6,22 +6,13 @@
  * request that could not run is never recorded. What remains in the transaction is the requester's code (spent)
  * and the request with its preview and audit entry. The call then answers 202 and nothing else of it runs.
  */
-import { sql } from 'kysely';
-import {
-  APPROVAL_MSG,
-  APPROVAL_REASON_HEADER,
-  APPROVAL_REQUEST_ACTIONS,
-  type ApprovalAction,
-  type ApprovalRequestAction,
-} from '@strongroom/contracts';
-import type { FastifyRequest } from 'fastify';
+import { APPROVAL_MSG, APPROVAL_REQUEST_ACTIONS, type ApprovalAction, type ApprovalRequestAction } from '@strongroom/contracts';
 import { ApprovalPending } from '../../shared/approval-pending.js';
 import { auditFor } from '../../shared/audit.js';
-import type { AppContext } from '../../shared/context.js';
-import { requestMeta } from '../../shared/request-meta.js';
+import type { AppContext, RequestMeta } from '../../shared/context.js';
 import type { GovernedDeclaration, StepUp } from '../../shared/route-access.js';
 import type { SessionContext } from '../sessions/index.js';
-import { insertApprovalRequest, readApprovalPolicy, type ApprovalPolicy } from './approvals.repository.js';
+import { insertApprovalRequest, readApprovalPolicy, rollbackToSavepoint, savepoint, type ApprovalPolicy } from './approvals.repository.js';
 import { queueApprovalMail } from './approval-mail.jobs.js';
 import { governedActionOf, type GovernedAction, type GovernedEffect } from './governed/index.js';
 
@@ -40,12 +31,20 @@ function recordedParameters(body: unknown): Record<string, unknown> {
   return rest;
 }
 
+/** A governed call as the access guard passes it: its validated input, route, origin and approval-reason header. */
+export type GovernedCall = { body: unknown; query: unknown; path: string; meta: RequestMeta; reasonHeader: string | undefined };
+
 /** The requester's reason: the call's own `reason` field, else the approval-reason header. */
-function reasonOf(request: FastifyRequest): string | null {
-  const own = (request.body as { reason?: unknown } | undefined)?.reason;
+function reasonOf(call: GovernedCall): string | null {
+  const own = (call.body as { reason?: unknown } | undefined)?.reason;
   if (typeof own === 'string' && own.trim() !== '') return own.trim().slice(0, 2000);
-  const header = request.headers[APPROVAL_REASON_HEADER];
-  return typeof header === 'string' && header.trim() !== '' ? decodeURIComponent(header).trim().slice(0, 2000) : null;
+  const header = call.reasonHeader;
+  if (header === undefined || header.trim() === '') return null;
+  try {
+    return decodeURIComponent(header).trim().slice(0, 2000);
+  } catch {
+    return header.trim().slice(0, 2000);
+  }
 }
 
 /**
@@ -55,13 +54,13 @@ function reasonOf(request: FastifyRequest): string | null {
  */
 export async function governedStepUp(
   ctx: AppContext,
-  request: FastifyRequest,
+  call: GovernedCall,
   session: SessionContext,
   declared: GovernedDeclaration | readonly GovernedDeclaration[],
   inner: StepUp,
 ): Promise<StepUp> {
-  const input = { body: request.body, query: request.query, user: session.user };
-  const path = request.routeOptions.url ?? '';
+  const input = { body: call.body, query: call.query, user: session.user };
+  const { path, meta } = call;
   const candidates = (Array.isArray(declared) ? declared : [declared]) as readonly GovernedDeclaration[];
   const applicable = candidates.filter((d) => !d.when || d.when(input));
   if (applicable.length === 0) return inner;
@@ -78,7 +77,7 @@ export async function governedStepUp(
         const auth = { ...session, stepUp: inner };
         let found: { entry: GovernedAction; effect: GovernedEffect } | null = null;
         for (const entry of entries) {
-          const effect = await entry.preview({ ctx, trx, auth, body: request.body, query: request.query });
+          const effect = await entry.preview({ ctx, trx, auth, body: call.body, query: call.query });
           if (effect) {
             found = { entry, effect };
             break;
@@ -86,20 +85,19 @@ export async function governedStepUp(
         }
         // Nothing here needs a second approver (a file, a small folder, a member who is not an administrator).
         if (!found) return { ran: true as const, result: await action(trx, via) };
-        await sql`savepoint governed_check`.execute(trx);
+        await savepoint(trx, 'governed_check');
         await action(trx, via);
-        await sql`rollback to savepoint governed_check`.execute(trx);
+        await rollbackToSavepoint(trx, 'governed_check');
         const expiresAt = new Date(Date.now() + policy.expiryHours * HOUR_MS);
-        const meta = requestMeta(request);
         const saved = await insertApprovalRequest(trx, {
           organizationId: session.user.organizationId,
           action: found.entry.action,
           requestedBy: session.user.id,
           requestIp: meta.ip,
-          reason: reasonOf(request),
+          reason: reasonOf(call),
           method: found.entry.route.method,
           path,
-          parameters: recordedParameters(request.body),
+          parameters: recordedParameters(call.body),
           preview: found.effect.preview,
           touches: found.effect.touches,
           expiresAt,
@@ -112,7 +110,7 @@ export async function governedStepUp(
             requestId: saved.id,
             action: found.entry.action,
             title: found.effect.preview.title,
-            reason: reasonOf(request),
+            reason: reasonOf(call),
             expiresAt: expiresAt.toISOString(),
             touches: found.effect.touches,
           },

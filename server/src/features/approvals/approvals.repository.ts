@@ -42,6 +42,18 @@ export async function saveApprovalPolicy(trx: Executor, organizationId: string, 
     .execute();
 }
 
+/**
+ * A savepoint in the caller's transaction, and the return to it: a governed call's change is made and undone
+ * there, so that it is checked exactly as it would run and leaves nothing behind. Locks taken after the
+ * savepoint are released with it.
+ */
+export async function savepoint(trx: Executor, name: 'governed_check'): Promise<void> {
+  await sql.raw(`savepoint ${name}`).execute(trx);
+}
+export async function rollbackToSavepoint(trx: Executor, name: 'governed_check'): Promise<void> {
+  await sql.raw(`rollback to savepoint ${name}`).execute(trx);
+}
+
 /** Active administrators of the organization: the people who can approve. */
 export async function countActiveAdministrators(db: Executor, organizationId: string): Promise<number> {
   const row = await db

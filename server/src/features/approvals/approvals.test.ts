@@ -130,6 +130,30 @@ describe('the rules', () => {
   });
 });
 
+describe('two administrators, kept', () => {
+  it('while any rule is on, a change that would leave fewer than two active administrators is refused', async () => {
+    const lead = await newOrganizationWithTotp(t, 'Pair Practice');
+    const partner = await addMember(t, lead.organizationId, 'admin', {}, 'Pia Partner');
+    await t.ctx.db
+      .insertInto('approvalSettings')
+      .values({ organizationId: lead.organizationId, actions: JSON.stringify(['ARCHIVE_AUDIT_LOGS']) })
+      .execute();
+    const publicId = (await t.ctx.db.selectFrom('users').select('publicId').where('id', '=', partner.userId).executeTakeFirstOrThrow()).publicId;
+    const res = await lead.client.post('/_api/settings/users/deactivate', { userId: publicId, mfaToken: await totp(lead) });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ error: APPROVAL_MSG.lastApprovers, details: { reason: 'SECOND_APPROVER_NEEDED' } });
+    const demote = await lead.client.post('/_api/settings/users/role', {
+      userId: publicId,
+      newRole: 'user',
+      reason: 'Stepping back from management',
+      mfaToken: await totp(lead),
+    });
+    expect(demote.statusCode).toBe(409);
+    const still = await t.ctx.db.selectFrom('users').select(['role', 'isActive']).where('id', '=', partner.userId).executeTakeFirstOrThrow();
+    expect(still).toEqual({ role: 'admin', isActive: true });
+  });
+});
+
 describe('a governed vault', () => {
   it('answers 202 with the preview, changes nothing, and runs once when another administrator approves', async () => {
     await setRules(['VAULT_MATTER']);
