@@ -55,7 +55,7 @@ export function getApprovalWaiting(): ApprovalRequiredResponse | null {
   return current;
 }
 
-export function subscribeApprovalWaiting(listener: Listener): () => void {
+function subscribeApprovalWaiting(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }

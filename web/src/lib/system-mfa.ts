@@ -55,9 +55,9 @@ function writeStored(tokens: StoredTokens): void {
  * (the server refuses a system token for it). Nothing is kept for them and no kept token is handed out for them,
  * whatever the risk class of the tokens held.
  */
-export const CODE_ONLY_OPERATIONS: readonly string[] = ['APPROVE_REQUEST'];
+const CODE_ONLY_OPERATIONS: readonly string[] = ['APPROVE_REQUEST'];
 
-export function isCodeOnlyOperation(operation: string): boolean {
+function isCodeOnlyOperation(operation: string): boolean {
   return CODE_ONLY_OPERATIONS.includes(operation);
 }
 

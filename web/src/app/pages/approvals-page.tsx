@@ -6,7 +6,7 @@ import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ErrorState } from '@/components/ui/error-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useCurrentUser } from '@/features/auth/hooks/use-current-user';
 import { APPROVALS_PAGE_SIZE, useApprovalsList } from '@/features/approvals/api/approvals';
 import { ApprovalsTable } from '@/features/approvals/components/approvals-table';
@@ -69,38 +69,8 @@ export function ApprovalsPage() {
   const total = list.data?.total ?? 0;
   const totalPages = Math.max(1, Math.ceil(total / APPROVALS_PAGE_SIZE));
   const waiting = list.data?.waitingForYou ?? 0;
-  return (
-    <div className="grid grid-cols-1 gap-6">
-      <PageHeader
-        title="Approvals"
-        description={
-          <>
-            Dangerous actions your organization puts behind a second administrator.{' '}
-            {list.data ? (
-              <span aria-live="polite">
-                {waiting === 0 ? 'Nothing is waiting for your decision.' : `${waiting} waiting for your decision.`}
-              </span>
-            ) : null}
-          </>
-        }
-        actions={
-          <Button variant="outline" onClick={() => void list.refetch()} loading={list.isFetching && !list.isLoading} loadingText="Refreshing...">
-            <RefreshCw aria-hidden="true" />
-            Refresh
-          </Button>
-        }
-      />
-      <Tabs value={status} onValueChange={(v) => go({ status: isStatus(v) ? v : 'pending' })}>
-        <div className="overflow-x-auto pb-1">
-          <TabsList aria-label="Request status" className="min-w-max">
-            {APPROVAL_STATUSES.map((s) => (
-              <TabsTrigger key={s} value={s}>
-                {TAB_LABELS[s]}
-              </TabsTrigger>
-            ))}
-          </TabsList>
-        </div>
-      </Tabs>
+  const content = (
+    <>
       {list.isError && !list.data ? (
         <Card>
           <ErrorState
@@ -132,6 +102,50 @@ export function ApprovalsPage() {
           </Button>
         </nav>
       ) : null}
+    </>
+  );
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader
+        title="Approvals"
+        description={
+          <>
+            Dangerous actions your organization puts behind a second administrator.{' '}
+            {list.data ? (
+              <span aria-live="polite">
+                {waiting === 0 ? 'Nothing is waiting for your decision.' : `${waiting} waiting for your decision.`}
+              </span>
+            ) : null}
+          </>
+        }
+        actions={
+          <Button
+            variant="outline"
+            onClick={() => void list.refetch()}
+            loading={list.isFetching && !list.isLoading}
+            loadingText="Refreshing..."
+          >
+            <RefreshCw aria-hidden="true" />
+            Refresh
+          </Button>
+        }
+      />
+      <Tabs value={status} onValueChange={(v) => go({ status: isStatus(v) ? v : 'pending' })}>
+        <div className="overflow-x-auto pb-1">
+          <TabsList aria-label="Request status" className="min-w-max">
+            {APPROVAL_STATUSES.map((s) => (
+              <TabsTrigger key={s} value={s}>
+                {TAB_LABELS[s]}
+              </TabsTrigger>
+            ))}
+          </TabsList>
+        </div>
+        {APPROVAL_STATUSES.map((s) => (
+          <TabsContent key={s} value={s} className="mt-4 grid gap-6">
+            {s === status ? content : null}
+          </TabsContent>
+        ))}
+      </Tabs>
     </div>
   );
 }

@@ -16,7 +16,7 @@ export const APPROVALS_PAGE_SIZE = 25;
 
 const listKey = (status: ApprovalStatus, page: number) => [...approvalsQueryKey, 'list', status, page] as const;
 const detailKey = (requestId: string) => [...approvalsQueryKey, 'detail', requestId] as const;
-export const approvalSettingsQueryKey = [...approvalsQueryKey, 'settings'] as const;
+const approvalSettingsQueryKey = [...approvalsQueryKey, 'settings'] as const;
 
 /** GET /_api/approvals/list: one status, one page, and how many requests wait for the caller's decision. */
 function listApprovals(status: ApprovalStatus, page: number, pageSize: number, signal?: AbortSignal): Promise<ApprovalsListResponse> {

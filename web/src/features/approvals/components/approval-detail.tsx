@@ -2,6 +2,7 @@ import { Info } from 'lucide-react';
 import { APPROVAL_MSG, type ApprovalRequestView } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { useDecideApproval } from '../api/approvals';
 import { actionLabel, formatApprovalTime, parameterText } from '../lib/approval-format';
 import { ApprovalPreviewView } from './approval-preview';
 import { ApprovalStatusBadge } from './approval-status-badge';
@@ -27,6 +28,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 
 /** One request: what it would do, who asked and why, the call as recorded, and how it was decided. */
 export function ApprovalDetail({ request, viewerId }: ApprovalDetailProps) {
+  const decide = useDecideApproval();
   const params = Object.entries(request.call.parameters);
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
@@ -100,7 +102,7 @@ export function ApprovalDetail({ request, viewerId }: ApprovalDetailProps) {
             {request.voidReason ? <Alert tone="warning">{request.voidReason}</Alert> : null}
             {request.status === 'approved' && !request.executedAt ? <Alert tone="info">{APPROVAL_MSG.approvedPending}</Alert> : null}
             {request.canDecide ? (
-              <DecideForm request={request} />
+              <DecideForm request={request} decide={decide} />
             ) : (
               <p className="flex gap-2 text-sm text-muted-foreground">
                 <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />

@@ -76,11 +76,7 @@ function PreviewFiles({ files, notListed }: { files: NonNullable<ApprovalPreview
           ))}
         </ul>
       </div>
-      {notListed > 0 ? (
-        <p className="text-xs text-muted-foreground">
-          and {notListed} more not listed here.
-        </p>
-      ) : null}
+      {notListed > 0 ? <p className="text-xs text-muted-foreground">and {notListed} more not listed here.</p> : null}
     </div>
   );
 }

@@ -49,6 +49,8 @@ const valuesOf = (s: ApprovalSettingsResponse): RulesForm => ({
 export function ApprovalRulesCard() {
   const headingId = useId();
   const settings = useApprovalSettings();
+  // Held here, not in the form: a saved change re-keys the form, and the save's callbacks must outlive it.
+  const update = useUpdateApprovalSettings();
   return (
     <Card role="region" aria-labelledby={headingId}>
       <CardHeader>
@@ -79,15 +81,14 @@ export function ApprovalRulesCard() {
             titleAs="h3"
           />
         ) : (
-          <RulesForm key={JSON.stringify(settings.data)} settings={settings.data} />
+          <RulesForm key={JSON.stringify(settings.data)} settings={settings.data} update={update} />
         )}
       </CardContent>
     </Card>
   );
 }
 
-function RulesForm({ settings }: { settings: ApprovalSettingsResponse }) {
-  const update = useUpdateApprovalSettings();
+function RulesForm({ settings, update }: { settings: ApprovalSettingsResponse; update: ReturnType<typeof useUpdateApprovalSettings> }) {
   const [notice, setNotice] = useState<{ tone: 'danger' | 'warning' | 'info'; text: string } | null>(null);
   const form = useForm<RulesForm>({ resolver: zodResolver(rulesForm), defaultValues: valuesOf(settings) });
   const { errors, isDirty } = form.formState;
@@ -168,7 +169,7 @@ function RulesForm({ settings }: { settings: ApprovalSettingsResponse }) {
         ))}
         {errors.actions?.message ? <p className="text-sm font-medium text-danger">{errors.actions.message}</p> : null}
       </fieldset>
-      <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid items-start gap-4 sm:grid-cols-3">
         {numberField(
           'expiryHours',
           'Requests expire after (hours)',
@@ -193,9 +194,7 @@ function RulesForm({ settings }: { settings: ApprovalSettingsResponse }) {
       </div>
       {settings.actions.length > 0 ? (
         <FormField label="Reason (optional)" hint="Shown to the administrator who approves this change." error={errors.reason?.message}>
-          {(c) => (
-            <textarea {...c} {...form.register('reason')} rows={2} className={cn(inputClasses, 'h-auto min-h-16 resize-y')} />
-          )}
+          {(c) => <textarea {...c} {...form.register('reason')} rows={2} className={cn(inputClasses, 'h-auto min-h-16 resize-y')} />}
         </FormField>
       ) : null}
       <Button type="submit" className="justify-self-start" disabled={locked || !isDirty} loading={update.isPending} loadingText="Saving...">

@@ -36,7 +36,7 @@ type ApprovalWaitingDialogProps = {
   canOpenApprovals: boolean;
 };
 
-export function ApprovalWaitingDialog({ answer, onClose, canOpenApprovals }: ApprovalWaitingDialogProps) {
+function ApprovalWaitingDialog({ answer, onClose, canOpenApprovals }: ApprovalWaitingDialogProps) {
   return (
     <Dialog open={answer !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
       {answer ? (
@@ -50,8 +50,8 @@ export function ApprovalWaitingDialog({ answer, onClose, canOpenApprovals }: App
           </DialogHeader>
           <ApprovalPreviewView preview={answer.preview} />
           <p className="text-sm text-muted-foreground">
-            The request expires on <span className="font-medium text-foreground">{formatApprovalTime(answer.expiresAt)}</span> if
-            nobody decides it.
+            The request expires on <span className="font-medium text-foreground">{formatApprovalTime(answer.expiresAt)}</span> if nobody
+            decides it.
           </p>
           <DialogFooter>
             {canOpenApprovals ? (
@@ -61,7 +61,7 @@ export function ApprovalWaitingDialog({ answer, onClose, canOpenApprovals }: App
                 </Link>
               </Button>
             ) : null}
-            <Button onClick={onClose}>Close</Button>
+            <Button onClick={onClose}>Done</Button>
           </DialogFooter>
         </DialogContent>
       ) : null}

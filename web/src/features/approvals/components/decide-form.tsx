@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Check, X } from 'lucide-react';
 import { APPROVAL_LIMITS, MSG, type ApprovalRequestView } from '@strongroom/contracts';
@@ -10,23 +10,26 @@ import { inputClasses } from '@/components/ui/input';
 import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
 import { cn } from '@/lib/class-names';
 import { toast } from '@/lib/toast';
-import { useDecideApproval } from '../api/approvals';
+import type { useDecideApproval } from '../api/approvals';
 import { decideFormSchema, type DecideFormValues } from '../lib/decide-form';
 
-type DecideFormProps = { request: ApprovalRequestView };
+type DecideFormProps = {
+  request: ApprovalRequestView;
+  /** Held by the detail view: a decision re-renders the request without this form, and the toast must still come. */
+  decide: ReturnType<typeof useDecideApproval>;
+};
 
 /**
  * Approve (the api client asks for a fresh code of the approver's second factor) or reject (a reason is needed).
  * Shown only for a request the caller may decide.
  */
-export function DecideForm({ request }: DecideFormProps) {
-  const decide = useDecideApproval();
+export function DecideForm({ request, decide }: DecideFormProps) {
   const [failure, setFailure] = useState<{ tone: 'danger' | 'warning'; text: string } | null>(null);
   const form = useForm<DecideFormValues>({
     resolver: zodResolver(decideFormSchema),
     defaultValues: { decision: 'approve', reason: '' },
   });
-  const decision = form.watch('decision');
+  const decision = useWatch({ control: form.control, name: 'decision' });
 
   const send = form.handleSubmit((values) => {
     setFailure(null);
