@@ -74,7 +74,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     // The approval rules' floor of two active administrators, held by the database whatever path changed a user.
     if (sqlState === 'SRA01') {
-      return reply.status(409).send({ error: APPROVAL_MSG.lastApprovers, code: 'CONFLICT_ERROR', details: { reason: 'SECOND_APPROVER_NEEDED' } });
+      return reply
+        .status(409)
+        .send({ error: APPROVAL_MSG.lastApprovers, code: 'CONFLICT_ERROR', details: { reason: 'SECOND_APPROVER_NEEDED' } });
     }
     if (sqlState === '54001') {
       return reply.status(400).send({ error: MSG.requestTooDeep, code: 'VALIDATION_ERROR' });

@@ -21,6 +21,7 @@ import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, conflict, forbidden, notFound } from '../../shared/errors.js';
 import type { StepUp } from '../../shared/route-access.js';
+import { shareAuthenticator } from '../mfa/index.js';
 import { findOrganization, findUserById } from '../users/index.js';
 import type { AuthContext, SessionContext } from '../sessions/index.js';
 import { lockApprovalRequest, setApprovalOutcome } from './approvals.repository.js';
@@ -99,6 +100,7 @@ export async function decideApproval(
       return { kind: 'expired' as const };
     }
     const requester = await findUserById(trx, r.requestedBy);
+    if (requester && (await shareAuthenticator(ctx, requester, user))) throw forbidden(APPROVAL_MSG.samePerson);
     const common = { requestId: r.id, action: r.action, title: titleOf(r), requesterName: requester?.fullName ?? null };
     if (input.decision === 'reject') {
       await setApprovalOutcome(trx, r.organizationId, r.id, {

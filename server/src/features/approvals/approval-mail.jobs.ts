@@ -8,7 +8,7 @@ import { findApprovalRequest, otherAdministrators } from './approvals.repository
  * when decided, to its requester. Queued in the transaction that made the request or the decision, sent by a
  * durable job, so a mail server that is down delays the mail and loses nothing.
  */
-export const APPROVAL_MAIL_JOB = 'approval-mail';
+const APPROVAL_MAIL_JOB = 'approval-mail';
 type ApprovalMailJob = { organizationId: string; requestId: string; event: 'requested' | 'decided' };
 
 export async function queueApprovalMail(ctx: AppContext, trx: Executor, job: ApprovalMailJob): Promise<void> {

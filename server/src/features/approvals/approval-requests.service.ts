@@ -19,7 +19,7 @@ import { governedActionOf, type GovernedAction, type GovernedEffect } from './go
 const HOUR_MS = 3_600_000;
 
 /** Whether the rules put an action behind a second approver; the rules themselves are, once any rule is on. */
-export function governs(policy: ApprovalPolicy, action: ApprovalRequestAction): boolean {
+function governs(policy: ApprovalPolicy, action: ApprovalRequestAction): boolean {
   if (action === 'CHANGE_APPROVAL_POLICY') return policy.actions.length > 0;
   return policy.actions.includes(action as ApprovalAction);
 }

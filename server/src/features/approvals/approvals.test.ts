@@ -138,7 +138,8 @@ describe('two administrators, kept', () => {
       .insertInto('approvalSettings')
       .values({ organizationId: lead.organizationId, actions: JSON.stringify(['ARCHIVE_AUDIT_LOGS']) })
       .execute();
-    const publicId = (await t.ctx.db.selectFrom('users').select('publicId').where('id', '=', partner.userId).executeTakeFirstOrThrow()).publicId;
+    const publicId = (await t.ctx.db.selectFrom('users').select('publicId').where('id', '=', partner.userId).executeTakeFirstOrThrow())
+      .publicId;
     const res = await lead.client.post('/_api/settings/users/deactivate', { userId: publicId, mfaToken: await totp(lead) });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ error: APPROVAL_MSG.lastApprovers, details: { reason: 'SECOND_APPROVER_NEEDED' } });
@@ -149,7 +150,11 @@ describe('two administrators, kept', () => {
       mfaToken: await totp(lead),
     });
     expect(demote.statusCode).toBe(409);
-    const still = await t.ctx.db.selectFrom('users').select(['role', 'isActive']).where('id', '=', partner.userId).executeTakeFirstOrThrow();
+    const still = await t.ctx.db
+      .selectFrom('users')
+      .select(['role', 'isActive'])
+      .where('id', '=', partner.userId)
+      .executeTakeFirstOrThrow();
     expect(still).toEqual({ role: 'admin', isActive: true });
   });
 });
@@ -225,6 +230,29 @@ describe('a governed vault', () => {
     // Decided once: a second decision is refused.
     const again = await second.client.post('/_api/approvals/decide', { requestId: body.requestId, decision: 'reject', reason: 'late' });
     expect(again.statusCode).toBe(409);
+  });
+
+  it('cannot be approved by another account enrolled in the requester’s own authenticator', async () => {
+    await setRules(['VAULT_MATTER']);
+    const matter = await matterWithFiles(1);
+    const res = await admin.client.post('/_api/vault/start', { matterId: matter.id, retentionYears: 3, mfaToken: await totp(admin) });
+    expect(res.statusCode).toBe(202);
+    const twin = await addMember(t, admin.organizationId, 'admin', {}, 'Ada Again');
+    await t.ctx.db
+      .updateTable('users')
+      .set({ mfaPrimaryMethod: 'totp', totpSecret: admin.totpSecret, totpLastUsedStep: null })
+      .where('id', '=', twin.userId)
+      .execute();
+    const code = currentTotp(admin.totpSecret);
+    const decided = await twin.client.post('/_api/approvals/decide', {
+      requestId: res.json().requestId,
+      decision: 'approve',
+      mfaToken: code,
+    });
+    expect(decided.statusCode).toBe(403);
+    expect(decided.json().error).toBe(APPROVAL_MSG.samePerson);
+    expect((await matterRow(matter.id)).isVaulted).toBe(false);
+    await t.ctx.db.updateTable('users').set({ isActive: false }).where('id', '=', twin.userId).execute();
   });
 
   it('is rejected with a reason, and nothing happens', async () => {
@@ -340,6 +368,110 @@ describe('other governed actions', () => {
     expect(res.json().preview.facts).toEqual(expect.arrayContaining([{ label: 'Files', value: '3' }]));
     const node = await t.ctx.db.selectFrom('nodes').select('binEntryId').where('id', '=', big.id).executeTakeFirstOrThrow();
     expect(node.binEntryId).toBeNull();
+  });
+});
+
+describe('each governed action, with the rule on and off', () => {
+  type Case = {
+    action: string;
+    /** Makes the call; answers its response. */
+    call(): Promise<{ statusCode: number; json(): { requestId?: string; preview?: { action: string } } }>;
+    /** The state the call changes, read back. */
+    state(): Promise<unknown>;
+  };
+  const flag = async () =>
+    (
+      await t.ctx.db
+        .selectFrom('featureFlags')
+        .select('enabled')
+        .where('organizationId', '=', admin.organizationId)
+        .where('flagName', '=', 'MFA_RETENTION_POLICIES')
+        .executeTakeFirst()
+    )?.enabled ?? true;
+  const cases = async (): Promise<Case[]> => {
+    const held = await matterWithFiles(1);
+    ok(
+      await admin.client.post('/_api/matters/legal-hold', {
+        matterId: held.id,
+        action: 'apply',
+        reason: 'Preservation letter received',
+        mfaToken: await totp(admin),
+      }),
+    );
+    const leaving = await addMember(t, admin.organizationId, 'admin', {}, 'Lee Leaving');
+    const leavingId = (await t.ctx.db.selectFrom('users').select('publicId').where('id', '=', leaving.userId).executeTakeFirstOrThrow())
+      .publicId;
+    return [
+      {
+        action: 'REMOVE_LEGAL_HOLD',
+        call: async () =>
+          admin.client.post('/_api/matters/legal-hold', { matterId: held.id, action: 'remove', mfaToken: await totp(admin) }),
+        state: async () => (await matterRow(held.id)).legalHold,
+      },
+      {
+        action: 'DISABLE_MFA_FLAG',
+        call: async () =>
+          admin.client.post('/_api/settings/feature-flags', {
+            flagsToUpdate: [{ flagName: 'MFA_RETENTION_POLICIES', enabled: false }],
+            mfaToken: await totp(admin),
+          }),
+        state: flag,
+      },
+      {
+        action: 'DEACTIVATE_ADMIN',
+        call: async () => admin.client.post('/_api/settings/users/deactivate', { userId: leavingId, mfaToken: await totp(admin) }),
+        state: async () =>
+          (await t.ctx.db.selectFrom('users').select('isActive').where('id', '=', leaving.userId).executeTakeFirstOrThrow()).isActive,
+      },
+    ];
+  };
+
+  it('with the rule on: 202, nothing changed, then changed once another administrator approves', async () => {
+    for (const c of await cases()) {
+      await setRules([c.action]);
+      const before = await c.state();
+      const res = await c.call();
+      expect(res.statusCode, c.action).toBe(202);
+      expect(res.json().preview?.action).toBe(c.action);
+      expect(await c.state(), c.action).toEqual(before);
+      const decided = ok(
+        await second.client.post('/_api/approvals/decide', {
+          requestId: res.json().requestId,
+          decision: 'approve',
+          mfaToken: await totp(second),
+        }),
+      );
+      expect(decided.request.executedAt, c.action).not.toBeNull();
+      expect(await c.state(), c.action).not.toEqual(before);
+    }
+  });
+
+  it('with the rule off: the call runs at once', async () => {
+    await setRules(['ARCHIVE_AUDIT_LOGS']);
+    // The safeguard the first test turned off is on again.
+    ok(
+      await admin.client.post('/_api/settings/feature-flags', {
+        flagsToUpdate: [{ flagName: 'MFA_RETENTION_POLICIES', enabled: true }],
+        mfaToken: await totp(admin),
+      }),
+    );
+    for (const c of await cases()) {
+      const before = await c.state();
+      const res = await c.call();
+      expect(res.statusCode, c.action).toBe(200);
+      expect(await c.state(), c.action).not.toEqual(before);
+    }
+  });
+
+  it('archiving audit logs waits with the rule on; a dry run never does', async () => {
+    await setRules(['ARCHIVE_AUDIT_LOGS']);
+    const dry = await admin.client.post('/_api/system/archive-audit-logs', { dryRun: true, mfaToken: await totp(admin) });
+    expect(dry.statusCode).toBe(200);
+    const res = await admin.client.post('/_api/system/archive-audit-logs', { dryRun: false, mfaToken: await totp(admin) });
+    expect(res.statusCode).toBe(202);
+    expect(res.json().preview).toMatchObject({ action: 'ARCHIVE_AUDIT_LOGS', cannotBeUndone: true });
+    const runs = await t.ctx.db.selectFrom('auditArchivalRuns').select('id').where('organizationId', '=', admin.organizationId).execute();
+    expect(runs).toEqual([]);
   });
 });
 

@@ -4,5 +4,3 @@ export { approvalsRoutes } from './approvals.routes.js';
 export { defineApprovalJobs } from './approvals.jobs.js';
 export { governedStepUp } from './approval-requests.service.js';
 export { governedRoutes } from './governed/index.js';
-// The organization's rules as stored (the disposition review reads its lead time).
-export { readApprovalPolicy } from './approvals.repository.js';

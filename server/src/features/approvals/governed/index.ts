@@ -4,7 +4,7 @@ import { deleteLargeFolder, removeLegalHold, vaultMatter } from './matters.js';
 import { archiveAuditLogs, changeApprovalPolicy, disableMfaFlag } from './organization.js';
 import { deactivateAdmin, deactivateByManage, grantByManage, grantByPermissions, grantByRole } from './people.js';
 
-export type { GovernedAction, GovernedEffect, GovernedInput } from './governed-action.js';
+export type { GovernedAction, GovernedEffect } from './governed-action.js';
 
 /** Every governed action's preview and execution, one entry per route that can ask for it. */
 const GOVERNED_ACTIONS: readonly GovernedAction[] = [
