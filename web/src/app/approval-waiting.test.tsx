@@ -55,7 +55,7 @@ describe('vaulting a matter that needs a second administrator', { timeout: 20_00
     const { user } = renderWithClient(
       <MemoryRouter>
         <VaultMatterDialog matter={matter} open onOpenChange={onOpenChange} />
-        <ApprovalWaitingHost canOpenApprovals />
+        <ApprovalWaitingHost canOpenRequest />
         <MfaHost />
         <Toaster />
       </MemoryRouter>,

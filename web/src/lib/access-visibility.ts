@@ -33,6 +33,8 @@ export const VISIBILITY = {
   securitySettings: { rule: 'admin', call: 'POST /_api/settings/feature-flags' },
   /** The Approvals page and its navigation entry (deciding another administrator's request). */
   approvalsPage: { rule: 'admin', call: 'POST /_api/approvals/decide' },
+  /** The link to one's own approval request from the waiting dialog (a member reads their own requests). */
+  approvalRequest: { rule: 'member', call: 'GET /_api/approvals/detail' },
   /** Settings → Security → Approvals: which actions need a second administrator. */
   approvalRules: { rule: 'admin', call: 'POST /_api/settings/approvals' },
   /** Reset MFA (member drawer). */

@@ -75,7 +75,7 @@ export function AppShell({ user, session, onLogout, children }: AppShellProps) {
           </SheetContent>
         </Sheet>
         <SessionExpiryNotice expiresAt={session?.expiresAt} />
-        <ApprovalWaitingHost canOpenApprovals={showApprovals} />
+        <ApprovalWaitingHost canOpenRequest={shows(user, 'approvalRequest')} />
       </div>
     </TooltipProvider>
   );

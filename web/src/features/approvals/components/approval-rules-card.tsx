@@ -151,7 +151,7 @@ function RulesForm({ settings, update }: { settings: ApprovalSettingsResponse; u
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-describedby={tooFewAdmins ? explanationId : undefined}>
+    <form onSubmit={onSubmit} noValidate className="grid gap-5">
       {tooFewAdmins ? (
         <Alert tone="warning" id={explanationId} title="A second administrator is needed">
           {APPROVAL_MSG.secondApproverNeeded} Your organization has {settings.activeAdministrators} active administrator
@@ -159,7 +159,7 @@ function RulesForm({ settings, update }: { settings: ApprovalSettingsResponse; u
         </Alert>
       ) : null}
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
-      <fieldset className="grid gap-2" disabled={locked}>
+      <fieldset className="grid gap-2" disabled={locked} aria-describedby={tooFewAdmins ? explanationId : undefined}>
         <legend className="mb-2 text-sm font-medium">Needs a second administrator</legend>
         {APPROVAL_ACTIONS.map((action) => (
           <label key={action} className={cn('flex items-start gap-3 text-sm', locked && 'opacity-60')}>

@@ -11,15 +11,15 @@ import { formatApprovalTime } from '../lib/approval-format';
 import { ApprovalPreviewView } from './approval-preview';
 
 type ApprovalWaitingHostProps = {
-  /** Administrators get a link to the request on the Approvals page. */
-  canOpenApprovals: boolean;
+  /** A link to the request's page (a member reads their own requests; guests have none). */
+  canOpenRequest: boolean;
 };
 
 /**
  * Mounted once in the signed-in shell: whenever a governed call answers 202 APPROVAL_REQUIRED (the api client
  * announces it), this says that nothing has changed yet and shows what the request would do.
  */
-export function ApprovalWaitingHost({ canOpenApprovals }: ApprovalWaitingHostProps) {
+export function ApprovalWaitingHost({ canOpenRequest }: ApprovalWaitingHostProps) {
   const waiting = useApprovalWaiting();
   const queryClient = useQueryClient();
   const requestId = waiting?.requestId;
@@ -27,16 +27,16 @@ export function ApprovalWaitingHost({ canOpenApprovals }: ApprovalWaitingHostPro
   useEffect(() => {
     if (requestId) void queryClient.invalidateQueries({ queryKey: approvalsQueryKey });
   }, [requestId, queryClient]);
-  return <ApprovalWaitingDialog answer={waiting} onClose={dismissApprovalWaiting} canOpenApprovals={canOpenApprovals} />;
+  return <ApprovalWaitingDialog answer={waiting} onClose={dismissApprovalWaiting} canOpenRequest={canOpenRequest} />;
 }
 
 type ApprovalWaitingDialogProps = {
   answer: ApprovalRequiredResponse | null;
   onClose: () => void;
-  canOpenApprovals: boolean;
+  canOpenRequest: boolean;
 };
 
-function ApprovalWaitingDialog({ answer, onClose, canOpenApprovals }: ApprovalWaitingDialogProps) {
+function ApprovalWaitingDialog({ answer, onClose, canOpenRequest }: ApprovalWaitingDialogProps) {
   return (
     <Dialog open={answer !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
       {answer ? (
@@ -54,7 +54,7 @@ function ApprovalWaitingDialog({ answer, onClose, canOpenApprovals }: ApprovalWa
             decides it.
           </p>
           <DialogFooter>
-            {canOpenApprovals ? (
+            {canOpenRequest ? (
               <Button variant="outline" asChild>
                 <Link to={`/approvals/${encodeURIComponent(answer.requestId)}`} onClick={onClose}>
                   View the request
