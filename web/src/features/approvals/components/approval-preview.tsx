@@ -32,7 +32,7 @@ export function ApprovalPreviewView({ preview, titleAs: Title = 'h3' }: Approval
         </p>
       ) : null}
       {preview.facts.length > 0 ? (
-        <dl className="grid gap-x-4 gap-y-2 rounded-md border border-border bg-muted/40 p-4 text-sm sm:grid-cols-[minmax(8rem,auto)_1fr]">
+        <dl className="grid gap-x-4 gap-y-2 rounded-md border border-border bg-muted/40 p-4 text-sm grid-cols-[minmax(5.5rem,auto)_1fr] sm:grid-cols-[minmax(8rem,auto)_1fr]">
           {preview.facts.map((fact, i) => (
             <div key={`${fact.label}-${i}`} className="contents">
               <dt className="text-muted-foreground">{fact.label}</dt>
