@@ -186,7 +186,6 @@ test('asking to vault a matter waits for approval and shows what would happen', 
   await ada.setViewportSize({ width: 1440, height: 900 });
   await waiting.getByRole('link', { name: 'View the request' }).click();
   await expect(ada).toHaveURL(/\/approvals\/[0-9a-f-]{36}$/);
-  await expect(ada.getByRole('main').getByText('Not vaulted', { exact: false })).toHaveCount(0);
 });
 
 test('Ada cannot decide her own request', async () => {
