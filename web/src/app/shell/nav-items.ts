@@ -1,7 +1,15 @@
 import type { Role } from '@strongroom/contracts';
-import { Archive, FileSearch, FolderKanban, LayoutDashboard, LifeBuoy, ScrollText, Settings, type LucideIcon } from 'lucide-react';
+import { Archive, FileSearch, Stamp, FolderKanban, LayoutDashboard, LifeBuoy, ScrollText, Settings, type LucideIcon } from 'lucide-react';
 
-export type NavItem = { label: string; to: string; icon: LucideIcon; end?: boolean; forGuests?: boolean };
+export type NavItem = {
+  label: string;
+  to: string;
+  icon: LucideIcon;
+  end?: boolean;
+  forGuests?: boolean;
+  /** Shown only to whom the shell says may see it (the Approvals page: administrators). */
+  approvals?: boolean;
+};
 
 /** The side navigation. */
 const NAV_ITEMS: NavItem[] = [
@@ -10,6 +18,7 @@ const NAV_ITEMS: NavItem[] = [
   { label: 'Search', to: '/search', icon: FileSearch },
   { label: 'Vault', to: '/vault', icon: Archive },
   { label: 'Audit Logs', to: '/audit-logs', icon: ScrollText },
+  { label: 'Approvals', to: '/approvals', icon: Stamp, approvals: true },
   { label: 'Settings', to: '/settings', icon: Settings, forGuests: true },
   { label: 'Help', to: '/help', icon: LifeBuoy, forGuests: true },
 ];
@@ -27,6 +36,7 @@ export function guestMayOpen(pathname: string): boolean {
   return GUEST_PATHS.includes(pathname) || MATTER_PAGE.test(pathname);
 }
 
-export function navItemsFor(role: Role): NavItem[] {
-  return role === 'guest' ? NAV_ITEMS.filter((i) => i.forGuests) : NAV_ITEMS;
+export function navItemsFor(role: Role, showApprovals = false): NavItem[] {
+  const items = showApprovals ? NAV_ITEMS : NAV_ITEMS.filter((i) => !i.approvals);
+  return role === 'guest' ? items.filter((i) => i.forGuests) : items;
 }
