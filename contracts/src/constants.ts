@@ -172,6 +172,9 @@ export const ERROR_REASONS = [
   'NOT_HELD',
   /** What was asked for does not exist yet (a vault certificate before its transfer completed). */
   'NOT_READY',
+  /** The disposition review: the matter is not waiting for a decision, or its review was decided already. */
+  'NOT_IN_QUEUE',
+  'ALREADY_DECIDED',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

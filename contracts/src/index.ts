@@ -29,3 +29,4 @@ export * from './file-text.js';
 export * from './notifications.js';
 export * from './preview.js';
 export * from './approvals.js';
+export * from './disposition.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { text } from './common.js';
 import { matterIdSchema, matterSchema } from './matters.js';
 import { nodeTreeSchema } from './nodes.js';
+import { certificateDispositionSchema } from './disposition.js';
 
 /** Legal hold and the vault: texts, limits and the shapes of their calls. */
 export const VAULT_MSG = {
@@ -275,6 +276,8 @@ export const vaultCertificatePayload = z.object({
   totals: z.object({ files: z.number().int(), versions: z.number().int().optional(), bytes: z.number().int() }),
   auditChainHead: z.object({ sequence: z.number().int(), hash: z.string() }).nullable(),
   storeProtection: storeProtectionSchema.optional(),
+  /** Certificates of destruction: the disposition review that approved it (absent from those issued before reviews). */
+  disposition: certificateDispositionSchema.optional(),
 });
 export type VaultCertificatePayload = z.infer<typeof vaultCertificatePayload>;
 export const signedCertificateSchema = z.object({

@@ -318,8 +318,9 @@ export async function adminEmails(db: Executor, organizationId: string): Promise
 // ---------------------------------------------------------------- retention end
 
 /**
- * Vaulted matters whose retention has ended, that are not under legal hold, whose transfer completed and that
- * have no destruction certificate yet: the matters retention end still has to finish.
+ * Vaulted matters whose retention has ended, that are not under legal hold, whose transfer completed, whose
+ * destruction was approved for this retention end and that have no destruction certificate yet: the matters
+ * retention end still has to finish.
  */
 export function mattersDueForDestruction(db: Executor, now: Date, limit: number, organizationId?: string) {
   return db
@@ -332,6 +333,18 @@ export function mattersDueForDestruction(db: Executor, now: Date, limit: number,
     .where('m.retentionExpiresAt', 'is not', null)
     .where('m.retentionExpiresAt', '<=', now)
     .where('t.state', '=', 'completed')
+    // Approved in the disposition review for this very retention end (checked again under the matter's lock).
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('dispositionReviews as r')
+          .select('r.id')
+          .whereRef('r.matterId', '=', 'm.id')
+          .whereRef('r.organizationId', '=', 'm.organizationId')
+          .whereRef('r.retentionExpiresAt', '=', 'm.retentionExpiresAt')
+          .where('r.status', '=', 'approved'),
+      ),
+    )
     .where((eb) =>
       eb.not(
         eb.exists(
