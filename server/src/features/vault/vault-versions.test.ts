@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SignedCertificate } from '@strongroom/contracts';
 import { type LocalBlobStore } from '../../platform/storage/local-store.js';
+import { runDispositionReview } from '../disposition/disposition.jobs.js';
 import { currentTotp } from '../mfa/index.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import {
@@ -223,6 +224,17 @@ describe('vaulting a matter whose files have versions', () => {
     await t.ctx.jobs.runDueJobs([VAULT_TRANSFER_JOB]);
     const objects = await objectsOf(m.id);
     expect(objects).toHaveLength(4);
+    // The disposition review queues it, and an administrator approves its destruction.
+    expect(await runDispositionReview(t.ctx, new Date(), admin.organizationId)).toMatchObject({ queued: 1 });
+    await t.ctx.db.updateTable('users').set({ totpLastUsedStep: null }).where('id', '=', admin.userId).execute();
+    ok(
+      await admin.client.post('/_api/disposition/decide', {
+        matterId: m.id,
+        decision: 'destroy',
+        reason: 'Retention over',
+        mfaToken: currentTotp(admin.totpSecret),
+      }),
+    );
     await vi.waitFor(
       () => {
         if (Date.now() <= ends.getTime()) throw new Error('retention has not ended yet');
