@@ -100,7 +100,9 @@ if (payload && typeof payload === 'object') {
       ? disposition.approvedBy.map((a) => `${a?.name ?? '?'} <${a?.email ?? '?'}>`).join(', ')
       : '?';
     const request = disposition.requestId ? `approval request ${disposition.requestId}` : 'no second approver required';
-    lines.push(`Destruction approved by: ${approvers} on ${disposition.approvedAt ?? '?'} (review ${disposition.reviewId ?? '?'}, ${request})`);
+    lines.push(
+      `Destruction approved by: ${approvers} on ${disposition.approvedAt ?? '?'} (review ${disposition.reviewId ?? '?'}, ${request})`,
+    );
   }
   lines.push(`Signed by key: ${result.doc.keyId ?? '?'}`);
 }

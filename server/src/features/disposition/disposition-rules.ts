@@ -31,4 +31,3 @@ export function requireDecidable(matter: MatterRow, review: ReviewRow | undefine
   if (body.decision === 'extend') extendedEnd(matter, body.retainUntil);
   return review;
 }
-

@@ -71,7 +71,13 @@ async function queueOrganization(ctx: AppContext, organizationId: string, now: D
         trx,
         'DISPOSITION_QUEUED',
         { table: 'matters', id: r.matterId },
-        { matterId: r.matterId, matterName: r.matterName, reviewId: r.id, retentionExpiresAt: r.retentionExpiresAt.toISOString(), again: true },
+        {
+          matterId: r.matterId,
+          matterName: r.matterName,
+          reviewId: r.id,
+          retentionExpiresAt: r.retentionExpiresAt.toISOString(),
+          again: true,
+        },
       );
       run.requeued += 1;
     });

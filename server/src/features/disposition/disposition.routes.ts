@@ -24,7 +24,11 @@ const REVIEWERS = {
 export const DISPOSITION_DECIDE_ACCESS = {
   who: 'signed-in',
   allow: [{ rule: 'admin', deny: DISPOSITION_MSG.decideDenied }],
-  stepUp: { operation: 'MFA_VAULT_OPERATIONS', accepts: 'code-or-token', when: ({ body }) => (body as { decision?: unknown }).decision === 'destroy' },
+  stepUp: {
+    operation: 'MFA_VAULT_OPERATIONS',
+    accepts: 'code-or-token',
+    when: ({ body }) => (body as { decision?: unknown }).decision === 'destroy',
+  },
   governed: { action: 'DESTROY_AT_RETENTION_END', when: ({ body }) => (body as { decision?: unknown }).decision === 'destroy' },
 } as const satisfies RouteAccess;
 

@@ -16,6 +16,7 @@ import {
   createMatter,
   freePort,
   newOrganizationWithTotp,
+  newTotpAdmin,
   ok,
   sha256,
   uploadFile,
@@ -24,9 +25,6 @@ import {
 import { verifyCertificateCli } from '../../../test/process-helpers.js';
 import { certificateBytes, verifyCertificate } from '../../platform/signing.js';
 import { currentTotp } from '../mfa/index.js';
-import { newTotpSecret } from '../mfa/totp.js';
-import { runRetentionEnd } from '../vault/vault-retention.jobs.js';
-import { VAULT_TRANSFER_JOB } from '../vault/vault-transfer.jobs.js';
 import { runDispositionReview } from './disposition.jobs.js';
 
 const DAY = 86_400_000;
@@ -39,19 +37,20 @@ beforeAll(async () => {
   const port = await freePort();
   t = await createTestApp({ JOB_RUNNER: 'off', APP_URL: `http://127.0.0.1:${port}` });
   admin = await newOrganizationWithTotp(t, 'Disposal & Co LLP');
-  second = await addTotpAdmin(admin.organizationId, 'Bea Second');
+  second = await newTotpAdmin(t, admin.organizationId, 'Bea Second');
 });
 afterAll(async () => {
   for (const d of tempDirs) await fs.rm(d, { recursive: true, force: true });
   await t.shutdown();
 });
 
-/** A second administrator of the organization, with an authenticator (its secret stored as set up). */
-async function addTotpAdmin(organizationId: string, name: string): Promise<TotpMember> {
-  const m = await addMember(t, organizationId, 'admin', {}, name);
-  const secret = newTotpSecret();
-  await t.ctx.db.updateTable('users').set({ mfaEnabled: true, mfaPrimaryMethod: 'totp', totpSecret: secret }).where('id', '=', m.userId).execute();
-  return { ...m, totpSecret: secret };
+const VAULT_TRANSFER_JOB = 'vault-transfer';
+const VAULT_RETENTION_JOB = 'vault-retention-end';
+
+/** A run of retention end (the vault's daily job), now. */
+async function runRetentionEnd() {
+  await t.ctx.jobs.enqueue(t.ctx.db, VAULT_RETENTION_JOB, {});
+  expect(await t.ctx.jobs.runDueJobs([VAULT_RETENTION_JOB])).toEqual({ completed: 1, failed: 0 });
 }
 
 /** A fresh code of the member's authenticator (its last used step forgotten, as a minute later). */
@@ -91,7 +90,12 @@ async function decide(m: TotpMember, body: Record<string, unknown>) {
 
 const objectsOf = (matterId: string) => t.ctx.db.selectFrom('vaultObjects').selectAll().where('matterId', '=', matterId).execute();
 const destruction = (matterId: string) =>
-  t.ctx.db.selectFrom('vaultCertificates').selectAll().where('matterId', '=', matterId).where('kind', '=', 'destruction').executeTakeFirst();
+  t.ctx.db
+    .selectFrom('vaultCertificates')
+    .selectAll()
+    .where('matterId', '=', matterId)
+    .where('kind', '=', 'destruction')
+    .executeTakeFirst();
 const until = (d: Date) =>
   vi.waitFor(
     () => {
@@ -127,7 +131,7 @@ describe('the disposition queue', () => {
     await t.ctx.db.deleteFrom('approvalSettings').where('organizationId', '=', admin.organizationId).execute();
 
     // An unreviewed matter past its end is kept: retention end destroys nothing of it.
-    await runRetentionEnd(t.ctx, new Date(), admin.organizationId);
+    await runRetentionEnd();
     expect((await objectsOf(past.id)).every((o) => o.state === 'vaulted')).toBe(true);
     expect(await destruction(past.id)).toBeUndefined();
     expect((await list(admin.client, 'overdue')).items.map((i) => i.matterId)).toContain(past.id);
@@ -137,17 +141,25 @@ describe('the disposition queue', () => {
     const org = await newOrganizationWithTotp(t, 'Reminded LLP');
     const m = await vaulted('Overdue For Reminder', new Date(Date.now() + 1000), 1, org);
     await until(m.ends);
-    const mailsTo = () => t.sink.messages.filter((x) => JSON.stringify(x).includes(org.email) && /disposition decision/.test(JSON.stringify(x)));
+    const mailsTo = () =>
+      t.sink.messages.filter((x) => JSON.stringify(x).includes(org.email) && /disposition decision/.test(JSON.stringify(x)));
     const now = new Date();
     expect(await runDispositionReview(t.ctx, now, org.organizationId)).toMatchObject({ queued: 1, reminders: 1, mailed: 1 });
     await vi.waitFor(() => expect(mailsTo()).toHaveLength(1), { timeout: 5000, interval: 25 });
     // The same day again: nothing more.
-    expect(await runDispositionReview(t.ctx, new Date(now.getTime() + 60_000), org.organizationId)).toMatchObject({ reminders: 0, mailed: 0 });
+    expect(await runDispositionReview(t.ctx, new Date(now.getTime() + 60_000), org.organizationId)).toMatchObject({
+      reminders: 0,
+      mailed: 0,
+    });
     const reminders = () => auditActions(t, org.organizationId).then((a) => a.filter((e) => e.action === 'DISPOSITION_REMINDER'));
     expect(await reminders()).toHaveLength(1);
     expect((await reminders())[0]!.details).toMatchObject({ overdue: 1 });
     const notes = ok(await org.client.get('/_api/notifications?limit=50'));
-    expect(notes.notifications.some((n: { action: string; sentence: string }) => n.action === 'DISPOSITION_REMINDER' && /reminded/.test(n.sentence))).toBe(true);
+    expect(
+      notes.notifications.some(
+        (n: { action: string; sentence: string }) => n.action === 'DISPOSITION_REMINDER' && /reminded/.test(n.sentence),
+      ),
+    ).toBe(true);
     // The next day: one more.
     expect(await runDispositionReview(t.ctx, new Date(now.getTime() + DAY), org.organizationId)).toMatchObject({ reminders: 1 });
     expect(await reminders()).toHaveLength(2);
@@ -163,10 +175,10 @@ describe('deciding', () => {
     expect(res.message).toBe(DISPOSITION_MSG.approved);
     expect(res.item).toMatchObject({ status: 'approved', approvedBy: [{ userId: admin.userId, email: admin.email }] });
     // Before the end: nothing goes.
-    await runRetentionEnd(t.ctx, new Date(), admin.organizationId);
+    await runRetentionEnd();
     expect((await objectsOf(m.id)).every((o) => o.state === 'vaulted')).toBe(true);
     await until(m.ends);
-    expect(await runRetentionEnd(t.ctx, new Date(), admin.organizationId)).toMatchObject({ mattersFinished: 1 });
+    await runRetentionEnd();
     expect((await objectsOf(m.id)).every((o) => o.state === 'destroyed')).toBe(true);
     expect((await itemOf(admin.client, m.id))?.status).toBe('destroyed');
 
@@ -198,7 +210,7 @@ describe('deciding', () => {
     await until(m.ends);
     await runDispositionReview(t.ctx, new Date(), admin.organizationId);
     expect(ok(await decide(admin, { matterId: m.id, decision: 'destroy' })).message).toBe(DISPOSITION_MSG.approvedNow);
-    expect(await runRetentionEnd(t.ctx, new Date(), admin.organizationId)).toMatchObject({ mattersFinished: 1 });
+    await runRetentionEnd();
     expect(await destruction(m.id)).toBeDefined();
   });
 
@@ -218,7 +230,7 @@ describe('deciding', () => {
     const res = ok(await decide(admin, { matterId: held.id, decision: 'hold', reason: 'Subpoena expected' }));
     expect(res).toMatchObject({ message: DISPOSITION_MSG.held, item: { status: 'held', legalHold: true } });
     await until(held.ends);
-    expect(await runRetentionEnd(t.ctx, new Date(), admin.organizationId)).toMatchObject({ mattersFinished: 0 });
+    await runRetentionEnd();
     for (const m of [approved, held]) {
       expect((await objectsOf(m.id)).every((o) => o.state === 'vaulted')).toBe(true);
       expect(await destruction(m.id)).toBeUndefined();
@@ -255,10 +267,12 @@ describe('deciding', () => {
       expect((await t.ctx.store.vaultInfo(o.objectKey))?.lock?.retainUntil).toEqual(expected);
     }
     await until(m.ends);
-    await runRetentionEnd(t.ctx, new Date(), admin.organizationId);
+    await runRetentionEnd();
     expect((await objectsOf(m.id)).every((o) => o.state === 'vaulted')).toBe(true);
     expect(await destruction(m.id)).toBeUndefined();
-    expect((await auditActions(t, admin.organizationId)).some((e) => e.action === 'DISPOSITION_EXTENDED' && e.targetId === m.id)).toBe(true);
+    expect((await auditActions(t, admin.organizationId)).some((e) => e.action === 'DISPOSITION_EXTENDED' && e.targetId === m.id)).toBe(
+      true,
+    );
   });
 });
 
@@ -270,7 +284,11 @@ describe('who may read and decide', () => {
     const outsider = await addMember(t, admin.organizationId, 'user', { canViewVaulted: false }, 'Oscar Outside');
     expect((await itemOf(viewer.client, m.id))?.canDecide).toBe(false);
     expect((await outsider.client.get('/_api/disposition/list')).statusCode).toBe(403);
-    const refused = await viewer.client.post('/_api/disposition/decide', { matterId: m.id, decision: 'destroy', reason: 'Not mine to decide' });
+    const refused = await viewer.client.post('/_api/disposition/decide', {
+      matterId: m.id,
+      decision: 'destroy',
+      reason: 'Not mine to decide',
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.body).toContain(DISPOSITION_MSG.decideDenied);
 
@@ -300,9 +318,15 @@ describe('who may read and decide', () => {
     expect(loser.json().error).toBe(DISPOSITION_MSG.alreadyDecided('Approved for destruction'));
     const review = await t.ctx.db.selectFrom('dispositionReviews').selectAll().where('matterId', '=', m.id).executeTakeFirstOrThrow();
     const winner = a.statusCode === 200 ? admin : second;
-    expect(review).toMatchObject({ status: 'approved', decidedBy: winner.userId, decisionReason: a.statusCode === 200 ? 'First approval' : 'Second approval' });
+    expect(review).toMatchObject({
+      status: 'approved',
+      decidedBy: winner.userId,
+      decisionReason: a.statusCode === 200 ? 'First approval' : 'Second approval',
+    });
     expect(review.approvedBy).toEqual([expect.objectContaining({ userId: winner.userId })]);
-    const decisions = (await auditActions(t, admin.organizationId)).filter((e) => e.targetId === m.id && e.action === 'DISPOSITION_APPROVED');
+    const decisions = (await auditActions(t, admin.organizationId)).filter(
+      (e) => e.targetId === m.id && e.action === 'DISPOSITION_APPROVED',
+    );
     expect(decisions).toHaveLength(1);
     // A hold after the approval is still taken: it stops the destruction.
     const held = await decide(second, { matterId: m.id, decision: 'hold', reason: 'Keep it for the audit' });

@@ -68,7 +68,12 @@ export async function setObjectRetainUntil(db: Executor, organizationId: string,
 }
 
 /** Records the transfer's later retention end (the certificate of a transfer still finishing locks to it). */
-export async function setTransferRetention(db: Executor, organizationId: string, matterId: string, retentionExpiresAt: Date): Promise<void> {
+export async function setTransferRetention(
+  db: Executor,
+  organizationId: string,
+  matterId: string,
+  retentionExpiresAt: Date,
+): Promise<void> {
   await db
     .updateTable('vaultTransfers')
     .set({ retentionExpiresAt })

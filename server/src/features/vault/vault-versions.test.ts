@@ -12,7 +12,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SignedCertificate } from '@strongroom/contracts';
 import { type LocalBlobStore } from '../../platform/storage/local-store.js';
-import { runDispositionReview } from '../disposition/disposition.jobs.js';
 import { currentTotp } from '../mfa/index.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import {
@@ -225,7 +224,8 @@ describe('vaulting a matter whose files have versions', () => {
     const objects = await objectsOf(m.id);
     expect(objects).toHaveLength(4);
     // The disposition review queues it, and an administrator approves its destruction.
-    expect(await runDispositionReview(t.ctx, new Date(), admin.organizationId)).toMatchObject({ queued: 1 });
+    await t.ctx.jobs.enqueue(t.ctx.db, 'disposition-review', {});
+    expect(await t.ctx.jobs.runDueJobs(['disposition-review'])).toEqual({ completed: 1, failed: 0 });
     await t.ctx.db.updateTable('users').set({ totpLastUsedStep: null }).where('id', '=', admin.userId).execute();
     ok(
       await admin.client.post('/_api/disposition/decide', {

@@ -880,7 +880,12 @@ describe.each(lockSuites)('S3 Object Lock against $endpoint', (target) => {
   it('extends a retention with PutObjectRetention and never shortens it', async () => {
     const key = `vault/${randomUUID()}/${randomUUID()}/${randomUUID()}`;
     const first = soon();
-    await store.putLocked({ key, body: Buffer.from('{}'), contentType: 'application/json', lock: { mode: 'COMPLIANCE', retainUntil: first, legalHold: false } });
+    await store.putLocked({
+      key,
+      body: Buffer.from('{}'),
+      contentType: 'application/json',
+      lock: { mode: 'COMPLIANCE', retainUntil: first, legalHold: false },
+    });
     const later = new Date(first.getTime() + 60_000);
     await store.extendRetention(key, later);
     const lock = (await store.vaultInfo(key))?.lock;

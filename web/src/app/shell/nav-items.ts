@@ -1,14 +1,25 @@
 import type { Role } from '@strongroom/contracts';
-import { Archive, FileSearch, FolderKanban, LayoutDashboard, LifeBuoy, ScrollText, Settings, type LucideIcon } from 'lucide-react';
+import {
+  Archive,
+  CalendarClock,
+  FileSearch,
+  FolderKanban,
+  LayoutDashboard,
+  LifeBuoy,
+  ScrollText,
+  Settings,
+  type LucideIcon,
+} from 'lucide-react';
 
-export type NavItem = { label: string; to: string; icon: LucideIcon; end?: boolean; forGuests?: boolean };
+export type NavItem = { label: string; to: string; icon: LucideIcon; end?: boolean; forGuests?: boolean; adminOnly?: boolean };
 
 /** The side navigation. */
 const NAV_ITEMS: NavItem[] = [
   { label: 'Dashboard', to: '/', icon: LayoutDashboard, end: true },
   { label: 'Matters', to: '/matters', icon: FolderKanban, forGuests: true },
   { label: 'Search', to: '/search', icon: FileSearch },
-  { label: 'Vault', to: '/vault', icon: Archive },
+  { label: 'Vault', to: '/vault', icon: Archive, end: true },
+  { label: 'Disposition', to: '/vault/disposition', icon: CalendarClock, adminOnly: true },
   { label: 'Audit Logs', to: '/audit-logs', icon: ScrollText },
   { label: 'Settings', to: '/settings', icon: Settings, forGuests: true },
   { label: 'Help', to: '/help', icon: LifeBuoy, forGuests: true },
@@ -28,5 +39,6 @@ export function guestMayOpen(pathname: string): boolean {
 }
 
 export function navItemsFor(role: Role): NavItem[] {
-  return role === 'guest' ? NAV_ITEMS.filter((i) => i.forGuests) : NAV_ITEMS;
+  if (role === 'guest') return NAV_ITEMS.filter((i) => i.forGuests);
+  return role === 'admin' ? NAV_ITEMS : NAV_ITEMS.filter((i) => !i.adminOnly);
 }

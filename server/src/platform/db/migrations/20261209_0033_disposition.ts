@@ -32,7 +32,9 @@ export const disposition: Migration = {
       approved_at timestamptz,
       unique (organization_id, matter_id, retention_expires_at)
     )`.execute(db);
-    await sql`create index disposition_reviews_org_status on disposition_reviews (organization_id, status, retention_expires_at)`.execute(db);
+    await sql`create index disposition_reviews_org_status on disposition_reviews (organization_id, status, retention_expires_at)`.execute(
+      db,
+    );
     await sql`create table disposition_reminder_days (
       organization_id uuid not null references organizations (id) on delete cascade,
       day text not null check (day ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'),
