@@ -76,7 +76,8 @@ export const APPROVAL_MSG = {
   notFound: 'Approval request not found.',
   ownRequest: 'You cannot approve or reject your own request: another administrator must decide it.',
   samePerson: 'This account shares its second factor with the requester’s, so it cannot approve the request.',
-  alreadyDecided: (status: ApprovalStatus) => `This request is no longer waiting for a decision (${APPROVAL_STATUS_LABELS[status].toLowerCase()}).`,
+  alreadyDecided: (status: ApprovalStatus) =>
+    `This request is no longer waiting for a decision (${APPROVAL_STATUS_LABELS[status].toLowerCase()}).`,
   expired: 'This request has expired: ask again if it is still needed.',
   approvedDone: 'Approved. The action has been carried out.',
   approvedPending: 'Approved. The action is being carried out.',
@@ -86,8 +87,7 @@ export const APPROVAL_MSG = {
   invalidAction: `actions must list only: ${APPROVAL_ACTIONS.join(', ')}.`,
   duplicateAction: 'Each action can be listed once.',
   secondApproverNeeded: 'Approval rules need a second active administrator: invite or promote one first.',
-  lastApprovers:
-    'Approval rules are on and need two active administrators: this change would leave fewer. Turn the rules off first.',
+  lastApprovers: 'Approval rules are on and need two active administrators: this change would leave fewer. Turn the rules off first.',
   expiryRange: `Requests expire after ${APPROVAL_LIMITS.expiryHoursMin} to ${APPROVAL_LIMITS.expiryHoursMax} hours.`,
   folderFilesRange: `The folder size must be ${APPROVAL_LIMITS.folderFilesMin} to ${APPROVAL_LIMITS.folderFilesMax.toLocaleString('en-US')} files.`,
   dispositionLeadRange: `Disposition review starts ${APPROVAL_LIMITS.dispositionLeadDaysMin} to ${APPROVAL_LIMITS.dispositionLeadDaysMax} days before retention ends.`,

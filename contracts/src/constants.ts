@@ -172,9 +172,12 @@ export const ERROR_REASONS = [
   'NOT_HELD',
   /** What was asked for does not exist yet (a vault certificate before its transfer completed). */
   'NOT_READY',
-  /** The disposition review: the matter is not waiting for a decision, or its review was decided already. */
-  'NOT_IN_QUEUE',
+  /** An approval request was decided already (approved, rejected, expired or void); a disposition review too. */
   'ALREADY_DECIDED',
+  /** Approval rules need a second active administrator to approve. */
+  'SECOND_APPROVER_NEEDED',
+  /** The disposition review: the matter is not waiting for a decision. */
+  'NOT_IN_QUEUE',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

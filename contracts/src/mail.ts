@@ -4,6 +4,20 @@
  * subjects end up in logs, notifications and mail listings.
  */
 export const MAIL = {
+  approvalRequested: (p: { requester: string; title: string; summary: string; expiresAt: string; link: string }) => ({
+    subject: 'Strongroom: a request is waiting for your approval',
+    text:
+      `${p.requester} asks to: ${p.title}\n\n${p.summary}\n\n` +
+      `Nothing has changed yet. Read the request and approve or reject it here (it expires ${p.expiresAt}):\n${p.link}\n`,
+  }),
+
+  approvalDecided: (p: { title: string; outcome: string; decider: string; reason: string | null; link: string }) => ({
+    subject: 'Strongroom: your request was decided',
+    text:
+      `Your request to ${p.title.charAt(0).toLowerCase()}${p.title.slice(1)} was ${p.outcome} by ${p.decider}.\n` +
+      `${p.reason ? `Reason: ${p.reason}\n` : ''}\nSee the request here:\n${p.link}\n`,
+  }),
+
   passwordReset: (p: { link: string; minutes: number }) => ({
     subject: 'Reset your Strongroom password',
     text:

@@ -14,6 +14,7 @@ import { defineArchivalJobs } from './features/archival/archival.jobs.js';
 import { defineNotificationJobs } from './features/notifications/index.js';
 import { defineDispositionJobs } from './features/disposition/disposition.jobs.js';
 import { defineDocumentTextJobs } from './features/search/index.js';
+import { defineApprovalJobs } from './features/approvals/index.js';
 import type { AppContext } from './shared/context.js';
 
 export function defineJobs(ctx: AppContext): void {
@@ -29,4 +30,5 @@ export function defineJobs(ctx: AppContext): void {
   defineNotificationJobs(ctx);
   defineDispositionJobs(ctx);
   defineDocumentTextJobs(ctx);
+  defineApprovalJobs(ctx);
 }

@@ -27,6 +27,7 @@ import {
   PASSWORD,
   pendingSignIn,
   pendingStandardUpload,
+  pendingApprovalRequest,
   presignedPut,
   randomIds,
   resetTokenFor,
@@ -52,6 +53,7 @@ export type IdKind =
   | 'undoId'
   | 'binEntryId'
   | 'auditLogId'
+  | 'approvalRequestId'
   | 'organizationId';
 
 export type IdProbe = {
@@ -97,6 +99,8 @@ export function idValue(w: OrgWorld, kind: IdKind): string | number {
       return w.binEntry.id;
     case 'auditLogId':
       return w.auditLogId;
+    case 'approvalRequestId':
+      return w.approvalRequest.id;
     case 'organizationId':
       return w.organizationId;
   }
@@ -561,6 +565,28 @@ export const SAMPLES: Record<string, OperationSample> = {
     ],
   },
   'GET /_api/settings/search': { build: async () => ({}), idProbes: [] },
+  'GET /_api/approvals/list': { build: async () => ({ query: { status: 'pending' } }), idProbes: [] },
+  'GET /_api/approvals/detail': {
+    build: async ({ me }) => ({ query: { requestId: me.approvalRequest.id } }),
+    idProbes: [{ set: { 'query.requestId': 'approvalRequestId' } }],
+  },
+  // A fresh request each time: a decision uses it up.
+  'POST /_api/approvals/decide': {
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      const requestId = await pendingApprovalRequest(t, me.organizationId);
+      return { client: p.client, body: { requestId, decision: 'reject', reason: 'Not needed', mfaToken: currentTotp(p.totpSecret!) } };
+    },
+    idProbes: [{ set: { 'body.requestId': 'approvalRequestId' } }],
+  },
+  'GET /_api/settings/approvals': { build: async () => ({}), idProbes: [] },
+  'POST /_api/settings/approvals': {
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      return { client: p.client, body: { actions: [], mfaToken: currentTotp(p.totpSecret!) } };
+    },
+    idProbes: [],
+  },
   'POST /_api/settings/search': { build: async () => ({ body: { language: 'english', ocrLanguages: ['eng'] } }), idProbes: [] },
   'POST /_api/settings/search/reindex': {
     // One re-index runs at a time: the one an earlier sample started is taken as finished.

@@ -40,6 +40,11 @@ afterAll(() => t?.shutdown());
  * sign-in email takes a code; a change of name alone does not).
  */
 const TRIGGERS: Record<string, (req: ProbeRequest) => ProbeRequest> = {
+  // Approving takes a code; rejecting does not.
+  'POST /_api/approvals/decide': (req) => {
+    const { reason: _reason, ...body } = req.body as Record<string, unknown>;
+    return { ...req, body: { ...body, decision: 'approve' } };
+  },
   'POST /_api/settings/profile': (req) => ({
     ...req,
     body: { ...(req.body as object), email: `${uniqueName('moved').replace(/\W+/g, '.')}@firm.test` },

@@ -26,6 +26,8 @@ const FAILPOINT_NAMES = [
   'archival.after-object-write',
   /** The file-text job read a file's text and has not written it yet. */
   'search.text.after-read',
+  /** An approval was committed and the approved action has not run yet. */
+  'approvals.after-approve',
 ] as const;
 export type FailpointName = (typeof FAILPOINT_NAMES)[number];
 

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { MSG, type ErrorReason } from '@strongroom/contracts';
+import { APPROVAL_MSG, MSG, type ErrorReason } from '@strongroom/contracts';
 import { redactUrl } from '../platform/http/redact-url.js';
+import { ApprovalPending } from './approval-pending.js';
 import { AppError } from './errors.js';
 
 /**
@@ -12,6 +13,8 @@ import { AppError } from './errors.js';
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    // A governed call recorded for a second approver: accepted, nothing changed yet.
+    if (err instanceof ApprovalPending) return reply.status(202).send(err.answer);
     if (err instanceof AppError) {
       if (err.code === 'RATE_LIMIT_EXCEEDED') {
         const retry = (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
@@ -68,6 +71,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
       (sqlState === '22P02' && /unicode|surrogate/i.test(`${err.message} ${(err as { detail?: string }).detail ?? ''}`))
     ) {
       return reply.status(400).send({ error: MSG.textNotAllowed, code: 'VALIDATION_ERROR' });
+    }
+    // The approval rules' floor of two active administrators, held by the database whatever path changed a user.
+    if (sqlState === 'SRA01') {
+      return reply
+        .status(409)
+        .send({ error: APPROVAL_MSG.lastApprovers, code: 'CONFLICT_ERROR', details: { reason: 'SECOND_APPROVER_NEEDED' } });
     }
     if (sqlState === '54001') {
       return reply.status(400).send({ error: MSG.requestTooDeep, code: 'VALIDATION_ERROR' });

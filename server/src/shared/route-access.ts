@@ -29,7 +29,7 @@ export type StepUpOperation = SystemMfaOperation | 'UPDATE_PROFILE_EMAIL' | 'APP
 type StepUpFlag = Extract<FeatureFlagName, `MFA_${string}`>;
 
 /** What the step-up predicate sees: the validated input and who is asking. */
-export type StepUpInput = { body: unknown; query: unknown; user: { email: string; role: Role } };
+type StepUpInput = { body: unknown; query: unknown; user: { email: string; role: Role } };
 
 /**
  * A route whose change the organization may put behind a second administrator (Settings → Security → Approvals).
@@ -78,13 +78,13 @@ export type RouteAccess =
       /** Checked in order; the first that does not hold answers 403 with its text. Absent: anyone signed in. */
       allow?: AccessRule | readonly AllowRule[];
       stepUp?: StepUpDeclaration;
-      governed?: GovernedDeclaration;
+      governed?: GovernedDeclaration | readonly GovernedDeclaration[];
       /** A body or query field that may name the caller's organization; any other value answers 403. */
       organizationField?: { name: string; deny: string };
     };
 
 /** How the change was allowed: a code, a system token, no step-up needed, or an approved request run for its requester. */
-export type StepUpVia = 'code' | 'system-token' | 'not-required' | 'approval';
+type StepUpVia = 'code' | 'system-token' | 'not-required' | 'approval';
 
 /**
  * The step-up of one request, as the guard decided it from the route's declaration, the organization's flags and

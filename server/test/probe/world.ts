@@ -45,6 +45,8 @@ export type OrgWorld = {
   binEntry: { id: string };
   /** An audit entry of the organization everyone in it may see (the matter's creation). */
   auditLogId: string;
+  /** A pending approval request of another administrator's (a change of the approval rules). */
+  approvalRequest: { id: string };
 };
 
 function ok(res: LightMyRequestResponse, what: string) {
@@ -275,6 +277,38 @@ export async function resetTokenFor(t: TestApp, organizationId: string) {
   return { token, person };
 }
 
+/**
+ * A pending approval request by a new administrator of the organization: a change of the approval rules to none,
+ * whose approval changes nothing (it is void: no rule was on when it is decided).
+ */
+export async function pendingApprovalRequest(t: TestApp, organizationId: string): Promise<string> {
+  const requester = await addPerson(t, organizationId, 'admin', { signIn: false });
+  const row = await t.ctx.db
+    .insertInto('approvalRequests')
+    .values({
+      organizationId,
+      action: 'CHANGE_APPROVAL_POLICY',
+      requestedBy: requester.userId,
+      requestIp: null,
+      reason: 'Fewer approvals',
+      method: 'POST',
+      path: '/_api/settings/approvals',
+      parameters: JSON.stringify({ actions: [] }),
+      preview: JSON.stringify({
+        action: 'CHANGE_APPROVAL_POLICY',
+        title: 'Change which actions need a second approver',
+        summary: 'The approval rules change as listed.',
+        cannotBeUndone: false,
+        facts: [{ label: 'Turned off', value: 'Vault a matter' }],
+      }),
+      touches: JSON.stringify({ policy: '{"actions":["VAULT_MATTER"]}' }),
+      expiresAt: new Date(Date.now() + 72 * 3_600_000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
   const admin = await setUpAdmin(t, name);
   const c = admin.client;
@@ -313,6 +347,7 @@ export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
     undo: { id: undoId },
     binEntry: { id: binEntryId },
     auditLogId: String(log.id),
+    approvalRequest: { id: await pendingApprovalRequest(t, admin.organizationId) },
   };
 }
 

@@ -6,16 +6,19 @@
  * 2. the role and permission rules, in order (403 with the rule's text);
  * 3. a body or query field naming an organization must name the caller's (403);
  * 4. the step-up: the organization's flag and the route's predicate decide whether it is required, and the MFA
- *    code or token is read once, the X-MFA-Token header first, then the body's `mfaToken`, then the query's.
+ *    code or token is read once, the X-MFA-Token header first, then the body's `mfaToken`, then the query's;
+ * 5. a governed change (the organization's approval rules name it): the step-up records a request for a second
+ *    approver instead of making the change (features/approvals).
  * The service receives `auth.stepUp` and calls `run` once the request is known to be acceptable.
  * A route under /_api that declares nothing is refused when it is added, so no call is left unguarded by mistake.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ACCESS_RULES, MSG, type AccessSubject, type Role } from '@strongroom/contracts';
+import { ACCESS_RULES, APPROVAL_REASON_HEADER, MSG, type AccessSubject, type Role } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import { forbidden, type AppError } from '../../shared/errors.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import type { AllowRule, RouteAccess, StepUp, StepUpDeclaration } from '../../shared/route-access.js';
+import { governedStepUp } from '../approvals/index.js';
 import { isFlagEnabled } from '../feature-flags/index.js';
 import { freshCodeRequired, withFreshMfa } from '../mfa/index.js';
 import { sessionFor, type AuthContext, type SessionContext } from '../sessions/index.js';
@@ -100,6 +103,18 @@ async function stepUpFor(
   };
 }
 
+/** What the approvals feature needs of a governed request: its input, route, origin and approval-reason header. */
+function governedCallOf(request: FastifyRequest) {
+  const header = request.headers[APPROVAL_REASON_HEADER];
+  return {
+    body: request.body,
+    query: request.query,
+    path: request.routeOptions.url ?? '',
+    meta: requestMeta(request),
+    reasonHeader: typeof header === 'string' ? header : undefined,
+  };
+}
+
 function checkDeclaration(key: string, access: RouteAccess | undefined): asserts access is RouteAccess {
   if (!access) throw new Error(`${key} declares no access (config.access)`);
   if ((access.who === 'public' || access.who === 'optional') && !access.why) throw new Error(`${key}: a ${access.who} route says why`);
@@ -143,7 +158,10 @@ export function registerAccessGuard(app: FastifyInstance, ctx: AppContext): void
         if (value !== undefined && value !== session.user.organizationId) throw forbidden(deny);
       }
     }
-    const auth: AuthContext = { ...session, stepUp: await stepUpFor(ctx, request, session, access.stepUp) };
+    const plain = await stepUpFor(ctx, request, session, access.stepUp);
+    // A change the organization puts behind a second approver is recorded as a request instead of being made.
+    const stepUp = access.governed ? await governedStepUp(ctx, governedCallOf(request), session, access.governed, plain) : plain;
+    const auth: AuthContext = { ...session, stepUp };
     request.auth = auth;
   });
 }

@@ -8,7 +8,7 @@ import type { FastifyDynamicSwaggerOptions, SwaggerTransform, SwaggerTransformOb
 import type { FastifySchema } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { API_VERSION, errorResponse } from '@strongroom/contracts';
+import { API_VERSION, approvalRequiredResponse, errorResponse } from '@strongroom/contracts';
 import type { AllowRule, RouteAccess, StepUpDeclaration } from '../../shared/route-access.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -178,8 +178,26 @@ const transform: SwaggerTransform = (input) => {
     };
     schema.description = [schema.description, stepUpSentence(access.stepUp)].filter(Boolean).join('\n\n');
   }
+  const governed = access && 'governed' in access && access.governed ? [access.governed].flat().map((g) => g.action) : [];
+  if (governed.length > 0) {
+    schema['x-strongroom-governed'] = governed;
+    schema.description = [
+      schema.description,
+      `Can need a second approver (${governed.join(', ')}), when the organization's approval rules say so: the call is then ` +
+        'checked, recorded as an approval request and answered 202 APPROVAL_REQUIRED with the preview of its effect; ' +
+        'nothing changes until another administrator approves it (POST /_api/approvals/decide).',
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+  }
   const methods = [input.route.method].flat();
-  const declared = schema.response ?? {};
+  const declared = { ...(schema.response ?? {}) };
+  if (governed.length > 0) {
+    declared[202] = {
+      description: 'APPROVAL_REQUIRED: recorded for a second approver; nothing has changed yet.',
+      content: { 'application/json': { schema: z.toJSONSchema(approvalRequiredResponse, { target: 'draft-2020-12', io: 'output' }) } },
+    };
+  }
   schema.response = { ...refusalsOf(`${methods[0]} ${url}`, url, access, schema), ...declared };
   // A download (a file, a document, a stream) declares no JSON answer: its success is named all the same.
   if (!Object.keys(declared).some((status) => status.startsWith('2'))) {

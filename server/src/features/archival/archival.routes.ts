@@ -38,6 +38,7 @@ const archive = {
       accepts: 'code-or-token',
       readOnly: { operation: 'VIEW_ARCHIVAL_STATS', when: ({ body }) => (body as { dryRun?: boolean } | undefined)?.dryRun !== false },
     },
+    governed: { action: 'ARCHIVE_AUDIT_LOGS', when: ({ body }) => (body as { dryRun?: boolean } | undefined)?.dryRun === false },
   },
 } as const satisfies { access: RouteAccess };
 /**

@@ -48,6 +48,13 @@ export function archivalCutoff(now: Date): Date {
   return new Date(now.getTime() - ARCHIVAL_LIMITS.archiveAfterDays * DAY_MS);
 }
 
+/** What an archival run started now would move: the entries before the cut-off not archived yet. */
+export async function archivalPreview(db: Executor, organizationId: string, now = new Date()) {
+  const cutoff = archivalCutoff(now);
+  const counts = await archivalCounts(db, organizationId, cutoff);
+  return { cutoff, archivable: counts.archivable, oldest: counts.oldest, newest: counts.newest };
+}
+
 // ---------------------------------------------------------------- stats
 
 /** GET /_api/system/archival-stats: administrators, system MFA (VIEW_ARCHIVAL_STATS). */

@@ -2,15 +2,16 @@
  * What a destroy decision would do, for the approvers of a governed one (DESTROY_AT_RETENTION_END): every file and
  * version that would go, with its sha256 (the first APPROVAL_LIMITS.previewFilesMax listed, the rest counted), and
  * the state it depends on (`touches`): the matter's hold, its retention end, the review's state and the set of vault
- * objects. Any of these changing before the approval voids the request.
+ * objects. Any of these changing before the approval voids the request, as does a matter no longer decidable then.
  */
 import { createHash } from 'node:crypto';
 import { APPROVAL_LIMITS, APPROVAL_MSG, type ApprovalPreview, type DispositionDecideRequest } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
-import { getVisibleMatter } from '../matters/index.js';
+import { AppError } from '../../shared/errors.js';
+import { getVisibleMatter, type MatterRow } from '../matters/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { filesInVault } from '../vault/index.js';
-import { reviewOfEnd } from './disposition.repository.js';
+import { reviewOfEnd, type ReviewRow } from './disposition.repository.js';
 import { requireDecidable } from './disposition-rules.js';
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -39,12 +40,20 @@ export async function destroyEffect(
 ): Promise<{ preview: ApprovalPreview; touches: Record<string, string> } | null> {
   if (body.decision !== 'destroy') return null;
   const { organizationId } = auth.user;
-  const matter = await getVisibleMatter(trx, auth.user, body.matterId);
-  const review = requireDecidable(
-    matter,
-    matter.retentionExpiresAt ? await reviewOfEnd(trx, organizationId, matter.id, matter.retentionExpiresAt, false) : undefined,
-    body,
-  );
+  let matter: MatterRow;
+  let review: ReviewRow;
+  try {
+    matter = await getVisibleMatter(trx, auth.user, body.matterId);
+    const current = matter.retentionExpiresAt
+      ? await reviewOfEnd(trx, organizationId, matter.id, matter.retentionExpiresAt, false)
+      : undefined;
+    review = requireDecidable(matter, current, body);
+  } catch (err) {
+    // A decision the review refuses is not governed: it runs, and is refused with its own answer; at approval,
+    // a matter no longer decidable (held, extended, decided) voids the request.
+    if (err instanceof AppError) return null;
+    throw err;
+  }
   const end = matter.retentionExpiresAt!;
   const files = await filesInVault(trx, organizationId, matter.id);
   const distinct = new Set(files.map((f) => f.nodeId)).size;

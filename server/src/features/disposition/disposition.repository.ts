@@ -260,3 +260,22 @@ export function activeAdministrators(db: Executor, organizationId: string) {
     .orderBy('id')
     .execute();
 }
+
+/**
+ * The approved, not yet carried out, request of a second administrator that this destroy decision runs under
+ * (read in the transaction that holds the request's lock), with who approved it; undefined when there is none.
+ */
+export function approvalOfDestroy(db: Executor, organizationId: string, requesterId: number, matterId: string) {
+  return db
+    .selectFrom('approvalRequests')
+    .select(['id', 'decidedBy'])
+    .where('organizationId', '=', organizationId)
+    .where('action', '=', 'DESTROY_AT_RETENTION_END')
+    .where('status', '=', 'approved')
+    .where('executedAt', 'is', null)
+    .where('requestedBy', '=', requesterId)
+    .where(sql<string>`parameters->>'matterId'`, '=', matterId)
+    .orderBy('decidedAt', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -27,10 +27,12 @@ import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { notFound } from '../../shared/errors.js';
 import { setHoldLocked } from '../legal-hold/index.js';
 import { getVisibleMatter, lockVisibleMatter, setMatterRetention } from '../matters/index.js';
+import type { StepUp } from '../../shared/route-access.js';
 import type { AuthContext } from '../sessions/index.js';
 import { extendedEnd, requireDecidable } from './disposition-rules.js';
 import { extendVaultRetention, filesInVault } from '../vault/index.js';
 import {
+  approvalOfDestroy,
   countReviews,
   dispositionLeadDays,
   listReviews,
@@ -43,10 +45,22 @@ import {
 } from './disposition.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** How the decision's step-up passed: a code, a token, not needed, or an approved request run for its requester. */
+type StepUpVia = Parameters<Parameters<StepUp['run']>[0]>[1];
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /** The approval a governed decision ran under: the request and who approved it (besides its requester). */
-export type DecisionApproval = { requestId: string; approvers: Approver[] };
+type DecisionApproval = { requestId: string; approvers: Approver[] };
+
+/** When the decision runs as an approved request (via 'approval'): that request and its approver. */
+async function approvalOf(trx: Executor, auth: AuthContext, matterId: string, via: StepUpVia): Promise<DecisionApproval | null> {
+  if (via !== 'approval') return null;
+  const { organizationId } = auth.user;
+  const request = await approvalOfDestroy(trx, organizationId, auth.user.id, matterId);
+  if (!request) return null;
+  const people = await peopleOf(trx, organizationId, request.decidedBy === null ? [] : [request.decidedBy]);
+  return { requestId: request.id, approvers: [...people.values()] };
+}
 
 type Row = Awaited<ReturnType<typeof listReviews>>[number];
 
@@ -125,7 +139,7 @@ async function decideLocked(
   auth: AuthContext,
   body: DispositionDecideRequest,
   meta: RequestMeta,
-  approval: DecisionApproval | null,
+  via: StepUpVia,
 ): Promise<{ review: ReviewRow; message: string }> {
   const { user } = auth;
   const matter = await lockVisibleMatter(trx, user, body.matterId);
@@ -140,6 +154,7 @@ async function decideLocked(
   const common = { matterId: matter.id, matterName: matter.matterName, reviewId: review.id, reason: body.reason };
   const decided = { decidedBy: user.id, decidedAt: now, decisionReason: body.reason };
   if (body.decision === 'destroy') {
+    const approval = await approvalOf(trx, auth, matter.id, via);
     const me: Approver = { userId: user.id, name: user.fullName, email: user.email };
     const approvedBy = [me, ...(approval?.approvers ?? []).filter((a) => a.userId !== me.userId)];
     const files = await filesInVault(trx, user.organizationId, matter.id);
@@ -181,18 +196,18 @@ async function decideLocked(
 }
 
 /**
- * One administrator's decision on a matter's review. `approval` is given when the decision runs as an approved
- * request (the second administrator is named with the requester as approvers); the route's step-up then passes.
+ * One administrator's decision on a matter's review. Run again for its requester once a second administrator
+ * approved a governed destroy decision (the step-up then passes 'approval'), the approver is named with the
+ * requester as the review's approvers, and the request with them.
  */
 export async function decideDisposition(
   ctx: AppContext,
   auth: AuthContext,
   body: DispositionDecideRequest,
   meta: RequestMeta,
-  approval: DecisionApproval | null = null,
 ): Promise<DispositionDecideResponse> {
   await precheck(ctx, auth, body);
-  const { review, message } = await auth.stepUp.run((trx) => decideLocked(ctx, trx, auth, body, meta, approval));
+  const { review, message } = await auth.stepUp.run((trx, via) => decideLocked(ctx, trx, auth, body, meta, via));
   const now = new Date();
   const [row] = await listReviews(ctx.db, auth.user.organizationId, now, undefined, { limit: 1, offset: 0 }, review.id);
   if (!row) throw notFound(DISPOSITION_MSG.matterNotFound);

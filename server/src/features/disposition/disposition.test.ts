@@ -333,3 +333,66 @@ describe('who may read and decide', () => {
     expect(held.statusCode).toBe(200);
   });
 });
+
+describe('with DESTROY_AT_RETENTION_END in the organization’s approval rules', () => {
+  it('answers 202 to a destroy decision, and approves it only once a second administrator does; the certificate names both and the request', async () => {
+    const lead = await newOrganizationWithTotp(t, 'Four Eyes LLP');
+    const partner = await newTotpAdmin(t, lead.organizationId, 'Pat Partner');
+    ok(await lead.client.post('/_api/settings/approvals', { actions: ['DESTROY_AT_RETENTION_END'], mfaToken: await code(lead) }));
+    const m = await vaulted('Governed Destruction', new Date(Date.now() + 5000), 2, lead);
+    const kept = await vaulted('Governed Then Held', new Date(Date.now() + 60 * 60_000), 1, lead);
+    await runDispositionReview(t.ctx, new Date(), lead.organizationId);
+
+    // Extending or holding is not governed: it happens at once.
+    const asked = await decide(lead, { matterId: m.id, decision: 'destroy', reason: 'Retention met, no claims' });
+    expect(asked.statusCode).toBe(202);
+    const body = asked.json();
+    expect(body).toMatchObject({
+      approvalRequired: true,
+      code: 'APPROVAL_REQUIRED',
+      preview: { action: 'DESTROY_AT_RETENTION_END', cannotBeUndone: true },
+    });
+    expect(body.preview.files.map((f: { sha256: string }) => f.sha256).sort()).toEqual(m.files.map((f) => sha256(f.bytes)).sort());
+    expect(body.preview.filesNotListed).toBe(0);
+    expect((await itemOf(lead.client, m.id))?.status).toBe('due');
+
+    const approved = ok(
+      await partner.client.post('/_api/approvals/decide', {
+        requestId: body.requestId,
+        decision: 'approve',
+        mfaToken: await code(partner),
+      }),
+    );
+    expect(approved.request).toMatchObject({ status: 'approved', executedAt: expect.any(String) });
+    const item = (await itemOf(lead.client, m.id))!;
+    expect(item).toMatchObject({ status: 'approved', approvalRequestId: body.requestId });
+    expect(item.approvedBy.map((a) => a.userId)).toEqual([lead.userId, partner.userId]);
+
+    await until(m.ends);
+    await runRetentionEnd();
+    const cert = (await destruction(m.id))!;
+    const signed = signedCertificateSchema.parse(cert.body);
+    expect(verifyCertificate(signed)).toBe(true);
+    expect(signed.payload.disposition).toMatchObject({
+      requestId: body.requestId,
+      approvedBy: [
+        { userId: lead.userId, email: lead.email },
+        { userId: partner.userId, name: 'Pat Partner', email: partner.email },
+      ],
+    });
+
+    // A request whose matter is put under hold before the approval is void: nothing is approved.
+    const second = await decide(lead, { matterId: kept.id, decision: 'destroy', reason: 'Retention met' });
+    expect(second.statusCode).toBe(202);
+    ok(await lead.client.post('/_api/disposition/decide', { matterId: kept.id, decision: 'hold', reason: 'Claim threatened' }));
+    const voided = ok(
+      await partner.client.post('/_api/approvals/decide', {
+        requestId: second.json().requestId,
+        decision: 'approve',
+        mfaToken: await code(partner),
+      }),
+    );
+    expect(voided.request.status).toBe('void');
+    expect((await itemOf(lead.client, kept.id))?.status).toBe('held');
+  });
+});

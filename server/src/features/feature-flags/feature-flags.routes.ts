@@ -41,6 +41,14 @@ export function featureFlagsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             organizationField: { name: 'organizationId', deny: SETTINGS_MSG.organizationMismatch },
             // Whatever the flags say: a fresh code or a live system token of the organization class.
             stepUp: { operation: 'MANAGE_FEATURE_FLAGS', accepts: 'code-or-token' },
+            // Turning a multi-factor safeguard off can need a second approver.
+            governed: {
+              action: 'DISABLE_MFA_FLAG',
+              when: ({ body }) =>
+                (body as { flagsToUpdate: { flagName: string; enabled: boolean }[] }).flagsToUpdate.some(
+                  (f) => f.flagName.startsWith('MFA_') && !f.enabled,
+                ),
+            },
           } satisfies RouteAccess,
         },
       },

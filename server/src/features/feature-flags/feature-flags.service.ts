@@ -70,7 +70,9 @@ export async function updateFeatureFlags(
     if (!(await lockOrganization(trx, orgId))) throw notFound();
     const before = Object.fromEntries((await flagsOf(trx, orgId)).map((f) => [f.flagName, f.enabled]));
     const turnsSafeguardOff = input.flagsToUpdate.some((f) => isMfaFlag(f.flagName) && before[f.flagName] && !f.enabled);
-    if (turnsSafeguardOff && via !== 'code') throw auth.stepUp.freshCodeRequired();
+    // A fresh code of the person asking; or, for a request two people approved, the requester's code when asked and
+    // the approver's when approved.
+    if (turnsSafeguardOff && via !== 'code' && via !== 'approval') throw auth.stepUp.freshCodeRequired();
     for (const f of input.flagsToUpdate) await upsertFlag(trx, orgId, f.flagName, f.enabled);
     const now = await flagsOf(trx, orgId);
     const after = Object.fromEntries(now.map((f) => [f.flagName, f.enabled]));

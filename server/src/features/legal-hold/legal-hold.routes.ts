@@ -22,6 +22,7 @@ export function legalHoldRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             who: 'signed-in',
             allow: [{ rule: 'admin', deny: VAULT_MSG.holdPermissionDenied }],
             stepUp: { operation: 'MFA_VAULT_OPERATIONS', flag: 'MFA_VAULT_OPERATIONS', accepts: 'code-or-token' },
+            governed: { action: 'REMOVE_LEGAL_HOLD', when: ({ body }) => (body as { action?: string }).action === 'remove' },
           },
         },
       },

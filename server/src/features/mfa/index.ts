@@ -2,6 +2,8 @@
 
 // The gate of sensitive actions: a fresh code required and checked (the access guard).
 export { freshCodeRequired, withFreshMfa } from './mfa.service.js';
+// Two accounts enrolled in one authenticator: one person (approvals refuse such a second approver).
+export { shareAuthenticator } from './mfa.service.js';
 // The second step of signing in: codes reserved, checked, consumed, and the lockout told (auth).
 export {
   confirmCodeFailure,

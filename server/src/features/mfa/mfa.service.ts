@@ -74,6 +74,23 @@ export async function consumeEmailCode(
 }
 
 /**
+ * Whether two accounts use one authenticator (the same TOTP secret): one person holding both. A second approver
+ * must be another person, so an approval by such an account is refused.
+ */
+export async function shareAuthenticator(
+  ctx: AppContext,
+  a: Pick<UserRow, 'id' | 'totpSecret'>,
+  b: Pick<UserRow, 'id' | 'totpSecret'>,
+): Promise<boolean> {
+  if (!a.totpSecret || !b.totpSecret) return false;
+  const [sa, sb] = await Promise.all([
+    decryptTotpSecret(ctx.config, a.id, a.totpSecret),
+    decryptTotpSecret(ctx.config, b.id, b.totpSecret),
+  ]);
+  return sa.replace(/\s|=/g, '').toUpperCase() === sb.replace(/\s|=/g, '').toUpperCase();
+}
+
+/**
  * Checks a TOTP code against the user's secret (or a given plain one) and records its step in the same
  * transaction; a step already used, or an older one, is refused so a code cannot be replayed. A secret still
  * stored in plain form is written back encrypted here, under the row lock.

@@ -35,11 +35,11 @@ const DAY_MS = 86_400_000;
  * Deletes a node: it and its subtree go to the matter's recycle bin in one transaction with the audit entry and
  * the undo entry. Nothing stored is removed now; the bin-purge job removes the rows and objects later.
  */
-export async function deleteNode(ctx: AppContext, auth: AuthContext, nodeId: string, meta: RequestMeta): Promise<DeleteNodeResponse> {
+export async function deleteNode(_ctx: AppContext, auth: AuthContext, nodeId: string, meta: RequestMeta): Promise<DeleteNodeResponse> {
   const { user } = auth;
   // A person who may change nothing is told the matter is read-only; one lacking only canDelete, that they lack it.
   requireMatterWriter(user, 'canDelete');
-  return ctx.db.transaction().execute(async (trx) => {
+  return auth.stepUp.run(async (trx) => {
     const { matter, node } = await lockNodeForChange(trx, auth, nodeId);
     const path = '/' + (await pathNames(trx, node.id)).join('/');
     const days = await binRetentionDays(trx, user.organizationId);

@@ -17,3 +17,5 @@ export { resolveUploadTarget } from './nodes-upload-target.service.js';
 export { addUploadedVersion, uploadedVersionOf } from './node-versions.service.js';
 // Emptying the recycle bins of what is past its date (the daily job; tests of figures that count binned files).
 export { runBinPurge } from './bin-purge.jobs.js';
+// A folder or file moved to the recycle bin, run again for its requester once approved (approvals).
+export { deleteNode } from './bin.service.js';

@@ -38,6 +38,10 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const renamers = {
       access: { who: 'signed-in', allow: [{ rule: 'member' }, { rule: 'rename', refuse: readOnlyRefusal }] },
     } as const satisfies { access: RouteAccess };
+    // Deleting a folder of many files can need a second approver (the organization's threshold decides).
+    const deleters = { access: { who: 'signed-in', governed: { action: 'DELETE_LARGE_FOLDER' } } } as const satisfies {
+      access: RouteAccess;
+    };
     const tags = ['nodes'];
     // A matter's page: the matter and its tree of folders and files, so it is answered where the tree is built.
     app.get(
@@ -106,7 +110,7 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: deleteNodeRequest,
           response: { 200: deleteNodeResponse },
         },
-        config,
+        config: deleters,
       },
       async (request) => deleteNode(ctx, authOf(request), request.body.nodeId, requestMeta(request)),
     );

@@ -3,7 +3,8 @@
  * - legal hold and retention: holders of canViewVaulted, and whoever did it;
  * - vault: holders of canViewVaulted;
  * - users and invitations: holders of canManageUsers;
- * - sign-in security (MFA, passwords, integrity alarms): holders of canManageUsers, and whoever did it;
+ * - sign-in security (MFA, passwords, integrity alarms) and approval requests: holders of canManageUsers, and whoever
+ *   did it;
  * - organization: everyone in the organization.
  * Every other action (sign-ins, file operations, exports) stays on the Audit Logs page only.
  */
@@ -57,6 +58,14 @@ const NOTIFYING_ACTIONS: Record<NotificationKind, readonly string[]> = {
     'SECURITY_POLICY_CREATED',
     'SECURITY_POLICY_UPDATED',
     'SECURITY_POLICY_DELETED',
+    // Four-eyes approvals: requests waiting for an administrator, and their outcome.
+    'APPROVAL_REQUESTED',
+    'APPROVAL_GRANTED',
+    'APPROVAL_REJECTED',
+    'APPROVAL_EXPIRED',
+    'APPROVAL_VOIDED',
+    'APPROVAL_EXECUTED',
+    'UPDATE_APPROVAL_POLICY',
   ],
   organization: ['ORGANIZATION_CREATED', 'UPDATE_ORG_INFO', 'UPDATE_FEATURE_FLAGS'],
 };

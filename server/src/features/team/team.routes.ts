@@ -34,6 +34,31 @@ const seeTeam = { access: { who: 'signed-in', allow: [{ rule: 'seeTeam', deny: n
 const manage = {
   access: { who: 'signed-in', allow: [{ rule: 'manageUsers', deny: noPermission }], stepUp: PEOPLE_STEP_UP },
 } as const satisfies Config;
+type Body = { body: unknown };
+const grants = {
+  action: 'GRANT_ADMIN_ACCESS',
+  when: ({ body }: Body) => {
+    const b = body as {
+      newRole?: string;
+      permissions?: { canManageUsers?: boolean };
+      changes?: { role?: string; permissions?: { canManageUsers?: boolean } };
+    };
+    return (
+      b.newRole === 'admin' ||
+      b.permissions?.canManageUsers === true ||
+      b.changes?.role === 'admin' ||
+      b.changes?.permissions?.canManageUsers === true
+    );
+  },
+} as const;
+const deactivates = {
+  action: 'DEACTIVATE_ADMIN',
+  when: ({ body }: Body) => (body as { changes?: { isActive?: boolean } }).changes?.isActive !== true,
+} as const;
+/** Giving someone the administrator role or user management, and deactivating an administrator, can need a second approver. */
+const grantGoverned = { access: { ...manage.access, governed: grants } } as const satisfies Config;
+const manageGoverned = { access: { ...manage.access, governed: [grants, deactivates] } } as const satisfies Config;
+const deactivateGoverned = { access: { ...manage.access, governed: { action: 'DEACTIVATE_ADMIN' } } } as const satisfies Config;
 /** Resending an invitation: the people who may send one of its role, behind the same step-up. */
 const resend = { access: { who: 'signed-in', allow: 'invite', stepUp: PEOPLE_STEP_UP } } as const satisfies Config;
 const revoke = { access: { who: 'signed-in', allow: 'invite' } } as const satisfies Config;
@@ -91,7 +116,7 @@ function memberRoutes(app: App, ctx: AppContext): void {
         body: manageUserRequest,
         response: { 200: userChangeResponse },
       },
-      config: manage,
+      config: manageGoverned,
     },
     async (request) => manageUser(ctx, authOf(request), request.body, requestMeta(request)),
   );
@@ -106,7 +131,7 @@ function memberRoutes(app: App, ctx: AppContext): void {
         body: updatePermissionsRequest,
         response: { 200: userChangeResponse },
       },
-      config: manage,
+      config: grantGoverned,
     },
     async (request) => updatePermissions(ctx, authOf(request), request.body, requestMeta(request)),
   );
@@ -121,7 +146,7 @@ function memberRoutes(app: App, ctx: AppContext): void {
         body: changeRoleRequest,
         response: { 200: userChangeResponse },
       },
-      config: manage,
+      config: grantGoverned,
     },
     async (request) => changeRole(ctx, authOf(request), request.body, requestMeta(request)),
   );
@@ -136,7 +161,7 @@ function memberRoutes(app: App, ctx: AppContext): void {
         body: userStatusRequest,
         response: { 200: userChangeResponse },
       },
-      config: manage,
+      config: deactivateGoverned,
     },
     async (request) => deactivateUser(ctx, authOf(request), request.body, requestMeta(request)),
   );

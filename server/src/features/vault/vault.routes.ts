@@ -16,6 +16,7 @@ export function vaultRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         who: 'signed-in',
         allow: [{ rule: 'member' }, { rule: 'vault', deny: VAULT_MSG.vaultPermissionDenied }],
         stepUp: { operation: 'VAULT_MATTER', accepts: 'code-or-token' },
+        governed: { action: 'VAULT_MATTER' },
       },
     } as const satisfies { access: RouteAccess };
     const tags = ['vault'];

@@ -5,7 +5,7 @@ import type { AllowRule } from '../../../shared/route-access.js';
 import type { AuthContext } from '../../sessions/index.js';
 
 /** What a preview is computed from: the call's validated input, who asks, and the transaction it reads in. */
-export type GovernedInput = { ctx: AppContext; trx: Executor; auth: AuthContext; body: unknown; query: unknown };
+type GovernedInput = { ctx: AppContext; trx: Executor; auth: AuthContext; body: unknown; query: unknown };
 
 /**
  * A governed call's effect on the store as it is: what the approvers read (`preview`) and the state of what it
