@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APPROVAL_LIMITS } from './approvals.js';
+import { APPROVAL_LIMITS, type ApprovalRequiredResponse } from './approvals.js';
 import { optionalMfaToken, text } from './common.js';
 
 /**
@@ -94,7 +94,14 @@ export const dispositionListResponse = z.object({
   page: z.number().int(),
   pageSize: z.number().int(),
   /** How many of each state the organization has now (the tabs' counts). */
-  counts: z.record(z.enum(DISPOSITION_STATUSES), z.number().int()),
+  counts: z.object({
+    due: z.number().int(),
+    overdue: z.number().int(),
+    approved: z.number().int(),
+    extended: z.number().int(),
+    held: z.number().int(),
+    destroyed: z.number().int(),
+  }),
   leadDays: z.number().int(),
   canDecide: z.boolean(),
 });
@@ -110,6 +117,9 @@ const isCalendarDate = (s: string) => {
 const retainUntilSchema = z.union([z.string().regex(DATE_ONLY), z.number().int().min(1).max(DISPOSITION_LIMITS.extendYearsMax)], {
   error: DISPOSITION_MSG.invalidRetainUntil,
 });
+
+/** What a decision answers: done, or (a governed destroy decision) waiting for a second administrator. */
+export type DispositionDecideOutcome = DispositionDecideResponse | ApprovalRequiredResponse;
 
 /** POST /_api/disposition/decide */
 export const dispositionDecideRequest = z

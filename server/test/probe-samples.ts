@@ -157,7 +157,10 @@ async function queuedMatterOf(t: TestApp, me: OrgWorld): Promise<string> {
     .set({ isVaulted: true, status: 'Vaulted', vaultedAt: now, retentionExpiresAt: ends, legalHold: false })
     .where('id', '=', matterId)
     .execute();
-  await t.ctx.db.insertInto('dispositionReviews').values({ organizationId: me.organizationId, matterId, retentionExpiresAt: ends }).execute();
+  await t.ctx.db
+    .insertInto('dispositionReviews')
+    .values({ organizationId: me.organizationId, matterId, retentionExpiresAt: ends })
+    .execute();
   return matterId;
 }
 let numberSeq = 100 + Math.floor(Math.random() * 800);

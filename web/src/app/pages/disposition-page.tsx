@@ -34,6 +34,7 @@ export function DispositionPage() {
   useDocumentTitle('Disposition review');
   const user = useCurrentUser();
   const allowed = user ? shows(user, 'dispositionPage') : false;
+  const canDecide = user ? shows(user, 'dispositionDecide') : false;
   const [sp, setSp] = useSearchParams();
   const raw = sp.get('status');
   const status =
@@ -87,7 +88,7 @@ export function DispositionPage() {
           {list.data ? (
             <p className="text-sm text-muted-foreground">
               Matters enter the review {list.data.leadDays} days before their retention ends.
-              {list.data.canDecide ? '' : ' Only administrators can decide.'}
+              {canDecide ? '' : ' Only administrators can decide.'}
             </p>
           ) : null}
           {list.isPending ? (

@@ -1,8 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ApprovalRequiredResponse,
+  DispositionDecideOutcome,
   DispositionDecideRequest,
-  DispositionDecideResponse,
   DispositionListResponse,
   DispositionStatus,
 } from '@strongroom/contracts';
@@ -28,10 +28,7 @@ export function useDispositionList(status: DispositionStatus | undefined, enable
   });
 }
 
-/** What a decision answers: done (200), or, for a governed one, waiting for a second administrator (202). */
-export type DecisionOutcome = DispositionDecideResponse | ApprovalRequiredResponse;
-
-export function isApprovalRequired(answer: DecisionOutcome): answer is ApprovalRequiredResponse {
+export function isApprovalRequired(answer: DispositionDecideOutcome): answer is ApprovalRequiredResponse {
   return 'approvalRequired' in answer && answer.approvalRequired === true;
 }
 
@@ -42,7 +39,7 @@ export function isApprovalRequired(answer: DecisionOutcome): answer is ApprovalR
  * way to the shared one of the api client).
  */
 function decide(body: DispositionDecideRequest) {
-  return apiRequest<DecisionOutcome>('/_api/disposition/decide', { body, fallbackMessage: 'The decision could not be saved.' });
+  return apiRequest<DispositionDecideOutcome>('/_api/disposition/decide', { body, fallbackMessage: 'The decision could not be saved.' });
 }
 
 export function useDecideDisposition() {
