@@ -27,7 +27,7 @@ import {
   updateReview,
 } from './disposition.repository.js';
 
-export const DISPOSITION_JOB = 'disposition-review';
+const DISPOSITION_JOB = 'disposition-review';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 

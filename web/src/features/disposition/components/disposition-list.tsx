@@ -3,6 +3,7 @@ import type { DispositionDecision, DispositionItem, DispositionStatus } from '@s
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { cn } from '@/lib/class-names';
 import { formatBytes } from '@/lib/format-bytes';
 
 const TONES: Record<DispositionStatus, BadgeTone> = {
@@ -17,7 +18,7 @@ const TONES: Record<DispositionStatus, BadgeTone> = {
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
 
 /** '12 days left', 'Ends today', '3 days overdue'. */
-export function daysInWords(item: Pick<DispositionItem, 'daysLeft' | 'status'>): string {
+function daysInWords(item: Pick<DispositionItem, 'daysLeft' | 'status'>): string {
   if (item.status === 'destroyed') return 'Destroyed';
   if (item.daysLeft > 0) return `${plural(item.daysLeft, 'day')} left`;
   if (item.daysLeft === 0) return 'Ends today';
@@ -87,7 +88,7 @@ export function DispositionTable({ items, decide }: { items: DispositionItem[]; 
               <Name item={item} />
             </TableCell>
             <TableCell className="tabular-nums">{item.retentionExpiresAt.slice(0, 10)}</TableCell>
-            <TableCell className={item.daysLeft < 0 && item.status !== 'destroyed' ? 'font-medium text-danger' : undefined}>
+            <TableCell className={cn('whitespace-nowrap', item.daysLeft < 0 && item.status !== 'destroyed' && 'font-medium text-danger')}>
               {daysInWords(item)}
             </TableCell>
             <TableCell>
