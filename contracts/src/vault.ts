@@ -50,7 +50,8 @@ export const VAULT_MSG = {
   emptyBody: 'There are no vaulted matters matching your criteria.',
   detailFailed: 'Failed to load details',
   detailEmpty: 'No data available for this matter.',
-  retentionNote: 'Files are deleted after the retention period unless a legal hold prevents it.',
+  retentionNote:
+    'After the retention period, files are deleted only once an administrator approves it in the disposition review, and never under legal hold.',
   // Downloads of vaulted files
   fileDestroyed: 'This file was deleted from the vault when its retention period ended.',
   /** A vaulted file in a storage class that must be restored before it can be read (409, reason RESTORE_PENDING). */
