@@ -270,6 +270,43 @@ test('the Retention & Vault tab shows the signing key fingerprint the installati
   }
 });
 
+test('an API token is made with a code, shown once, works for a tool, and stops when revoked', async () => {
+  await page.goto('/settings');
+  const tokens = card('API Tokens');
+  await expect(tokens.getByText('No API tokens')).toBeVisible();
+  await tokens.getByRole('button', { name: 'New token' }).click();
+  const form = page.getByRole('dialog', { name: 'New API token' });
+  await form.getByLabel('Name').fill('Reception scanner');
+  await form.getByLabel(/Upload files/).check();
+  await form.getByRole('button', { name: 'Create token' }).click();
+  await answerMfaPrompt();
+  const shown = page.getByRole('dialog', { name: 'Copy your new token' });
+  const token = (await shown.getByTestId('new-api-token').textContent())!.trim();
+  expect(token).toMatch(/^srt_/);
+  await shotThemes(page, 'settings-api-token-shown');
+  await shown.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByText(token)).toHaveCount(0);
+  const table = tokens.getByRole('table', { name: 'API tokens' });
+  await expect(table.getByText('Reception scanner')).toBeVisible();
+  await expect(table.getByText('Active')).toBeVisible();
+  await checkA11y(page, 'settings-api-tokens');
+  await shotThemes(page, 'settings-api-tokens');
+
+  // A tool calls with the token alone (no cookies): it reads matters; settings stay closed to it.
+  const call = (url: string) => fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
+  expect((await call('/_api/matters/list')).status).toBe(200);
+  expect((await call('/_api/settings/users')).status).toBe(403);
+
+  await table.getByRole('button', { name: 'Revoke Reception scanner' }).click();
+  await expect(table.getByText('Revoked')).toBeVisible();
+  expect((await call('/_api/matters/list')).status).toBe(401);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await tokens.scrollIntoViewIfNeeded();
+  await shotThemes(page, 'settings-api-tokens-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
+});
+
 test('a member who is not an administrator: Security disabled, organization and retention read-only', async ({ browser }) => {
   const member = { email: 'max@settings.test', name: 'Max Member', password: 'member passphrase here' };
   const headers = { Origin: server.url, 'x-api-version': 'v1.0.0' };

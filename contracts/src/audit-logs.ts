@@ -124,6 +124,8 @@ export const AUDIT_ACTION_CATEGORIES = {
     'GUEST_ACCESS_GRANTED',
     'GUEST_ACCESS_REVOKED',
     'UPDATE_PROFILE',
+    'API_TOKEN_CREATED',
+    'API_TOKEN_REVOKED',
   ],
   'Matter Operations': [
     'CREATE_MATTER',

@@ -175,6 +175,10 @@ export const AUDIT_SENTENCES: Readonly<Record<string, (w: Words) => string>> = {
   SECURITY_POLICY_UPDATED: (w) => `${w.who} updated the security policy${str(w.d.name) ? ` ${q(str(w.d.name)!)}` : ''}`,
   SECURITY_POLICY_DELETED: (w) => `${w.who} deleted the security policy${str(w.d.name) ? ` ${q(str(w.d.name)!)}` : ''}`,
   UPDATE_APPROVAL_POLICY: (w) => `${w.who} changed which actions need a second approver${changedFields(w.d)}`,
+  API_TOKEN_CREATED: (w) =>
+    `${w.who} created the API token ${str(w.d.name) ? q(str(w.d.name)!) : ''} (${Array.isArray(w.d.scopes) ? w.d.scopes.join(', ') : 'scopes unknown'})`,
+  API_TOKEN_REVOKED: (w) =>
+    `${w.who} revoked the API token ${str(w.d.name) ? q(str(w.d.name)!) : ''}${str(w.d.ownerName) ? ` of ${str(w.d.ownerName)}` : ''}`,
   // Approvals
   APPROVAL_REQUESTED: (w) => `${w.who} asked for approval to ${approvalWhat(w.d)}${because(w.d)}`,
   APPROVAL_GRANTED: (w) => `${w.who} approved ${str(w.d.requesterName) ?? 'a colleague'}'s request to ${approvalWhat(w.d)}`,

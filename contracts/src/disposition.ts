@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APPROVAL_LIMITS, type ApprovalRequiredResponse } from './approvals.js';
+import { APPROVAL_LIMITS } from './approvals.js';
 import { optionalMfaToken, text } from './common.js';
 
 /**
@@ -117,9 +117,6 @@ const isCalendarDate = (s: string) => {
 const retainUntilSchema = z.union([z.string().regex(DATE_ONLY), z.number().int().min(1).max(DISPOSITION_LIMITS.extendYearsMax)], {
   error: DISPOSITION_MSG.invalidRetainUntil,
 });
-
-/** What a decision answers: done, or (a governed destroy decision) waiting for a second administrator. */
-export type DispositionDecideOutcome = DispositionDecideResponse | ApprovalRequiredResponse;
 
 /** POST /_api/disposition/decide */
 export const dispositionDecideRequest = z

@@ -29,4 +29,5 @@ export * from './file-text.js';
 export * from './notifications.js';
 export * from './preview.js';
 export * from './approvals.js';
+export * from './api-tokens.js';
 export * from './disposition.js';

@@ -27,6 +27,7 @@ import {
   PASSWORD,
   pendingSignIn,
   pendingStandardUpload,
+  apiTokenOf,
   pendingApprovalRequest,
   presignedPut,
   randomIds,
@@ -54,6 +55,7 @@ export type IdKind =
   | 'binEntryId'
   | 'auditLogId'
   | 'approvalRequestId'
+  | 'apiTokenId'
   | 'organizationId';
 
 export type IdProbe = {
@@ -101,6 +103,8 @@ export function idValue(w: OrgWorld, kind: IdKind): string | number {
       return w.auditLogId;
     case 'approvalRequestId':
       return w.approvalRequest.id;
+    case 'apiTokenId':
+      return w.apiToken.id;
     case 'organizationId':
       return w.organizationId;
   }
@@ -583,6 +587,23 @@ export const SAMPLES: Record<string, OperationSample> = {
     idProbes: [{ set: { 'body.requestId': 'approvalRequestId' } }],
   },
   'GET /_api/settings/approvals': { build: async () => ({}), idProbes: [] },
+  'GET /_api/settings/api-tokens': { build: async () => ({}), idProbes: [] },
+  'POST /_api/settings/api-tokens': {
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { totp: true });
+      const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+      return {
+        client: p.client,
+        body: { name: uniqueName('Scanner'), scopes: ['files:upload'], expiresAt, mfaToken: currentTotp(p.totpSecret!) },
+      };
+    },
+    idProbes: [],
+  },
+  // A fresh token each time: revoking uses it up.
+  'POST /_api/settings/api-tokens/revoke': {
+    build: async ({ t, me }) => ({ body: { tokenId: (await apiTokenOf(t, me.admin)).id } }),
+    idProbes: [{ set: { 'body.tokenId': 'apiTokenId' } }],
+  },
   'POST /_api/settings/approvals': {
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'admin', { totp: true });

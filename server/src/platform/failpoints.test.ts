@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../config.js';
-import { failpoint, NO_FAILPOINTS, parseFailpoints, type Failpoints } from './failpoints.js';
+import { failpoint, NO_FAILPOINTS, parseFailpoints, releaseFailpoints, type Failpoints } from './failpoints.js';
 
 function recorder() {
   const lines: string[] = [];
@@ -28,6 +28,19 @@ describe('failpoints', () => {
     // A point that is not configured stays silent.
     await failpoint(ctx, 'archival.after-object-write');
     expect(lines).toHaveLength(3);
+  });
+
+  it('a held run goes on when the test releases it, long before its pause would end', async () => {
+    const points = parseFailpoints('search.text.before-read=pause(600000)') as Failpoints;
+    const { lines, log } = recorder();
+    let passed = false;
+    const run = failpoint({ config: { failpoints: points }, log }, 'search.text.before-read').then(() => (passed = true));
+    await Promise.resolve();
+    expect(lines).toEqual(['failpoint search.text.before-read reached']);
+    expect(passed).toBe(false);
+    releaseFailpoints(points);
+    await run;
+    expect(passed).toBe(true);
   });
 
   it('error throws at the point', async () => {

@@ -12,6 +12,9 @@
  * - once: only the first time in this process;
  * - after=<n>: only from the n-th time the point is reached in this process;
  * - error: throw at the point, as a crash there would stop the run (tests in one process).
+ *
+ * A test in one process can end a pause early with releaseFailpoints: the held run then goes on when the test has
+ * done what it does meanwhile, not when a time has passed.
  */
 const FAILPOINT_NAMES = [
   /** A completion joined the parts and has not hashed them yet. */
@@ -24,6 +27,8 @@ const FAILPOINT_NAMES = [
   'vault.retention.after-delete',
   /** Archival wrote a batch's object and has not committed its transaction yet. */
   'archival.after-object-write',
+  /** The file-text job claimed a file's text and has not read the file yet. */
+  'search.text.before-read',
   /** The file-text job read a file's text and has not written it yet. */
   'search.text.after-read',
   /** An approval was committed and the approved action has not run yet. */
@@ -63,6 +68,13 @@ export function parseFailpoints(text: string | undefined): Failpoints | string {
 
 type Hits = Map<FailpointName, number>;
 const hitsByConfig = new WeakMap<Failpoints, Hits>();
+/** The pauses holding a run now, by configuration: each ends its pause when called. */
+const heldByConfig = new WeakMap<Failpoints, Set<() => void>>();
+
+/** Ends every pause that holds a run under these points now; the runs go on at once. */
+export function releaseFailpoints(points: Failpoints): void {
+  for (const release of [...(heldByConfig.get(points) ?? [])]) release();
+}
 
 /**
  * Reaches the named point: returns at once unless FAILPOINTS names it; otherwise counts the hit and, when the
@@ -82,5 +94,16 @@ export async function failpoint(
   if (count < action.after || (action.once && count > action.after)) return;
   ctx.log.warn({ ...detail, failpoint: name, hit: count }, `failpoint ${name} reached`);
   if (action.error) throw new Error(`failpoint ${name}: stopped here`);
-  await new Promise((resolve) => setTimeout(resolve, action.pauseMs));
+  let held = heldByConfig.get(ctx.config.failpoints);
+  if (!held) heldByConfig.set(ctx.config.failpoints, (held = new Set()));
+  const pauses = held;
+  await new Promise<void>((resolve) => {
+    const release = () => {
+      clearTimeout(timer);
+      pauses.delete(release);
+      resolve();
+    };
+    const timer = setTimeout(release, action.pauseMs);
+    pauses.add(release);
+  });
 }

@@ -63,7 +63,7 @@ async function appendAudit(trx: Executor, entry: AuditEntry): Promise<{ id: stri
 }
 
 /** A person as the audit log records them: their organization's chain, their id, name and address. */
-export type AuditUser = { id: number; fullName: string; email: string; organizationId: string };
+export type AuditUser = { id: number; fullName: string; email: string; organizationId: string; apiTokenId?: string };
 /** Who an entry is by when it is not a known person: the organization's chain and no actor (a background job). */
 export type AuditOrigin = { organizationId: string | null; actor: AuditActor };
 /** What an entry is about: a row of a table (its id null while unknown), or nothing. */
@@ -89,13 +89,15 @@ export function auditFor(by: AuditUser | AuditOrigin | null, from: { ip: string 
       : 'actor' in by
         ? by
         : { organizationId: by.organizationId, actor: { id: by.id, name: by.fullName, email: by.email } };
+  // A person acting through an API token: every entry of theirs names the token.
+  const tokenId = by !== null && 'apiTokenId' in by && typeof by.apiTokenId === 'string' ? by.apiTokenId : undefined;
   return (trx, action, target, details = {}) =>
     appendAudit(trx, {
       ...origin,
       action,
       targetTable: target?.table ?? null,
       targetId: target?.id ?? null,
-      details,
+      details: tokenId === undefined ? details : { ...details, apiTokenId: tokenId },
       ipAddress: from?.ip ?? null,
     });
 }

@@ -3,7 +3,15 @@
  * its service receives. One guard (features/access) enforces the declaration before the handler runs; the
  * OpenAPI document, the tenant probes and the input fuzz read the same declarations.
  */
-import type { AccessRule, AccessSubject, ApprovalRequestAction, FeatureFlagName, Role, SystemMfaOperation } from '@strongroom/contracts';
+import type {
+  AccessRule,
+  AccessSubject,
+  ApiTokenScope,
+  ApprovalRequestAction,
+  FeatureFlagName,
+  Role,
+  SystemMfaOperation,
+} from '@strongroom/contracts';
 import type { Executor } from '../platform/db/database.js';
 import type { AppError } from './errors.js';
 
@@ -21,9 +29,9 @@ type Who = 'public' | 'optional' | 'session-status' | 'setup-wall-ok' | 'signed-
 
 /**
  * The operations a step-up can be asked for: the system MFA operations, a change of one's sign-in email, and an
- * approval of another administrator's request.
+ * approval of another administrator's request, and the creation of an API token.
  */
-export type StepUpOperation = SystemMfaOperation | 'UPDATE_PROFILE_EMAIL' | 'APPROVE_REQUEST';
+export type StepUpOperation = SystemMfaOperation | 'UPDATE_PROFILE_EMAIL' | 'APPROVE_REQUEST' | 'CREATE_API_TOKEN';
 
 /** The organization's switches that turn a step-up on (absent: the step-up is always asked for). */
 type StepUpFlag = Extract<FeatureFlagName, `MFA_${string}`>;
@@ -79,11 +87,26 @@ export type RouteAccess =
       allow?: AccessRule | readonly AllowRule[];
       stepUp?: StepUpDeclaration;
       governed?: GovernedDeclaration | readonly GovernedDeclaration[];
+      /**
+       * The API token scope that reaches this route (`Authorization: Bearer`); absent, no token does. A token never
+       * passes a step-up: a call that needs a fresh code is refused to it whatever its scopes.
+       */
+      tokenScope?: ApiTokenScope;
       /** A body or query field that may name the caller's organization; any other value answers 403. */
       organizationField?: { name: string; deny: string };
     };
 
 /** How the change was allowed: a code, a system token, no step-up needed, or an approved request run for its requester. */
+type SignedInAccess = Exclude<RouteAccess, { who: 'public' | 'optional' }>;
+
+/** A signed-in route's declaration with the API token scope that reaches it (see `tokenScope`). */
+export function tokenScoped<A extends SignedInAccess>(
+  config: { access: A },
+  scope: ApiTokenScope,
+): { access: A & { tokenScope: ApiTokenScope } } {
+  return { access: { ...config.access, tokenScope: scope } };
+}
+
 type StepUpVia = 'code' | 'system-token' | 'not-required' | 'approval';
 
 /**

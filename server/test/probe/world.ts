@@ -7,7 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Role } from '@strongroom/contracts';
-import { DEFAULT_PERMISSIONS } from '@strongroom/contracts';
+import { API_TOKEN_PREFIX, API_TOKEN_SCOPES, DEFAULT_PERMISSIONS } from '@strongroom/contracts';
 import { createSession, SESSION_COOKIE } from '../../src/features/sessions/index.js';
 import { currentTotp, newTotpSecret } from '../../src/features/mfa/totp.js';
 import { hashPassword, insertUser } from '../../src/features/users/users.service.js';
@@ -47,6 +47,8 @@ export type OrgWorld = {
   auditLogId: string;
   /** A pending approval request of another administrator's (a change of the approval rules). */
   approvalRequest: { id: string };
+  /** A live API token of the administrator's, with every scope. */
+  apiToken: { id: string; token: string };
 };
 
 function ok(res: LightMyRequestResponse, what: string) {
@@ -309,6 +311,29 @@ export async function pendingApprovalRequest(t: TestApp, organizationId: string)
   return row.id;
 }
 
+/** A live API token of a person, written as the create call writes it (hash only), with the scopes given. */
+export async function apiTokenOf(
+  t: TestApp,
+  person: { organizationId: string; userId: number },
+  scopes: readonly string[] = API_TOKEN_SCOPES,
+): Promise<{ id: string; token: string }> {
+  const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+  const row = await t.ctx.db
+    .insertInto('apiTokens')
+    .values({
+      organizationId: person.organizationId,
+      userId: person.userId,
+      name: `Tool ${++nameSeq}`,
+      tokenHash: hashToken(token),
+      prefix: token.slice(0, 10),
+      scopes: JSON.stringify(scopes),
+      expiresAt: new Date(Date.now() + 30 * 86_400_000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, token };
+}
+
 export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
   const admin = await setUpAdmin(t, name);
   const c = admin.client;
@@ -348,6 +373,7 @@ export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
     binEntry: { id: binEntryId },
     auditLogId: String(log.id),
     approvalRequest: { id: await pendingApprovalRequest(t, admin.organizationId) },
+    apiToken: await apiTokenOf(t, admin),
   };
 }
 

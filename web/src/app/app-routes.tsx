@@ -38,6 +38,8 @@ const DispositionPage = lazy(() => import('./pages/disposition-page').then((m) =
 const AuditLogsPage = lazy(() => import('./pages/audit-logs-page').then((m) => ({ default: m.AuditLogsPage })));
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 const SearchPage = lazy(() => import('./pages/search-page').then((m) => ({ default: m.SearchPage })));
+const ApprovalsPage = lazy(() => import('./pages/approvals-page').then((m) => ({ default: m.ApprovalsPage })));
+const ApprovalDetailPage = lazy(() => import('./pages/approval-detail-page').then((m) => ({ default: m.ApprovalDetailPage })));
 const HelpPage = lazy(() => import('./pages/help-page').then((m) => ({ default: m.HelpPage })));
 
 type FirstPage = { pattern: string; chunks: Array<() => Promise<unknown>> };
@@ -94,6 +96,8 @@ export function AppRoutes() {
             <Route path="/vault/disposition" element={<DispositionPage />} />
             <Route path="/search" element={<SearchPage />} />
             <Route path="/audit-logs" element={<AuditLogsPage />} />
+            <Route path="/approvals" element={<ApprovalsPage />} />
+            <Route path="/approvals/:requestId" element={<ApprovalDetailPage />} />
             <Route path="/settings" element={<SettingsPage />} />
             <Route path="/help" element={<HelpPage />} />
           </Route>

@@ -35,6 +35,12 @@ export const VISIBILITY = {
   archivalPanel: { rule: 'admin', call: 'GET /_api/system/archival-stats' },
   /** Settings → Security (feature flags, security tooling). */
   securitySettings: { rule: 'admin', call: 'POST /_api/settings/feature-flags' },
+  /** The Approvals page and its navigation entry (deciding another administrator's request). */
+  approvalsPage: { rule: 'admin', call: 'POST /_api/approvals/decide' },
+  /** The link to one's own approval request from the waiting dialog (a member reads their own requests). */
+  approvalRequest: { rule: 'member', call: 'GET /_api/approvals/detail' },
+  /** Settings → Security → Approvals: which actions need a second administrator. */
+  approvalRules: { rule: 'admin', call: 'POST /_api/settings/approvals' },
   /** Reset MFA (member drawer). */
   resetMfa: { rule: 'resetMfa', call: 'POST /_api/settings/users/reset-mfa' },
   /** Settings → Organization (guests see none of the firm's details). */

@@ -1,5 +1,6 @@
 import { MSG } from '@strongroom/contracts';
 import { ApiError, isMfaRequiredError, readMfaDemand } from './api-error';
+import { announceApprovalRequired, ApprovalRequiredError, isApprovalRequiredError, readApprovalRequired } from './approval-required';
 import { withDates, type WithDates } from './dates';
 import { requestMfaCode } from './mfa-bridge';
 
@@ -128,6 +129,12 @@ async function send<T>(path: string, options: ApiRequestOptions): Promise<T> {
       throw transportError(error, options, timeout.signal);
     }
     if (!response.ok) throw errorFromAnswer(response.status, body, options.fallbackMessage);
+    // A governed call waits for a second administrator: nothing happened, so it is never handed over as a success.
+    const pending = readApprovalRequired(response.status, body);
+    if (pending) {
+      announceApprovalRequired(pending);
+      throw new ApprovalRequiredError(pending);
+    }
     return body as T;
   } finally {
     clearTimeout(timer);
@@ -151,7 +158,8 @@ function withMfaToken(options: ApiRequestOptions, code: string): ApiRequestOptio
 
 /**
  * Calls the API. The dates of the matters in an answer arrive as dates (lib/dates). A non-OK answer throws an
- * ApiError carrying the body's `error` text. When the server demands
+ * ApiError carrying the body's `error` text. A 202 APPROVAL_REQUIRED answer (a governed call recorded for a second
+ * administrator) opens the waiting dialog and throws an ApprovalRequiredError: callers treat it as 'not done yet'. When the server demands
  * MFA (401 MFA_REQUIRED or mfaRequired: true) the MFA dialog opens and the same request is sent again with
  * the code; the promise settles with that answer, or rejects with MFA_CANCELLED if the user closes the dialog.
  */
@@ -164,6 +172,20 @@ async function exchange<T>(path: string, options: ApiRequestOptions): Promise<T>
     return await send<T>(path, options);
   } catch (error) {
     if (options.mfaRetry === false || !isMfaRequiredError(error)) throw error;
-    return requestMfaCode<T>(readMfaDemand(error), (code) => send<T>(path, withMfaToken(options, code)));
+    // A call sent again with the code may be recorded for approval: that closes the code dialog (the code was
+    // right) and rejects the call, where any other failure keeps the dialog open with its error.
+    const outcome = await requestMfaCode<{ ok: true; value: T } | { ok: false; error: ApprovalRequiredError }>(
+      readMfaDemand(error),
+      async (code) => {
+        try {
+          return { ok: true, value: await send<T>(path, withMfaToken(options, code)) };
+        } catch (err) {
+          if (isApprovalRequiredError(err)) return { ok: false, error: err };
+          throw err;
+        }
+      },
+    );
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
   }
 }

@@ -2,6 +2,7 @@ import { MutationCache, QueryCache, QueryClient, type Query } from '@tanstack/re
 import { toast } from '@/lib/toast';
 import { MSG } from '@strongroom/contracts';
 import { errorMessage, isApiError, isMfaCancelledError, isMfaRequiredError } from './api-error';
+import { isApprovalRequiredError } from './approval-required';
 import { conflictRetryDelay, conflictText, shouldRetryMutation } from './conflicts';
 
 declare module '@tanstack/react-query' {
@@ -64,6 +65,8 @@ export function createAppQueryClient(hooks: QueryClientHooks = {}): QueryClient 
       onError: (error, _variables, _context, mutation) => {
         // MFA demands are the dialog's business, never an error toast.
         if (isMfaRequiredError(error) || isMfaCancelledError(error)) return;
+        // A call waiting for a second approver is the waiting dialog's business, never an error toast.
+        if (isApprovalRequiredError(error)) return;
         if (isSessionLostError(error)) {
           hooks.onSessionLost?.();
           return;

@@ -51,16 +51,29 @@ function writeStored(tokens: StoredTokens): void {
 }
 
 /**
- * A still-valid system MFA token for the operation, or null: the operation's own, else one kept for another
+ * Operations that take a fresh code every time and never a kept token: approving another administrator's request
+ * (the server refuses a system token for it). Nothing is kept for them and no kept token is handed out for them,
+ * whatever the risk class of the tokens held.
+ */
+const CODE_ONLY_OPERATIONS: readonly string[] = ['APPROVE_REQUEST'];
+
+function isCodeOnlyOperation(operation: string): boolean {
+  return CODE_ONLY_OPERATIONS.includes(operation);
+}
+
+/**
+ * A still-valid system MFA token for the operation, or null (always null for a code-only operation): the operation's own, else one kept for another
  * operation of the same risk class (the server accepts a token for every operation of its class, so a code given
  * once is not asked for again within the class while the token lives).
  */
-export function getSystemMfaToken(operation: SystemMfaOperation, now: number = Date.now()): string | null {
+export function getSystemMfaToken(operation: SystemMfaOperation | 'APPROVE_REQUEST', now: number = Date.now()): string | null {
+  if (isCodeOnlyOperation(operation)) return null;
   const tokens = readStored();
   const own = tokens[operation];
   if (own && own.expiresAt > now) return own.token;
   const riskClass = riskClassOf(operation);
   for (const [issuedFor, entry] of Object.entries(tokens)) {
+    if (isCodeOnlyOperation(issuedFor)) continue;
     if (entry && entry.expiresAt > now && riskClassOf(issuedFor) === riskClass) return entry.token;
   }
   return null;
@@ -68,11 +81,13 @@ export function getSystemMfaToken(operation: SystemMfaOperation, now: number = D
 
 /** Keeps the token until the earlier of the server's expiry and 30 minutes from now. */
 export function storeSystemMfaToken(
-  operation: SystemMfaOperation,
+  operation: SystemMfaOperation | 'APPROVE_REQUEST',
   token: string,
   serverExpiresAt?: string,
   now: number = Date.now(),
 ): number {
+  // A code-only operation's code serves its one call: nothing is kept.
+  if (isCodeOnlyOperation(operation)) return now;
   const cap = now + LIMITS.systemMfaTokenMinutes * 60_000;
   const server = serverExpiresAt ? Date.parse(serverExpiresAt) : Number.NaN;
   const expiresAt = Number.isFinite(server) ? Math.min(server, cap) : cap;

@@ -13,15 +13,16 @@
  * A route under /_api that declares nothing is refused when it is added, so no call is left unguarded by mistake.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ACCESS_RULES, APPROVAL_REASON_HEADER, MSG, type AccessSubject, type Role } from '@strongroom/contracts';
+import { ACCESS_RULES, API_TOKEN_MSG, APPROVAL_REASON_HEADER, MSG, type AccessSubject, type Role } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
-import { forbidden, type AppError } from '../../shared/errors.js';
+import { badRequest, forbidden, type AppError } from '../../shared/errors.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import type { AllowRule, RouteAccess, StepUp, StepUpDeclaration } from '../../shared/route-access.js';
 import { governedStepUp } from '../approvals/index.js';
 import { isFlagEnabled } from '../feature-flags/index.js';
 import { freshCodeRequired, withFreshMfa } from '../mfa/index.js';
-import { sessionFor, type AuthContext, type SessionContext } from '../sessions/index.js';
+import { SESSION_COOKIE, sessionFor, type AuthContext, type SessionContext } from '../sessions/index.js';
+import { tokenSession } from '../api-tokens/index.js';
 
 /** Every guarded route's declaration, keyed "METHOD /path" (the OpenAPI document and the probes read it). */
 type RouteAccessTable = ReadonlyMap<string, RouteAccess>;
@@ -103,6 +104,24 @@ async function stepUpFor(
   };
 }
 
+/** The token of an `Authorization: Bearer` header, if the request has one. */
+function bearerTokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : header.trim() === '' ? undefined : '';
+}
+
+/**
+ * The caller of an API token: only routes that declare a token scope, only signed-in routes, and never together
+ * with a session cookie (a browser's call and a tool's are told apart, not merged).
+ */
+async function bearerSession(ctx: AppContext, request: FastifyRequest, access: RouteAccess, bearer: string): Promise<SessionContext> {
+  if (request.cookies[SESSION_COOKIE]) throw badRequest(API_TOKEN_MSG.tokenAndSession);
+  const scope = access.who === 'signed-in' ? access.tokenScope : undefined;
+  return tokenSession(ctx, bearer, scope);
+}
+
 /** What the approvals feature needs of a governed request: its input, route, origin and approval-reason header. */
 function governedCallOf(request: FastifyRequest) {
   const header = request.headers[APPROVAL_REASON_HEADER];
@@ -142,7 +161,9 @@ export function registerAccessGuard(app: FastifyInstance, ctx: AppContext): void
   app.addHook('preHandler', async (request, reply) => {
     const access = request.routeOptions.config.access;
     if (!access || access.who === 'public') return;
-    const session = await sessionFor(ctx, request, reply, access.who);
+    const bearer = bearerTokenOf(request);
+    const session =
+      bearer !== undefined ? await bearerSession(ctx, request, access, bearer) : await sessionFor(ctx, request, reply, access.who);
     if (!session) return;
     if (access.who === 'optional') {
       request.auth = { ...session, stepUp: noStepUp(ctx) };
@@ -159,6 +180,8 @@ export function registerAccessGuard(app: FastifyInstance, ctx: AppContext): void
       }
     }
     const plain = await stepUpFor(ctx, request, session, access.stepUp);
+    // A token never passes a step-up: what needs a fresh code is done signed in.
+    if (bearer !== undefined && plain.required) throw forbidden(API_TOKEN_MSG.stepUpRefused);
     // A change the organization puts behind a second approver is recorded as a request instead of being made.
     const stepUp = access.governed ? await governedStepUp(ctx, governedCallOf(request), session, access.governed, plain) : plain;
     const auth: AuthContext = { ...session, stepUp };

@@ -62,7 +62,9 @@ function securityOf(access: RouteAccess | undefined): Array<Record<string, strin
   // is read.
   if (!access || access.who === 'public') return [];
   if (access.who === 'optional') return [{}, { session: [] }];
-  return access.stepUp ? [{ session: [], stepUp: [] }] : [{ session: [] }];
+  const signedIn = access.stepUp ? [{ session: [], stepUp: [] }] : [{ session: [] }];
+  // An API token of the route's scope serves where no step-up is asked for (a token never passes one).
+  return access.tokenScope ? [...signedIn, { apiToken: [access.tokenScope] }] : signedIn;
 }
 
 function stepUpSentence(stepUp: StepUpDeclaration): string {
@@ -245,6 +247,15 @@ export function openApiOptions(opts: { appUrl: string }): FastifyDynamicSwaggerO
       servers: [{ url: opts.appUrl }],
       components: {
         securitySchemes: {
+          apiToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A personal API token (Settings → API tokens; POST /_api/settings/api-tokens), sent as `Authorization: Bearer srt_…`. ' +
+              'It reaches the operations that list its scope (matters:read, files:read, files:upload, audit:read), in its ' +
+              "owner's organization, as its owner may; never an operation that asks for a fresh second-factor code. " +
+              'Without a cookie: a call with both a token and a session cookie is refused.',
+          },
           session: {
             type: 'apiKey',
             in: 'cookie',

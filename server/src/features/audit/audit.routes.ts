@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AUDIT_LOG_MSG, auditChainExportQuery, auditLogExportQuery, auditLogListQuery, auditLogListResponse } from '@strongroom/contracts';
 import type { RouteAccess } from '../../shared/route-access.js';
+import { tokenScoped } from '../../shared/route-access.js';
 import type { AppContext } from '../../shared/context.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { authOf } from '../sessions/index.js';
@@ -33,7 +34,7 @@ export function auditRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: auditLogListQuery,
           response: { 200: auditLogListResponse },
         },
-        config,
+        config: tokenScoped(config, 'audit:read'),
       },
       async (request) => listAuditLogs(ctx, authOf(request), request.query),
     );

@@ -13,6 +13,7 @@ import {
 } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import type { RouteAccess } from '../../shared/route-access.js';
+import { tokenScoped } from '../../shared/route-access.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { authOf } from '../sessions/index.js';
 import { clientSuggestions, createMatter, lawyerSuggestions, listMatters, nextMatterNumber, updateMatter } from './matters.service.js';
@@ -36,7 +37,7 @@ export function mattersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: matterListQuery,
           response: { 200: matterListResponse },
         },
-        config,
+        config: tokenScoped(config, 'matters:read'),
       },
       async (request) => listMatters(ctx, authOf(request), request.query),
     );
@@ -91,7 +92,7 @@ export function mattersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: suggestionQuery,
           response: { 200: clientSuggestionsResponse },
         },
-        config,
+        config: tokenScoped(config, 'matters:read'),
       },
       async (request) => clientSuggestions(ctx, authOf(request), request.query),
     );
@@ -105,7 +106,7 @@ export function mattersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: suggestionQuery,
           response: { 200: lawyerSuggestionsResponse },
         },
-        config,
+        config: tokenScoped(config, 'matters:read'),
       },
       async (request) => lawyerSuggestions(ctx, authOf(request), request.query),
     );

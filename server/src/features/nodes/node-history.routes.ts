@@ -9,6 +9,7 @@ import {
   restoreVersionRequest,
 } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
+import { tokenScoped } from '../../shared/route-access.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { authOf } from '../sessions/index.js';
 import { listBin, restoreFromBin } from './bin.service.js';
@@ -62,7 +63,7 @@ export function nodeHistoryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: nodeVersionsQuery,
           response: { 200: nodeVersionsResponse },
         },
-        config,
+        config: tokenScoped(config, 'files:read'),
       },
       async (request) => listNodeVersions(ctx, authOf(request), request.query.nodeId),
     );

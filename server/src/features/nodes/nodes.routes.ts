@@ -18,6 +18,7 @@ import {
 import { contentDispositionAttachment } from '../../platform/storage/blob-store.js';
 import type { AppContext } from '../../shared/context.js';
 import type { RouteAccess } from '../../shared/route-access.js';
+import { tokenScoped } from '../../shared/route-access.js';
 import { readOnlyRefusal } from '../matters/index.js';
 import { sendJsonText } from '../../shared/json-text.js';
 import { requestMeta } from '../../shared/request-meta.js';
@@ -54,7 +55,7 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: matterDetailQuery,
           response: { 200: matterDetailResponse },
         },
-        config,
+        config: tokenScoped(config, 'matters:read'),
       },
       async (request, reply) => sendJsonText(reply, await getMatterDetail(ctx, authOf(request), request.query)),
     );
@@ -68,7 +69,7 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: createFolderRequest,
           response: { 200: nodeResponse },
         },
-        config,
+        config: tokenScoped(config, 'files:upload'),
       },
       async (request) => createFolder(ctx, authOf(request), request.body, requestMeta(request)),
     );
@@ -124,7 +125,7 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: downloadUrlQuery,
           response: { 200: downloadUrlResponse },
         },
-        config,
+        config: tokenScoped(config, 'files:read'),
       },
       async (request) => downloadUrl(ctx, authOf(request), request.query.nodeId, requestMeta(request), request.query.version),
     );
@@ -139,7 +140,7 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: previewUrlQuery,
           response: { 200: previewUrlResponse },
         },
-        config,
+        config: tokenScoped(config, 'files:read'),
       },
       async (request) => previewUrl(ctx, authOf(request), request.query.nodeId, requestMeta(request), request.query.version),
     );
@@ -152,7 +153,7 @@ export function nodesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           querystring: downloadZipQuery,
         },
-        config,
+        config: tokenScoped(config, 'files:read'),
       },
       async (request, reply) => {
         const zip = await downloadZip(ctx, authOf(request), request.query, requestMeta(request));

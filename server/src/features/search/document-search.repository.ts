@@ -57,7 +57,8 @@ type Filters = Omit<DocumentSearchQuery, 'q' | 'page' | 'limit'>;
 
 /**
  * The versions the searcher may see that match the query and filters (not yet ordered or limited); `byName`: only
- * those whose names match (read from the names' own index: a name match is a match).
+ * those whose names match (read from the names' own index: a name match is a match). The version's own row is read
+ * only when a filter asks about it (type, uploader, day).
  */
 function matches(db: Executor, user: Searcher, query: string, f: Filters, byName = false) {
   const q = sql`${query}::tsquery`;
@@ -66,7 +67,6 @@ function matches(db: Executor, user: Searcher, query: string, f: Filters, byName
     .innerJoin('nodes as n', (j) =>
       j.onRef('n.id', '=', 't.nodeId').on('n.organizationId', '=', user.organizationId).on('n.binEntryId', 'is', null),
     )
-    .innerJoin('nodeVersions as v', (j) => j.onRef('v.id', '=', 't.versionId').on('v.organizationId', '=', user.organizationId))
     .where('t.organizationId', '=', user.organizationId)
     .where(byName ? sql<boolean>`ts_filter(t.tsv, '{a}') @@ ${q}` : sql<boolean>`t.tsv @@ ${q}`)
     .where('t.matterId', 'in', visibleMatters(db, user).select('matters.id'));
@@ -82,22 +82,30 @@ function matches(db: Executor, user: Searcher, query: string, f: Filters, byName
         .where(sql<boolean>`lower(matters.client_name) = ${client}`),
     );
   }
-  if (f.fileType !== undefined) {
-    const t = FILE_TYPES[f.fileType];
-    rows = rows.where(sql<boolean>`(lower(coalesce(v.mime_type, '')) = any(${t.mimes}::text[]) or n.name ~* ${t.names})`);
-  }
-  if (f.uploadedBy !== undefined) {
-    rows = rows.where('v.createdBy', 'in', (eb) =>
-      eb
-        .selectFrom('users')
-        .select('users.id')
-        .where('users.organizationId', '=', user.organizationId)
-        .where('users.publicId', '=', f.uploadedBy!),
-    );
-  }
-  if (f.dateFrom !== undefined) rows = rows.where('v.createdAt', '>=', new Date(`${f.dateFrom}T00:00:00Z`));
-  if (f.dateTo !== undefined) rows = rows.where('v.createdAt', '<', new Date(Date.parse(`${f.dateTo}T00:00:00Z`) + 86_400_000));
-  return rows;
+  if (f.fileType === undefined && f.uploadedBy === undefined && f.dateFrom === undefined && f.dateTo === undefined) return rows;
+  return rows.where((eb) => {
+    let version = eb
+      .selectFrom('nodeVersions as v')
+      .select(sql<number>`1`.as('one'))
+      .whereRef('v.id', '=', 't.versionId')
+      .where('v.organizationId', '=', user.organizationId);
+    if (f.fileType !== undefined) {
+      const t = FILE_TYPES[f.fileType];
+      version = version.where(sql<boolean>`(lower(coalesce(v.mime_type, '')) = any(${t.mimes}::text[]) or n.name ~* ${t.names})`);
+    }
+    if (f.uploadedBy !== undefined) {
+      version = version.where('v.createdBy', 'in', (sub) =>
+        sub
+          .selectFrom('users')
+          .select('users.id')
+          .where('users.organizationId', '=', user.organizationId)
+          .where('users.publicId', '=', f.uploadedBy!),
+      );
+    }
+    if (f.dateFrom !== undefined) version = version.where('v.createdAt', '>=', new Date(`${f.dateFrom}T00:00:00Z`));
+    if (f.dateTo !== undefined) version = version.where('v.createdAt', '<', new Date(Date.parse(`${f.dateTo}T00:00:00Z`) + 86_400_000));
+    return eb.exists(version);
+  });
 }
 
 /**
@@ -108,29 +116,48 @@ function matches(db: Executor, user: Searcher, query: string, f: Filters, byName
  */
 const RANK_WINDOW = 500;
 
-/** One page of matching versions, best first: name matches (weight A) above text matches, then by density. */
-export function matchingPage(db: Executor, user: Searcher, query: string, f: Filters, page: { limit: number; offset: number }) {
+/**
+ * One page of matching versions, best first (name matches, weight A, above text matches, then by density, then
+ * newest), and how many versions match, counted up to `cap` (one more than the cap says there are more).
+ *
+ * One statement reads the matches once: the first cap + 1 the text index yields (the searcher's own, after the
+ * permission and the filters) are counted, and the first RANK_WINDOW of them ranked beside the name matches. The
+ * page's rows are chosen among those, so no page is filtered after it was chosen.
+ */
+export async function matchingPage(
+  db: Executor,
+  user: Searcher,
+  query: string,
+  f: Filters,
+  page: { limit: number; offset: number },
+  cap: number,
+): Promise<{ versionIds: string[]; counted: number }> {
   const q = sql`${query}::tsquery`;
   const window = Math.max(RANK_WINDOW, page.offset + page.limit);
-  const candidates = (byName: boolean) =>
-    matches(db, user, query, f, byName)
-      .select(['t.versionId', 'v.createdAt', sql<number>`ts_rank_cd(t.tsv, ${q})`.as('rank')])
-      .limit(window);
-  return db
-    .selectFrom(
-      db
-        .selectFrom(candidates(true).as('n'))
-        .selectAll()
-        .union(db.selectFrom(candidates(false).as('a')).selectAll())
-        .as('c'),
+  const columns = ['t.versionId', 't.tsv'] as const;
+  // When each candidate was stored breaks ties in rank: read for the ranked candidates only.
+  const stored = (c: string) =>
+    sql`join node_versions v on v.id = ${sql.ref(`${c}.version_id`)} and v.organization_id = ${user.organizationId}`;
+  const matched = matches(db, user, query, f)
+    .select(columns)
+    .limit(Math.max(cap + 1, window));
+  const named = matches(db, user, query, f, true).select(columns).limit(window);
+  const { rows } = await sql<{ counted: string; versionIds: string[] | null }>`
+    with matched as materialized (${matched}),
+    candidates as (
+      select c.version_id, v.created_at, ts_rank_cd(c.tsv, ${q}) as rank from (select * from matched limit ${window}) c ${stored('c')}
+      union
+      select c.version_id, v.created_at, ts_rank_cd(c.tsv, ${q}) from (${named}) c ${stored('c')}
+    ),
+    page as (
+      select c.version_id, c.rank, c.created_at from candidates c
+       order by c.rank desc, c.created_at desc, c.version_id
+       limit ${page.limit} offset ${page.offset}
     )
-    .select('c.versionId')
-    .orderBy('c.rank', 'desc')
-    .orderBy('c.createdAt', 'desc')
-    .orderBy('c.versionId')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+    select (select count(*) from matched) as counted,
+           (select json_agg(p.version_id order by p.rank desc, p.created_at desc, p.version_id) from page p) as "versionIds"`.execute(db);
+  const row = rows[0]!;
+  return { versionIds: row.versionIds ?? [], counted: Math.min(Number(row.counted), cap + 1) };
 }
 
 /**
@@ -139,20 +166,6 @@ export function matchingPage(db: Executor, user: Searcher, query: string, f: Fil
  */
 export async function withoutParallelWorkers(trx: Executor): Promise<void> {
   await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
-}
-
-/** How many versions match, counted up to `cap` (one more than the cap says there are more). */
-export async function countMatches(db: Executor, user: Searcher, query: string, f: Filters, cap: number): Promise<number> {
-  const row = await db
-    .selectFrom(
-      matches(db, user, query, f)
-        .select(sql<number>`1`.as('one'))
-        .limit(cap + 1)
-        .as('m'),
-    )
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
 }
 
 export type DocumentHitRow = {

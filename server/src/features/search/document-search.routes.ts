@@ -10,6 +10,7 @@ import {
 import type { AppContext } from '../../shared/context.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import type { RouteAccess } from '../../shared/route-access.js';
+import { tokenScoped } from '../../shared/route-access.js';
 import { authOf } from '../sessions/index.js';
 import { searchDocuments } from './document-search.service.js';
 import { getSearchSettings, startReindex, updateSearchSettings } from './search-settings.service.js';
@@ -31,7 +32,7 @@ export function documentSearchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: documentSearchQuery,
           response: { 200: documentSearchResponse },
         },
-        config: signedIn,
+        config: tokenScoped(signedIn, 'matters:read'),
       },
       async (request) => searchDocuments(ctx, authOf(request), request.query, requestMeta(request)),
     );

@@ -13,7 +13,6 @@ import type { AuthContext } from '../sessions/index.js';
 import { parseDocumentQuery, termCount } from './document-query.js';
 import {
   compileQuery,
-  countMatches,
   hitDetails,
   matchingPage,
   MATCH_END,
@@ -93,13 +92,10 @@ export async function searchDocuments(
   const compiled = await compileQuery(ctx.db, language, parts);
   if (compiled.required === 0) throw badRequest(DOCUMENT_SEARCH_MSG.noTerms);
   const cap = DOCUMENT_SEARCH_LIMITS.countMax;
-  const { matched, counted } = await ctx.db.transaction().execute(async (trx) => {
+  const { versionIds: ids, counted } = await ctx.db.transaction().execute(async (trx) => {
     await withoutParallelWorkers(trx);
-    const matched = await matchingPage(trx, user, compiled.query, filters, { limit, offset: (page - 1) * limit });
-    const counted = await countMatches(trx, user, compiled.query, filters, cap);
-    return { matched, counted };
+    return matchingPage(trx, user, compiled.query, filters, { limit, offset: (page - 1) * limit }, cap);
   });
-  const ids = matched.map((m) => m.versionId);
   const rows = await hitDetails(ctx.db, user.organizationId, compiled.query, ids);
   const ancestors = await searchAncestors(ctx.db, user.organizationId, [...new Set(rows.map((r) => r.nodeId))]);
   const paths = new Map<string, DocumentHit['path']>();

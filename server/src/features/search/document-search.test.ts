@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_SEARCH_LIMITS, DOCUMENT_SEARCH_MSG, type DocumentSearchResponse, type NodeTreeDto } from '@strongroom/contracts';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
@@ -245,5 +247,59 @@ describe('GET /_api/search/documents', () => {
       expect([200, 400]).toContain(res.statusCode);
     }
     expect(names(await searchAs(admin, { q: '"clause fourteen' }))).toEqual(['Letter to landlord.txt']);
+  });
+});
+
+describe('more matches than are counted', () => {
+  it('counts up to countMax and says there are more; pages go on best first, the name match on top', async () => {
+    const m = await createMatter(admin.client, { matterName: 'Crowded Matter' });
+    const { organizationId, userId } = admin;
+    const files = Array.from({ length: DOCUMENT_SEARCH_LIMITS.countMax + 5 }, (_, i) => ({
+      id: randomUUID(),
+      name: i === 700 ? 'Multitudinous list.txt' : `Crowd ${i}.txt`,
+      storagePath: `crowd/${i}`,
+    }));
+    const common = { organizationId, matterId: m.id, fileSize: 20, mimeType: 'text/plain', sha256Hash: 'a'.repeat(64), createdBy: userId };
+    await t.ctx.db
+      .insertInto('nodes')
+      .values(
+        files.map((f) => ({
+          ...common,
+          id: f.id,
+          parentId: null,
+          name: f.name,
+          nodeType: 'file',
+          storagePath: f.storagePath,
+          currentVersion: 1,
+        })),
+      )
+      .execute();
+    await t.ctx.db
+      .insertInto('nodeVersions')
+      .values(files.map((f) => ({ ...common, nodeId: f.id, versionNumber: 1, storagePath: f.storagePath })))
+      .execute();
+    // Their texts as the job would have written them: the word in every one.
+    await t.ctx.db
+      .updateTable('fileTexts')
+      .set({
+        state: 'indexed',
+        body: 'A multitudinous crowd.',
+        tsv: sql`tsv || setweight(to_tsvector('english', 'A multitudinous crowd.'), 'B')`,
+      })
+      .where('organizationId', '=', organizationId)
+      .where('matterId', '=', m.id)
+      .execute();
+
+    const first = await searchAs(admin, { q: 'multitudinous' });
+    expect(first).toMatchObject({ total: DOCUMENT_SEARCH_LIMITS.countMax, totalCapped: true });
+    expect(first.hits).toHaveLength(DOCUMENT_SEARCH_LIMITS.limitDefault);
+    expect(first.hits[0]).toMatchObject({ name: 'Multitudinous list.txt', nameMatched: true });
+    const second = await searchAs(admin, { q: 'multitudinous', page: '2' });
+    expect(second).toMatchObject({ total: DOCUMENT_SEARCH_LIMITS.countMax, totalCapped: true });
+    expect(second.hits).toHaveLength(DOCUMENT_SEARCH_LIMITS.limitDefault);
+    const seen = new Set([...first.hits, ...second.hits].map((h) => h.nodeId));
+    expect(seen.size).toBe(2 * DOCUMENT_SEARCH_LIMITS.limitDefault);
+    // A narrower search counts exactly.
+    expect(await searchAs(admin, { q: 'multitudinous list' })).toMatchObject({ total: 1, totalCapped: false });
   });
 });

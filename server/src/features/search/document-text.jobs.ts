@@ -135,12 +135,13 @@ async function readOne(ctx: AppContext, jobId: string, claimed: ClaimedText): Pr
     await store(ctx, jobId, claimed.versionId, { state: 'failed', reason, body: null, ocr: false, truncated: false });
     return;
   }
+  await failpoint(ctx, 'search.text.before-read', { versionId: claimed.versionId });
   let key = claimed.storagePath;
   let { result, missing } = await extractFrom(ctx, claimed, key);
   // The object moved (into the vault) while it was read: read it where it is now; a version deleted meanwhile
   // has no row to write, and writeText finds none.
   if (missing) {
-    const now = await currentStoragePath(ctx.db, claimed.versionId);
+    const now = await currentStoragePath(ctx.db, claimed.organizationId, claimed.versionId);
     if (now === null) return;
     if (now !== key) {
       key = now;

@@ -45,8 +45,13 @@ export async function claimPendingText(db: Executor, jobId: string, claimSeconds
 }
 
 /** Where the claimed version's object is now (a vault transfer moves it while its text is read). */
-export async function currentStoragePath(db: Executor, versionId: string): Promise<string | null> {
-  const row = await db.selectFrom('nodeVersions').select('storagePath').where('id', '=', versionId).executeTakeFirst();
+export async function currentStoragePath(db: Executor, organizationId: string, versionId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('nodeVersions')
+    .select('storagePath')
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', versionId)
+    .executeTakeFirst();
   return row?.storagePath ?? null;
 }
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { searchQuery, searchResponse } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import type { RouteAccess } from '../../shared/route-access.js';
+import { tokenScoped } from '../../shared/route-access.js';
 import { authOf } from '../sessions/index.js';
 import { documentSearchRoutes } from './document-search.routes.js';
 import { search } from './search.service.js';
@@ -20,7 +21,7 @@ export function searchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: searchQuery,
           response: { 200: searchResponse },
         },
-        config,
+        config: tokenScoped(config, 'matters:read'),
       },
       async (request) => search(ctx, authOf(request), request.query),
     );

@@ -13,6 +13,7 @@ import {
 } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import type { RouteAccess } from '../../shared/route-access.js';
+import { tokenScoped } from '../../shared/route-access.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { authOf } from '../sessions/index.js';
 import { completeUpload } from './uploads-completion.service.js';
@@ -39,7 +40,7 @@ export function uploadsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: presignedUrlRequest,
           response: { 200: presignedUrlResponse },
         },
-        config,
+        config: tokenScoped(config, 'files:upload'),
       },
       async (request) => presignUpload(ctx, authOf(request), request.body),
     );
@@ -53,7 +54,7 @@ export function uploadsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: multipartInitRequest,
           response: { 200: multipartInitResponse },
         },
-        config,
+        config: tokenScoped(config, 'files:upload'),
       },
       async (request) => initMultipart(ctx, authOf(request), request.body),
     );
@@ -67,7 +68,7 @@ export function uploadsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: multipartCompleteRequest,
           response: { 200: multipartCompleteResponse },
         },
-        config,
+        config: tokenScoped(config, 'files:upload'),
       },
       async (request) => completeUpload(ctx, authOf(request), request.body, requestMeta(request)),
     );
@@ -81,7 +82,7 @@ export function uploadsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: multipartAbortRequest,
           response: { 200: multipartAbortResponse },
         },
-        config: members,
+        config: tokenScoped(members, 'files:upload'),
       },
       async (request) => abortUpload(ctx, authOf(request), request.body, requestMeta(request)),
     );
@@ -95,7 +96,7 @@ export function uploadsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: uploadPartsQuery,
           response: { 200: uploadPartsResponse },
         },
-        config: uploaders,
+        config: tokenScoped(uploaders, 'files:upload'),
       },
       async (request) => listUploadParts(ctx, authOf(request), request.query),
     );

@@ -12,6 +12,7 @@ import {
 } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import type { RouteAccess } from '../../shared/route-access.js';
+import { tokenScoped } from '../../shared/route-access.js';
 import { sendJsonText } from '../../shared/json-text.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { authOf } from '../sessions/index.js';
@@ -38,7 +39,7 @@ export function vaultQueriesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: vaultListQuery,
           response: { 200: vaultListResponse },
         },
-        config,
+        config: tokenScoped(config, 'matters:read'),
       },
       async (request) => listVault(ctx, authOf(request), request.query),
     );
@@ -52,7 +53,7 @@ export function vaultQueriesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: vaultDetailQuery,
           response: { 200: vaultDetailResponse },
         },
-        config,
+        config: tokenScoped(config, 'matters:read'),
       },
       async (request, reply) => sendJsonText(reply, await vaultDetail(ctx, authOf(request), request.query.matterId)),
     );

@@ -427,6 +427,22 @@ interface ApprovalRequestsTable {
   outcome: ColumnType<Record<string, unknown> | null, string | null, string | null>;
 }
 
+/** A person's API token, kept as its hash (features/api-tokens). */
+interface ApiTokensTable {
+  id: Generated<string>;
+  organizationId: string;
+  userId: number;
+  name: string;
+  tokenHash: string;
+  prefix: string;
+  scopes: ColumnType<string[], string, string>;
+  createdAt: Generated<Date>;
+  expiresAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  revokedBy: number | null;
+}
+
 /** One vaulted matter's review of one retention end (features/disposition). */
 interface DispositionReviewsTable {
   id: Generated<string>;
@@ -683,6 +699,7 @@ export interface DB {
   searchReindexRuns: SearchReindexRunsTable;
   approvalSettings: ApprovalSettingsTable;
   approvalRequests: ApprovalRequestsTable;
+  apiTokens: ApiTokensTable;
   dispositionReviews: DispositionReviewsTable;
   dispositionReminderDays: DispositionReminderDaysTable;
   uploadSessions: UploadSessionsTable;

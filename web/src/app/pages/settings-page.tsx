@@ -4,6 +4,7 @@ import { Archive, Building2, ShieldCheck, User, Users } from 'lucide-react';
 import { PageHeader } from '@/components/ui/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { sessionQueryKey, useSession } from '@/features/auth/api/get-session';
+import { ApprovalRulesCard } from '@/features/approvals/components/approval-rules-card';
 import { SecuritySettings } from '@/features/feature-flags/components/feature-flags-panel';
 import { SecurityToolingSection } from '@/features/security-tooling/components/security-tooling-section';
 import { OrganizationTab } from '@/features/settings/components/organization-tab';
@@ -110,6 +111,11 @@ export function SettingsPage() {
         </TabsContent>
         <TabsContent value="security" className="mt-6">
           <SecuritySettings authLoading={session.isPending} isAdmin={isAdmin} organizationId={user?.organizationId} />
+          {user && shows(user, 'approvalRules') ? (
+            <div className="mt-6">
+              <ApprovalRulesCard />
+            </div>
+          ) : null}
           {isAdmin ? <SecurityToolingSection /> : null}
         </TabsContent>
         <TabsContent value="retention" className="mt-6">

@@ -4,6 +4,9 @@ import type { WithDates } from '@/lib/dates';
 import { Badge } from '@/components/ui/badge';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet';
 import { TooltipProvider } from '@/components/ui/tooltip';
+import { useApprovalsWaitingCount } from '@/features/approvals/api/approvals';
+import { ApprovalWaitingHost } from '@/features/approvals/components/approval-waiting-dialog';
+import { shows } from '@/lib/access-visibility';
 import { PageFallback } from '../page-fallback';
 import { SessionExpiryNotice } from './session-expiry-notice';
 import { SideNav } from './side-nav';
@@ -35,6 +38,9 @@ function OrganizationFooter({ user }: { user: SessionUser }) {
 /** The signed-in frame: top bar, side navigation (a drawer below 1024 px), content, session-expiry notice. */
 export function AppShell({ user, session, onLogout, children }: AppShellProps) {
   const [navOpen, setNavOpen] = useState(false);
+  const showApprovals = shows(user, 'approvalsPage');
+  const waiting = useApprovalsWaitingCount(showApprovals);
+  const approvals = showApprovals ? { waitingForYou: waiting.data ?? 0 } : null;
   return (
     <TooltipProvider delayDuration={300}>
       <div className="min-h-dvh bg-background">
@@ -47,7 +53,7 @@ export function AppShell({ user, session, onLogout, children }: AppShellProps) {
         <TopBar user={user} onOpenNavigation={() => setNavOpen(true)} onLogout={onLogout} />
         <div className="flex">
           <aside className="sticky top-16 hidden h-[calc(100dvh-4rem)] w-60 shrink-0 flex-col justify-between gap-4 overflow-y-auto border-r border-border bg-sidebar p-3 lg:flex">
-            <SideNav role={user.role} />
+            <SideNav role={user.role} approvals={approvals} />
             <OrganizationFooter user={user} />
           </aside>
           <main id="main-content" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-10 lg:py-8">
@@ -63,12 +69,13 @@ export function AppShell({ user, session, onLogout, children }: AppShellProps) {
                 <SheetTitle>Strongroom</SheetTitle>
                 <SheetDescription className="sr-only">Main navigation</SheetDescription>
               </SheetHeader>
-              <SideNav role={user.role} onNavigate={() => setNavOpen(false)} />
+              <SideNav role={user.role} approvals={approvals} onNavigate={() => setNavOpen(false)} />
             </div>
             <OrganizationFooter user={user} />
           </SheetContent>
         </Sheet>
         <SessionExpiryNotice expiresAt={session?.expiresAt} />
+        <ApprovalWaitingHost canOpenRequest={shows(user, 'approvalRequest')} />
       </div>
     </TooltipProvider>
   );

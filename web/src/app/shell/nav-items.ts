@@ -3,6 +3,7 @@ import {
   Archive,
   CalendarClock,
   FileSearch,
+  Stamp,
   FolderKanban,
   LayoutDashboard,
   LifeBuoy,
@@ -11,7 +12,17 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 
-export type NavItem = { label: string; to: string; icon: LucideIcon; end?: boolean; forGuests?: boolean; adminOnly?: boolean };
+export type NavItem = {
+  label: string;
+  to: string;
+  icon: LucideIcon;
+  end?: boolean;
+  forGuests?: boolean;
+  /** Shown only to whom the shell says may see it (the Approvals page: administrators). */
+  approvals?: boolean;
+  /** Shown to administrators only (the disposition review, where they decide). */
+  adminOnly?: boolean;
+};
 
 /** The side navigation. */
 const NAV_ITEMS: NavItem[] = [
@@ -21,6 +32,7 @@ const NAV_ITEMS: NavItem[] = [
   { label: 'Vault', to: '/vault', icon: Archive, end: true },
   { label: 'Disposition', to: '/vault/disposition', icon: CalendarClock, adminOnly: true },
   { label: 'Audit Logs', to: '/audit-logs', icon: ScrollText },
+  { label: 'Approvals', to: '/approvals', icon: Stamp, approvals: true },
   { label: 'Settings', to: '/settings', icon: Settings, forGuests: true },
   { label: 'Help', to: '/help', icon: LifeBuoy, forGuests: true },
 ];
@@ -38,7 +50,8 @@ export function guestMayOpen(pathname: string): boolean {
   return GUEST_PATHS.includes(pathname) || MATTER_PAGE.test(pathname);
 }
 
-export function navItemsFor(role: Role): NavItem[] {
-  if (role === 'guest') return NAV_ITEMS.filter((i) => i.forGuests);
-  return role === 'admin' ? NAV_ITEMS : NAV_ITEMS.filter((i) => !i.adminOnly);
+export function navItemsFor(role: Role, showApprovals = false): NavItem[] {
+  const items = showApprovals ? NAV_ITEMS : NAV_ITEMS.filter((i) => !i.approvals);
+  if (role === 'guest') return items.filter((i) => i.forGuests);
+  return role === 'admin' ? items : items.filter((i) => !i.adminOnly);
 }

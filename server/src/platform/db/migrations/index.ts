@@ -27,7 +27,8 @@ import { auditSearchText } from './20261205_0029_audit_search_text.js';
 import { matterFolders } from './20261206_0030_matter_folders.js';
 import { documentText } from './20261207_0031_document_text.js';
 import { approvals } from './20261208_0032_approvals.js';
-import { disposition } from './20261209_0033_disposition.js';
+import { apiTokens } from './20261209_0033_api_tokens.js';
+import { disposition } from './20261210_0034_disposition.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
 export const migrations: Record<string, Migration> = {
@@ -59,5 +60,6 @@ export const migrations: Record<string, Migration> = {
   '20261206_0030_matter_folders': matterFolders,
   '20261207_0031_document_text': documentText,
   '20261208_0032_approvals': approvals,
-  '20261209_0033_disposition': disposition,
+  '20261209_0033_api_tokens': apiTokens,
+  '20261210_0034_disposition': disposition,
 };

@@ -4,6 +4,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { errorMessage, isMfaCancelledError, isMfaRequiredError } from '@/lib/api-error';
+import { isApprovalRequiredError } from '@/lib/approval-required';
 import { toast } from '@/lib/toast';
 import { useArchiveAuditLogs } from '../api/archive-audit-logs';
 
@@ -74,6 +75,8 @@ export function ArchiveDialog({ open, onOpenChange, auditLogsKey, onRunStarted }
         close();
       },
       onError: (error) => {
+        // Archiving waits for a second administrator: nothing moved yet (the waiting dialog says so).
+        if (isApprovalRequiredError(error)) return close();
         if (isMfaCancelledError(error) || isMfaRequiredError(error)) return;
         toast.error(ARCHIVAL_MSG.archivalFailed(errorMessage(error, '')));
       },

@@ -1,8 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  ApprovalRequiredResponse,
-  DispositionDecideOutcome,
   DispositionDecideRequest,
+  DispositionDecideResponse,
   DispositionListResponse,
   DispositionStatus,
 } from '@strongroom/contracts';
@@ -28,18 +27,13 @@ export function useDispositionList(status: DispositionStatus | undefined, enable
   });
 }
 
-export function isApprovalRequired(answer: DispositionDecideOutcome): answer is ApprovalRequiredResponse {
-  return 'approvalRequired' in answer && answer.approvalRequired === true;
-}
-
 /**
  * POST /_api/disposition/decide. Destroying asks for a fresh second-factor code (the api client asks for it on
  * 401 MFA_REQUIRED and sends the request again). Where the organization's approval rules govern it, the answer is
- * 202 APPROVAL_REQUIRED: nothing has changed yet, and the caller says so (this minimal handling is meant to give
- * way to the shared one of the api client).
+ * 202 APPROVAL_REQUIRED: the api client opens the waiting dialog and throws ApprovalRequiredError (not done yet).
  */
 function decide(body: DispositionDecideRequest) {
-  return apiRequest<DispositionDecideOutcome>('/_api/disposition/decide', { body, fallbackMessage: 'The decision could not be saved.' });
+  return apiRequest<DispositionDecideResponse>('/_api/disposition/decide', { body, fallbackMessage: 'The decision could not be saved.' });
 }
 
 export function useDecideDisposition() {

@@ -2,6 +2,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APPROVAL_MSG, DISPOSITION_MSG, type DispositionItem } from '@strongroom/contracts';
+import { getApprovalWaiting } from '@/lib/approval-required';
 import { resetMfaRequestsForTest } from '@/lib/mfa-bridge';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch, type FetchCall } from '@/test/fetch-stub';
@@ -53,7 +54,7 @@ function open(decision: 'destroy' | 'extend' | 'hold') {
 }
 
 describe('the disposition decision dialog', { timeout: 20_000 }, () => {
-  it('shows Waiting for approval, not success, when the server answers 202', async () => {
+  it('closes without success when the server answers 202 (the app’s waiting dialog says so)', async () => {
     answer = () =>
       Response.json(
         {
@@ -66,11 +67,12 @@ describe('the disposition decision dialog', { timeout: 20_000 }, () => {
         },
         { status: 202 },
       );
-    const { user } = open('destroy');
+    const { user, onOpenChange } = open('destroy');
     const dialog = screen.getByRole('dialog', { name: 'Approve destruction' });
     await user.type(within(dialog).getByLabelText('Reason'), 'Retention met');
     await user.click(within(dialog).getByRole('button', { name: 'Approve destruction' }));
-    expect((await screen.findAllByText(APPROVAL_MSG.waiting)).length).toBeGreaterThan(0);
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
+    expect(getApprovalWaiting()?.requestId).toBe('33333333-3333-4333-8333-333333333333');
     expect(screen.queryByText(DISPOSITION_MSG.approved)).not.toBeInTheDocument();
   });
 

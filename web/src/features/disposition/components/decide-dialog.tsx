@@ -14,10 +14,11 @@ import { DialogActions } from '@/components/ui/dialog-actions';
 import { FormField } from '@/components/ui/form-field';
 import { Input, inputClasses } from '@/components/ui/input';
 import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
+import { isApprovalRequiredError } from '@/lib/approval-required';
 import { cn } from '@/lib/class-names';
 import { formatBytes } from '@/lib/format-bytes';
 import { toast } from '@/lib/toast';
-import { isApprovalRequired, useDecideDisposition } from '../api/disposition';
+import { useDecideDisposition } from '../api/disposition';
 
 const TITLES: Record<DispositionDecision, string> = {
   destroy: 'Approve destruction',
@@ -67,11 +68,15 @@ function DecideForm({ item, decision, onClose }: { item: DispositionItem; decisi
       { matterId: item.matterId, decision, reason: trimmed, ...(decision === 'extend' ? { retainUntil } : {}) },
       {
         onSuccess: (answer) => {
-          if (isApprovalRequired(answer)) toast.info(APPROVAL_MSG.waiting, { description: answer.message });
-          else toast.success(answer.message);
+          toast.success(answer.message);
           onClose();
         },
         onError: (err) => {
+          // Recorded for a second administrator: the app's waiting dialog says so; nothing is done yet.
+          if (isApprovalRequiredError(err)) {
+            onClose();
+            return;
+          }
           if (isMfaCancelledError(err)) {
             setError({ tone: 'warning', text: MSG.mfaRequired });
             return;

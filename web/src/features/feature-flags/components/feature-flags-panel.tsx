@@ -10,6 +10,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
 import { errorMessage } from '@/lib/api-error';
+import { isApprovalRequiredError } from '@/lib/approval-required';
 import { toast } from '@/lib/toast';
 import { useFeatureFlags } from '../api/get-feature-flags';
 import { useUpdateFeatureFlags } from '../api/update-feature-flags';
@@ -101,6 +102,12 @@ function FeatureFlagsPanel({ organizationId }: { organizationId: string | undefi
           toast.success(SETTINGS_MSG.flagsUpdated);
         },
         onError: (error) => {
+          // Turning a safeguard off waits for a second administrator: the flags stay as they are (the waiting
+          // dialog says so), so the switches show the stored values again.
+          if (isApprovalRequiredError(error)) {
+            setChanges({});
+            return;
+          }
           setChanges(markFailed);
           // Closing the MFA prompt is a choice: the changes stay, nothing is reported as failed.
           if (error instanceof Error && error.message === MSG.mfaPromptClosed) return;

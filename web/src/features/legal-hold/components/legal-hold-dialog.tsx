@@ -12,6 +12,7 @@ import { DialogActions } from '@/components/ui/dialog-actions';
 import { FormField } from '@/components/ui/form-field';
 import { inputClasses } from '@/components/ui/input';
 import { errorMessage, isApiError, isMfaCancelledError } from '@/lib/api-error';
+import { isApprovalRequiredError } from '@/lib/approval-required';
 import { cn } from '@/lib/class-names';
 import { toast } from '@/lib/toast';
 import { useUpdateLegalHold } from '../api/update-legal-hold';
@@ -90,6 +91,11 @@ function LegalHoldSteps({ matter, isAdmin, onClose }: { matter: Matter; isAdmin:
           setStep('done');
         },
         onError: (err) => {
+          // Recorded for a second administrator: the hold stays until it is approved. The waiting dialog says so.
+          if (isApprovalRequiredError(err)) {
+            close();
+            return;
+          }
           if (isApiError(err) && err.status === 403) {
             setStep('denied');
             return;

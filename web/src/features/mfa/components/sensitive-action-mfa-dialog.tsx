@@ -23,9 +23,11 @@ function SensitiveActionMfaDialog({ request, userId, userMethod }: SensitiveActi
       requestKey={request?.id ?? null}
       title="Verification required"
       description={
-        method === 'email'
-          ? 'MFA verification is required for this action. Send a code to your email, then enter it below.'
-          : MSG.mfaRequired
+        request?.demand.operation === 'APPROVE_REQUEST'
+          ? 'Approving takes a fresh code from your own second factor, every time. Enter it to approve the request.'
+          : method === 'email'
+            ? 'MFA verification is required for this action. Send a code to your email, then enter it below.'
+            : MSG.mfaRequired
       }
       onSubmitCode={async (code) => {
         if (request) await request.submit(code);

@@ -5,6 +5,7 @@ import { DialogActions } from '@/components/ui/dialog-actions';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { errorMessage, isApiError, isMfaCancelledError } from '@/lib/api-error';
+import { isApprovalRequiredError } from '@/lib/approval-required';
 import { toast } from '@/lib/toast';
 import { toastWithUndo } from '@/lib/undo';
 import { matterDetailQueryKey } from '@/lib/query-keys';
@@ -300,6 +301,8 @@ export function DeleteNodeDialog({ open, onOpenChange, node }: BaseProps & { nod
           onOpenChange(false);
         },
         onError: (err) => {
+          // A large folder waits for a second administrator: nothing is deleted yet (the waiting dialog says so).
+          if (isApprovalRequiredError(err)) return onOpenChange(false);
           if (!isMfaCancelledError(err))
             toast.error(NODE_MSG.deleteFailed, { description: conflictText(err, 'delete') ?? errorMessage(err) });
         },

@@ -4,6 +4,7 @@ import { ErrorState } from '@/components/ui/error-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-error';
 import { useProfile } from '../api/get-profile';
+import { ApiTokensCard } from './api-tokens-card';
 import { PasswordCard } from './password-card';
 import { PersonalInfoCard } from './personal-info-card';
 import { SecurityCard } from './security-card';
@@ -14,7 +15,7 @@ type ProfileTabProps = {
   onSessionChange: () => void;
 };
 
-/** The Profile tab: Personal Information, Security (password and second factor) and Change Password. */
+/** The Profile tab: Personal Information, Security (password and second factor), Change Password and API Tokens. */
 export function ProfileTab({ userId, onSessionChange }: ProfileTabProps) {
   const profile = useProfile();
   const passwordHeading = useRef<HTMLHeadingElement>(null);
@@ -62,6 +63,7 @@ export function ProfileTab({ userId, onSessionChange }: ProfileTabProps) {
         }}
       />
       <PasswordCard headingRef={passwordHeading} />
+      <ApiTokensCard isAdmin={profile.data.role === 'admin'} />
     </div>
   );
 }

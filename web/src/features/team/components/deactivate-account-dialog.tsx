@@ -7,6 +7,7 @@ import { Alert } from '@/components/ui/alert';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogActions } from '@/components/ui/dialog-actions';
 import { isApiError, isMfaCancelledError } from '@/lib/api-error';
+import { isApprovalRequiredError } from '@/lib/approval-required';
 import { useDeactivateUser } from '../api/deactivate-user';
 import { toastDeactivation } from './deactivation-grace-toast';
 import { ReasonField } from './reason-field';
@@ -59,6 +60,8 @@ function DeactivateForm({ user, onClose, onUndone }: DeactivateAccountDialogProp
           onClose();
         },
         onError: (err) => {
+          // Deactivating an administrator waits for a second administrator (the waiting dialog says so).
+          if (isApprovalRequiredError(err)) return onClose();
           if (isMfaCancelledError(err)) return setFailure({ text: TEAM_MSG.resetMfaCodes.MFA_REQUIRED });
           setFailure(deactivateErrorText(err));
         },

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { TEAM_LIMITS, TEAM_MSG, type SessionUser } from '@strongroom/contracts';
 import { isApiError, isMfaCancelledError } from '@/lib/api-error';
+import { isApprovalRequiredError } from '@/lib/approval-required';
 import { conflictKind } from '@/lib/conflicts';
 import { toast } from '@/lib/toast';
 import { toastWithUndo } from '@/lib/undo';
@@ -69,6 +70,12 @@ export function useMemberSave({ draft, viewer, refresh, onSaved }: MemberSaveOpt
       },
       onError: (err) =>
         void (async () => {
+          // Granting admin or user management, or deactivating an administrator, waits for a second administrator:
+          // the change was put back in the list and the waiting dialog says so; the drawer closes.
+          if (isApprovalRequiredError(err)) {
+            onSaved();
+            return;
+          }
           if (isMfaCancelledError(err)) {
             setFailure({ text: TEAM_MSG.resetMfaCodes.MFA_REQUIRED, tone: 'warning' });
             return;

@@ -10,6 +10,7 @@ import { DialogActions } from '@/components/ui/dialog-actions';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { errorMessage, isMfaCancelledError } from '@/lib/api-error';
+import { isApprovalRequiredError } from '@/lib/approval-required';
 import { toast } from '@/lib/toast';
 import { useDefaultRetention } from '../api/get-default-retention';
 import { useStartVault } from '../api/start-vault';
@@ -71,6 +72,8 @@ function VaultSteps({ matter, onClose }: { matter: Matter; onClose: () => void }
         },
         onError: (err) => {
           setStep('confirm');
+          // Recorded for a second administrator: nothing is vaulted yet. The waiting dialog says so; this one closes.
+          if (isApprovalRequiredError(err)) return onClose();
           // Closing the code dialog is the user's choice: back to confirm, nothing to report.
           if (isMfaCancelledError(err)) return;
           const text = errorMessage(err, VAULT_MSG.vaultFailed);
