@@ -148,7 +148,11 @@ test('vault the matter with a code from the authenticator', async () => {
   const vault = page.getByRole('dialog', { name: 'Vault Matter' });
   const retention = vault.getByRole('combobox', { name: 'Retention Period' });
   await expect(retention).toHaveText(/7 years \(recommended\)/);
-  await expect(vault.getByText('Files are deleted after the retention period unless a legal hold prevents it.')).toBeVisible();
+  await expect(
+    vault.getByText(
+      'After the retention period, files are deleted only once an administrator approves it in the disposition review, and never under legal hold.',
+    ),
+  ).toBeVisible();
   await retention.click();
   await page.getByRole('option', { name: '10 years' }).click();
   await shotThemes(page, 'vault-dialog');

@@ -94,6 +94,16 @@ if (payload && typeof payload === 'object') {
   const ofVersions = versions !== undefined && versions !== payload.totals?.files ? ` (${versions} versions)` : '';
   lines.push(`Files: ${payload.totals?.files ?? files.length}${ofVersions}, ${payload.totals?.bytes ?? '?'} bytes`);
   if (payload.auditChainHead) lines.push(`Audit chain head: #${payload.auditChainHead.sequence} ${payload.auditChainHead.hash}`);
+  const disposition = payload.disposition;
+  if (disposition && typeof disposition === 'object') {
+    const approvers = Array.isArray(disposition.approvedBy)
+      ? disposition.approvedBy.map((a) => `${a?.name ?? '?'} <${a?.email ?? '?'}>`).join(', ')
+      : '?';
+    const request = disposition.requestId ? `approval request ${disposition.requestId}` : 'no second approver required';
+    lines.push(
+      `Destruction approved by: ${approvers} on ${disposition.approvedAt ?? '?'} (review ${disposition.reviewId ?? '?'}, ${request})`,
+    );
+  }
   lines.push(`Signed by key: ${result.doc.keyId ?? '?'}`);
 }
 const trustedBy = anchors.map((a) =>

@@ -17,6 +17,7 @@ const manageUsers = (u: AccessSubject): boolean => u.isActive !== false && membe
  * - rename: members holding canRename (renaming a folder or a file);
  * - vault: administrators, and users holding canVault;
  * - viewVaulted: members holding canViewVaulted (the vault's lists, reports and certificates);
+ * - reviewDisposition: administrators and members holding canViewVaulted (the disposition review's queue);
  * - manageUsers: active members holding canManageUsers (the team's changes);
  * - seeTeam: whoever manages users or may invite someone (the team list, read-only for inviters);
  * - invite: whoever may invite at least one role (see invitableRoles);
@@ -31,6 +32,7 @@ export const ACCESS_RULES = {
   rename: (u: AccessSubject) => member(u) && u.permissions.canRename,
   vault: (u: AccessSubject) => member(u) && (u.role === 'admin' || u.permissions.canVault),
   viewVaulted: (u: AccessSubject) => member(u) && u.permissions.canViewVaulted,
+  reviewDisposition: (u: AccessSubject) => member(u) && (u.role === 'admin' || u.permissions.canViewVaulted),
   manageUsers,
   seeTeam: (u: AccessSubject) => manageUsers(u) || canInviteMembers(u),
   invite: (u: AccessSubject) => canInviteMembers(u),

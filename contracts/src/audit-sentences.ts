@@ -197,6 +197,16 @@ export const AUDIT_SENTENCES: Readonly<Record<string, (w: Words) => string>> = {
   AUDIT_ARCHIVAL_FAILED: (w) =>
     `Strongroom could not finish an archival of old audit log entries${str(w.d.message) ? `: ${str(w.d.message)}` : ''}`,
   RETENTION_CLEANUP: (w) => `Strongroom deleted the vaulted files of ${w.matter} at the end of their retention`,
+  // Disposition review
+  DISPOSITION_QUEUED: (w) =>
+    `Strongroom put ${w.matter} in the disposition review: its retention ends on ${str(w.d.retentionExpiresAt)?.slice(0, 10) ?? 'a date soon'}`,
+  DISPOSITION_APPROVED: (w) =>
+    `${w.who} approved the destruction of ${w.matter} at the end of its retention${str(w.d.approvedByNames) ? ` (approved by ${str(w.d.approvedByNames)})` : ''}${because(w.d)}`,
+  DISPOSITION_EXTENDED: (w) =>
+    `${w.who} extended the retention of ${w.matter}${str(w.d.retainUntil) ? ` to ${str(w.d.retainUntil)!.slice(0, 10)}` : ''}${because(w.d)}`,
+  DISPOSITION_HELD: (w) => `${w.who} placed ${w.matter} under legal hold instead of destroying it${because(w.d)}`,
+  DISPOSITION_REMINDER: (w) =>
+    `Strongroom reminded the administrators of ${num(w.d.overdue) !== null ? plural(num(w.d.overdue)!, 'matter', 'matters') : 'matters'} whose retention has ended without a disposition decision`,
   EXPORT_AUDIT_LOGS: (w) =>
     `${w.who} exported ${num(w.d.rowCount) !== null ? plural(num(w.d.rowCount)!, 'audit log entry', 'audit log entries') : 'the audit log'} as CSV`,
   AUDIT_CHAIN_EXPORTED: (w) => `${w.who} exported the audit chain for checking offline`,

@@ -172,10 +172,12 @@ export const ERROR_REASONS = [
   'NOT_HELD',
   /** What was asked for does not exist yet (a vault certificate before its transfer completed). */
   'NOT_READY',
-  /** An approval request was decided already (approved, rejected, expired or void). */
+  /** An approval request was decided already (approved, rejected, expired or void); a disposition review too. */
   'ALREADY_DECIDED',
   /** Approval rules need a second active administrator to approve. */
   'SECOND_APPROVER_NEEDED',
+  /** The disposition review: the matter is not waiting for a decision. */
+  'NOT_IN_QUEUE',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

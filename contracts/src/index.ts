@@ -30,3 +30,4 @@ export * from './notifications.js';
 export * from './preview.js';
 export * from './approvals.js';
 export * from './api-tokens.js';
+export * from './disposition.js';

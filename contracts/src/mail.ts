@@ -124,7 +124,27 @@ export const MAIL = {
             `- ${m.matterName}${m.matterNumber ? ` (${m.matterNumber})` : ''}: ends on ${m.retentionEndsOn}, in ${m.days === 1 ? '1 day' : `${m.days} days`}`,
         )
         .join('\n') +
-      '\n\nWhen the retention ends, Strongroom deletes the vaulted files and issues a certificate of destruction, unless the ' +
-      `matter is under legal hold. Review them in the vault:\n${p.link}\n`,
+      '\n\nEach enters the disposition review before its retention ends: its vaulted files are destroyed, with a certificate of ' +
+      'destruction, only once an administrator has approved it, and never while it is under legal hold. Review them in the ' +
+      `vault:\n${p.link}\n`,
+  }),
+
+  /** Once a day to each administrator, at most: vaulted matters whose retention ended with no disposition decision. */
+  dispositionReminder: (p: {
+    organization: string;
+    matters: { matterName: string; matterNumber: string | null; retentionEndedOn: string; daysOverdue: number }[];
+    link: string;
+  }) => ({
+    subject: `Strongroom: ${p.matters.length === 1 ? '1 vaulted matter waits' : `${p.matters.length} vaulted matters wait`} for a disposition decision`,
+    text:
+      `In ${p.organization}, the retention of these vaulted matters has ended and nobody has decided what happens to them:\n\n` +
+      p.matters
+        .map(
+          (m) =>
+            `- ${m.matterName}${m.matterNumber ? ` (${m.matterNumber})` : ''}: ended on ${m.retentionEndedOn}, ${m.daysOverdue === 1 ? '1 day' : `${m.daysOverdue} days`} ago`,
+        )
+        .join('\n') +
+      '\n\nNothing is destroyed until an administrator approves it. Approve the destruction, extend the retention or place ' +
+      `a legal hold in the disposition review:\n${p.link}\n`,
   }),
 } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { text } from './common.js';
 import { matterIdSchema, matterSchema } from './matters.js';
 import { nodeTreeSchema } from './nodes.js';
+import { certificateDispositionSchema } from './disposition.js';
 
 /** Legal hold and the vault: texts, limits and the shapes of their calls. */
 export const VAULT_MSG = {
@@ -49,7 +50,8 @@ export const VAULT_MSG = {
   emptyBody: 'There are no vaulted matters matching your criteria.',
   detailFailed: 'Failed to load details',
   detailEmpty: 'No data available for this matter.',
-  retentionNote: 'Files are deleted after the retention period unless a legal hold prevents it.',
+  retentionNote:
+    'After the retention period, files are deleted only once an administrator approves it in the disposition review, and never under legal hold.',
   // Downloads of vaulted files
   fileDestroyed: 'This file was deleted from the vault when its retention period ended.',
   /** A vaulted file in a storage class that must be restored before it can be read (409, reason RESTORE_PENDING). */
@@ -275,6 +277,8 @@ export const vaultCertificatePayload = z.object({
   totals: z.object({ files: z.number().int(), versions: z.number().int().optional(), bytes: z.number().int() }),
   auditChainHead: z.object({ sequence: z.number().int(), hash: z.string() }).nullable(),
   storeProtection: storeProtectionSchema.optional(),
+  /** Certificates of destruction: the disposition review that approved it (absent from those issued before reviews). */
+  disposition: certificateDispositionSchema.optional(),
 });
 export type VaultCertificatePayload = z.infer<typeof vaultCertificatePayload>;
 export const signedCertificateSchema = z.object({

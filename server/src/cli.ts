@@ -22,7 +22,7 @@ import { openBackup, runRestore } from './backup/restore.js';
 const USAGE = `Usage: npm run admin -- create-org --name "Acme LLP" --admin-email ada@acme.test --admin-name "Ada Admin" --admin-password "..."
        npm run admin -- verify-vault    (checks every vaulted file now, within VAULT_VERIFY_BYTES_PER_HOUR)
        npm run admin -- rotate-signing-key [--print-new-key]    (new signing key; the old one stays published)
-       npm run admin -- run-job <sign-audit-heads | archive-audit | retention-end | verify-vault | retention-mail | bin-purge> [--organization <id>] [--dry-run]
+       npm run admin -- run-job <sign-audit-heads | archive-audit | retention-end | verify-vault | retention-mail | bin-purge | disposition-review> [--organization <id>] [--dry-run]
                         (runs a scheduled job's work now and prints what it did; --dry-run changes nothing)
        npm run admin -- reindex [--organization <id>] [--since <YYYY-MM-DD>] [--now]
                         (reads the text of files again for document search: by the running server or worker, or with

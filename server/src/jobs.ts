@@ -12,6 +12,7 @@ import { defineVaultVerificationJobs } from './features/vault/vault-verification
 import { defineAuditJobs } from './features/audit/audit.jobs.js';
 import { defineArchivalJobs } from './features/archival/archival.jobs.js';
 import { defineNotificationJobs } from './features/notifications/index.js';
+import { defineDispositionJobs } from './features/disposition/disposition.jobs.js';
 import { defineDocumentTextJobs } from './features/search/index.js';
 import { defineApprovalJobs } from './features/approvals/index.js';
 import type { AppContext } from './shared/context.js';
@@ -27,6 +28,7 @@ export function defineJobs(ctx: AppContext): void {
   defineAuditJobs(ctx);
   defineArchivalJobs(ctx);
   defineNotificationJobs(ctx);
+  defineDispositionJobs(ctx);
   defineDocumentTextJobs(ctx);
   defineApprovalJobs(ctx);
 }

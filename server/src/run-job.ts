@@ -9,6 +9,8 @@
  *   verify-vault      re-reads every vaulted object now, within VAULT_VERIFY_BYTES_PER_HOUR
  *   retention-mail    mails each administrator the vaulted matters whose retention ends in 1 to 90 days (once a day)
  *   bin-purge         deletes for good the recycle bin entries past their purge date (matters on hold or vaulted wait)
+ *   disposition-review  queues the vaulted matters whose retention ends within the lead time, and reminds the
+ *                     administrators of overdue ones (once a day); it has no dry run
  */
 import { parseArgs } from 'node:util';
 import type { AppContext } from './shared/context.js';
@@ -21,8 +23,17 @@ import { mattersDueForDestruction, dueForVerification } from './features/vault/v
 import { runVaultVerification } from './features/vault/vault-verification.jobs.js';
 import { dueBinEntries } from './features/nodes/bin.repository.js';
 import { runBinPurge } from './features/nodes/bin-purge.jobs.js';
+import { runDispositionReview } from './features/disposition/disposition.jobs.js';
 
-const RUN_JOB_NAMES = ['sign-audit-heads', 'archive-audit', 'retention-end', 'verify-vault', 'retention-mail', 'bin-purge'] as const;
+const RUN_JOB_NAMES = [
+  'sign-audit-heads',
+  'archive-audit',
+  'retention-end',
+  'verify-vault',
+  'retention-mail',
+  'bin-purge',
+  'disposition-review',
+] as const;
 type JobName = (typeof RUN_JOB_NAMES)[number];
 
 /** A request the command refuses (exit 64 with the message). */
@@ -116,6 +127,11 @@ export async function runJob(
       }
       const run = await runBinPurge(ctx, now, organizationId);
       return { result: { ...base, ...run }, failed: false };
+    }
+    case 'disposition-review': {
+      if (dryRun) throw new RunJobUsageError('disposition-review has no dry run: the list of /vault/disposition shows the queue');
+      const run = await runDispositionReview(ctx, now, organizationId);
+      return { result: { ...base, ...run }, failed: run.failed > 0 };
     }
   }
 }

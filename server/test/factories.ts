@@ -10,6 +10,7 @@ import type { Permissions, Role } from '@strongroom/contracts';
 import { DEFAULT_PERMISSIONS } from '@strongroom/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { vi } from 'vitest';
+import { newTotpSecret } from '../src/features/mfa/totp.js';
 import { hashPassword, insertUser } from '../src/features/users/users.service.js';
 import {
   createOrgWithAdmin,
@@ -78,6 +79,14 @@ export async function newOrganizationWithTotp(t: TestApp, name = 'Acme LLP', ip?
   const client = await signInWithEmailCode(t, account, ip);
   const totpSecret = await enrollTotp(client);
   return { client, userId: account.userId, organizationId: account.organizationId, email: account.email, totpSecret, account };
+}
+
+/** Another administrator of the organization, signed in, with an authenticator (its secret stored as set up). */
+export async function newTotpAdmin(t: TestApp, organizationId: string, name: string): Promise<TotpMember> {
+  const m = await addMember(t, organizationId, 'admin', {}, name);
+  const totpSecret = newTotpSecret();
+  await t.ctx.db.updateTable('users').set({ mfaEnabled: true, mfaPrimaryMethod: 'totp', totpSecret }).where('id', '=', m.userId).execute();
+  return { ...m, totpSecret };
 }
 
 /** A system MFA token for the TOTP member's session (the code one step ahead of the last one used). */

@@ -151,6 +151,22 @@ function vaultedMatterOf(t: TestApp, me: OrgWorld): Promise<string> {
   }
   return id;
 }
+/** A fresh vaulted matter, not held, whose retention ends in ten days, waiting in the disposition review. */
+async function queuedMatterOf(t: TestApp, me: OrgWorld): Promise<string> {
+  const matterId = await freshMatterVia(me.admin.client);
+  const now = new Date();
+  const ends = new Date(now.getTime() + 10 * 86_400_000);
+  await t.ctx.db
+    .updateTable('matters')
+    .set({ isVaulted: true, status: 'Vaulted', vaultedAt: now, retentionExpiresAt: ends, legalHold: false })
+    .where('id', '=', matterId)
+    .execute();
+  await t.ctx.db
+    .insertInto('dispositionReviews')
+    .values({ organizationId: me.organizationId, matterId, retentionExpiresAt: ends })
+    .execute();
+  return matterId;
+}
 let numberSeq = 100 + Math.floor(Math.random() * 800);
 
 /** A new matter of the organization, for calls that change a matter for good (legal hold, vault). */
@@ -802,6 +818,21 @@ export const SAMPLES: Record<string, OperationSample> = {
   },
 
   // ---- Vault review ---------------------------------------------------------------------------------------
+  'GET /_api/disposition/list': {
+    build: async () => ({ query: { status: 'due', page: '1', pageSize: '50' } }),
+    idProbes: [],
+  },
+  'POST /_api/disposition/decide': {
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      const matterId = await queuedMatterOf(t, me);
+      return {
+        client: p.client,
+        body: { matterId, decision: 'destroy', reason: 'Retention over (probe)', mfaToken: currentTotp(p.totpSecret!) },
+      };
+    },
+    idProbes: [{ set: { 'body.matterId': 'matterId' } }],
+  },
   'GET /_api/vault/list': {
     build: async () => ({
       query: { searchQuery: 'Matter', legalHold: 'all', sortBy: 'vaultedAt', sortDirection: 'desc', page: '1', pageSize: '20' },

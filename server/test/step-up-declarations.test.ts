@@ -45,6 +45,8 @@ const TRIGGERS: Record<string, (req: ProbeRequest) => ProbeRequest> = {
     const { reason: _reason, ...body } = req.body as Record<string, unknown>;
     return { ...req, body: { ...body, decision: 'approve' } };
   },
+  // Destroying takes a code; extending or holding does not (the sample destroys already).
+  'POST /_api/disposition/decide': (req) => ({ ...req, body: { ...(req.body as object), decision: 'destroy' } }),
   'POST /_api/settings/profile': (req) => ({
     ...req,
     body: { ...(req.body as object), email: `${uniqueName('moved').replace(/\W+/g, '.')}@firm.test` },

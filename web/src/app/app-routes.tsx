@@ -34,6 +34,7 @@ const DashboardPage = lazy(loadDashboard);
 const MattersPage = lazy(loadMatters);
 const MatterWorkspacePage = lazy(loadMatterWorkspace);
 const VaultPage = lazy(() => import('./pages/vault-page').then((m) => ({ default: m.VaultPage })));
+const DispositionPage = lazy(() => import('./pages/disposition-page').then((m) => ({ default: m.DispositionPage })));
 const AuditLogsPage = lazy(() => import('./pages/audit-logs-page').then((m) => ({ default: m.AuditLogsPage })));
 const SettingsPage = lazy(() => import('./pages/settings-page').then((m) => ({ default: m.SettingsPage })));
 const SearchPage = lazy(() => import('./pages/search-page').then((m) => ({ default: m.SearchPage })));
@@ -92,6 +93,7 @@ export function AppRoutes() {
             <Route path="/matters" element={<MattersPage />} />
             <Route path="/matters/:matterId" element={<MatterWorkspacePage />} />
             <Route path="/vault" element={<VaultPage />} />
+            <Route path="/vault/disposition" element={<DispositionPage />} />
             <Route path="/search" element={<SearchPage />} />
             <Route path="/audit-logs" element={<AuditLogsPage />} />
             <Route path="/approvals" element={<ApprovalsPage />} />

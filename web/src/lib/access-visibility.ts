@@ -27,6 +27,10 @@ export const VISIBILITY = {
   vaultMatter: { rule: 'vault', call: 'POST /_api/vault/start' },
   /** The Vault page. */
   vaultPage: { rule: 'viewVaulted', call: 'GET /_api/vault/list' },
+  /** The Disposition review page (its queue; deciding is for administrators). */
+  dispositionPage: { rule: 'reviewDisposition', call: 'GET /_api/disposition/list' },
+  /** The disposition review's decisions, and its link in the navigation. */
+  dispositionDecide: { rule: 'admin', call: 'POST /_api/disposition/decide' },
   /** The audit log's archival panel. */
   archivalPanel: { rule: 'admin', call: 'GET /_api/system/archival-stats' },
   /** Settings → Security (feature flags, security tooling). */

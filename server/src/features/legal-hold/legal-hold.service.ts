@@ -37,24 +37,39 @@ export async function changeLegalHold(
   const change = async (trx: Executor) => {
     const matter = await lockVisibleMatter(trx, user, input.matterId);
     requireChange(matter, input.action);
-    const apply = input.action === 'apply';
-    const reason = input.reason ?? null;
-    const updated = await setMatterHold(trx, matter, { legalHold: apply, holdReason: apply ? reason : null, userId: user.id });
-    await auditFor(user, meta)(
-      trx,
-      apply ? 'APPLY_LEGAL_HOLD' : 'REMOVE_LEGAL_HOLD',
-      { table: 'matters', id: matter.id },
-      {
-        matterName: matter.matterName,
-        reason,
-        ...(apply ? {} : { previousReason: matter.holdReason }),
-        vaulted: matter.isVaulted,
-        version: updated.version,
-      },
-    );
-    if (matter.isVaulted) await followMatterHold(ctx, trx, user.organizationId, matter.id);
-    return updated;
+    return setHoldLocked(ctx, trx, user, matter, { apply: input.action === 'apply', reason: input.reason ?? null }, meta);
   };
   const updated = await auth.stepUp.run(change);
   return { matter: toMatterDto(updated), message: input.action === 'apply' ? VAULT_MSG.holdApplied : VAULT_MSG.holdRemoved };
+}
+
+/**
+ * Applies or removes the hold of a matter the caller has locked (and checked: visible, the hold not already as
+ * asked), with its audit entry, and has the vault objects' holds follow it; the caller's transaction. The legal-hold
+ * route and the disposition review's 'hold' decision both change a hold through this.
+ */
+export async function setHoldLocked(
+  ctx: AppContext,
+  trx: Executor,
+  user: AuthContext['user'],
+  matter: MatterRow,
+  change: { apply: boolean; reason: string | null },
+  meta: RequestMeta,
+): Promise<MatterRow> {
+  const { apply, reason } = change;
+  const updated = await setMatterHold(trx, matter, { legalHold: apply, holdReason: apply ? reason : null, userId: user.id });
+  await auditFor(user, meta)(
+    trx,
+    apply ? 'APPLY_LEGAL_HOLD' : 'REMOVE_LEGAL_HOLD',
+    { table: 'matters', id: matter.id },
+    {
+      matterName: matter.matterName,
+      reason,
+      ...(apply ? {} : { previousReason: matter.holdReason }),
+      vaulted: matter.isVaulted,
+      version: updated.version,
+    },
+  );
+  if (matter.isVaulted) await followMatterHold(ctx, trx, user.organizationId, matter.id);
+  return updated;
 }

@@ -12,5 +12,6 @@ export {
   type MatterRow,
 } from './matter-access.js';
 // The matter's state changed by the features that own the change, under the matter's row lock: the legal hold
-// (legal-hold), vaulting (vault), and the lock the retention-end job takes before destroying files (vault).
-export { lockMatterForChange, markMatterVaulted, setMatterHold } from './matter-state.service.js';
+// (legal-hold), vaulting (vault), the lock the retention-end job takes before destroying files (vault), and the
+// retention end an administrator extends in the disposition review (disposition).
+export { lockMatterForChange, markMatterVaulted, setMatterHold, setMatterRetention } from './matter-state.service.js';

@@ -3,7 +3,7 @@
  * writer of the matters table: the version every change raises and the row lock every change takes live here.
  */
 import type { Executor } from '../../platform/db/database.js';
-import { lockMatterRow, markMatterVaultedRow, setMatterHoldRow, type MatterRow } from './matters.repository.js';
+import { lockMatterRow, markMatterVaultedRow, setMatterHoldRow, setMatterRetentionRow, type MatterRow } from './matters.repository.js';
 
 /**
  * The matter's row, locked for the rest of the transaction, with no check of who asks (the durable jobs that
@@ -32,4 +32,13 @@ export function markMatterVaulted(
   values: { vaultedAt: Date; retentionExpiresAt: Date; holdReason: string; userId: number },
 ): Promise<MatterRow | undefined> {
   return markMatterVaultedRow(db, matter, values);
+}
+
+/** Moves a vaulted matter's retention end (never its vault objects: the vault extends those); the caller holds the row lock. */
+export function setMatterRetention(
+  db: Executor,
+  matter: Pick<MatterRow, 'id' | 'organizationId' | 'version'>,
+  values: { retentionExpiresAt: Date; userId: number },
+): Promise<MatterRow> {
+  return setMatterRetentionRow(db, matter, values);
 }

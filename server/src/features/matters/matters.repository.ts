@@ -74,6 +74,21 @@ export function setMatterHoldRow(
     .executeTakeFirstOrThrow();
 }
 
+/** Moves a vaulted matter's retention end, raising its version (the disposition review's extension). */
+export function setMatterRetentionRow(
+  db: Executor,
+  matter: Pick<MatterRow, 'id' | 'organizationId' | 'version'>,
+  values: { retentionExpiresAt: Date; userId: number },
+) {
+  return db
+    .updateTable('matters')
+    .set({ retentionExpiresAt: values.retentionExpiresAt, version: matter.version + 1, updatedBy: values.userId, updatedAt: new Date() })
+    .where('id', '=', matter.id)
+    .where('organizationId', '=', matter.organizationId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 /**
  * Marks the matter vaulted, with the legal hold applied (its reason kept when it has one), raising its version.
  * Only a matter that is not vaulted yet changes: of two starts at once, the second finds none and answers undefined.

@@ -13,7 +13,15 @@ import type { UserRow } from '../users/index.js';
 
 const NOTIFYING_ACTIONS: Record<NotificationKind, readonly string[]> = {
   legal_hold: ['APPLY_LEGAL_HOLD', 'REMOVE_LEGAL_HOLD'],
-  retention: ['UPDATE_RETENTION', 'RETENTION_CLEANUP'],
+  retention: [
+    'UPDATE_RETENTION',
+    'RETENTION_CLEANUP',
+    'DISPOSITION_QUEUED',
+    'DISPOSITION_APPROVED',
+    'DISPOSITION_EXTENDED',
+    'DISPOSITION_HELD',
+    'DISPOSITION_REMINDER',
+  ],
   vault: [
     'VAULT_MATTER',
     'VAULT_TRANSFER_COMPLETED',

@@ -54,7 +54,8 @@ function linkOf(row: EntryRow, kind: NotificationItem['kind']): NotificationLink
         ? details.matterId
         : null;
   if (matterId && kind === 'legal_hold') return { type: 'matter', matterId };
-  if (matterId && (kind === 'vault' || row.action === 'RETENTION_CLEANUP')) return { type: 'vault', matterId };
+  if (matterId && (kind === 'vault' || row.action === 'RETENTION_CLEANUP' || row.action.startsWith('DISPOSITION_')))
+    return { type: 'vault', matterId };
   return { type: 'audit', auditLogId: row.id };
 }
 

@@ -318,36 +318,51 @@ export async function adminEmails(db: Executor, organizationId: string): Promise
 // ---------------------------------------------------------------- retention end
 
 /**
- * Vaulted matters whose retention has ended, that are not under legal hold, whose transfer completed and that
- * have no destruction certificate yet: the matters retention end still has to finish.
+ * Vaulted matters whose retention has ended, that are not under legal hold, whose transfer completed, whose
+ * destruction was approved for this retention end and that have no destruction certificate yet: the matters
+ * retention end still has to finish.
  */
 export function mattersDueForDestruction(db: Executor, now: Date, limit: number, organizationId?: string) {
-  return db
-    .selectFrom('matters as m')
-    .innerJoin('vaultTransfers as t', (j) => j.onRef('t.matterId', '=', 'm.id').onRef('t.organizationId', '=', 'm.organizationId'))
-    .select(['m.id', 'm.organizationId'])
-    .$if(organizationId !== undefined, (q) => q.where('m.organizationId', '=', organizationId!))
-    .where('m.isVaulted', '=', true)
-    .where('m.legalHold', '=', false)
-    .where('m.retentionExpiresAt', 'is not', null)
-    .where('m.retentionExpiresAt', '<=', now)
-    .where('t.state', '=', 'completed')
-    .where((eb) =>
-      eb.not(
+  return (
+    db
+      .selectFrom('matters as m')
+      .innerJoin('vaultTransfers as t', (j) => j.onRef('t.matterId', '=', 'm.id').onRef('t.organizationId', '=', 'm.organizationId'))
+      .select(['m.id', 'm.organizationId'])
+      .$if(organizationId !== undefined, (q) => q.where('m.organizationId', '=', organizationId!))
+      .where('m.isVaulted', '=', true)
+      .where('m.legalHold', '=', false)
+      .where('m.retentionExpiresAt', 'is not', null)
+      .where('m.retentionExpiresAt', '<=', now)
+      .where('t.state', '=', 'completed')
+      // Approved in the disposition review for this very retention end (checked again under the matter's lock).
+      .where((eb) =>
         eb.exists(
           eb
-            .selectFrom('vaultCertificates as c')
-            .select('c.id')
-            .whereRef('c.matterId', '=', 'm.id')
-            .whereRef('c.organizationId', '=', 'm.organizationId')
-            .where('c.kind', '=', 'destruction'),
+            .selectFrom('dispositionReviews as r')
+            .select('r.id')
+            .whereRef('r.matterId', '=', 'm.id')
+            .whereRef('r.organizationId', '=', 'm.organizationId')
+            .whereRef('r.retentionExpiresAt', '=', 'm.retentionExpiresAt')
+            .where('r.status', '=', 'approved'),
         ),
-      ),
-    )
-    .orderBy('m.retentionExpiresAt')
-    .orderBy('m.id')
-    .limit(limit)
-    .execute();
+      )
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('vaultCertificates as c')
+              .select('c.id')
+              .whereRef('c.matterId', '=', 'm.id')
+              .whereRef('c.organizationId', '=', 'm.organizationId')
+              .where('c.kind', '=', 'destruction'),
+          ),
+        ),
+      )
+      .orderBy('m.retentionExpiresAt')
+      .orderBy('m.id')
+      .limit(limit)
+      .execute()
+  );
 }
 
 /** The head of the organization's audit chain now (null before its first entry). */

@@ -69,6 +69,18 @@ describe('a server killed while retention end deletes vaulted files', () => {
       .insertInto('vaultTransfers')
       .values({ matterId: m.id, organizationId: admin.organizationId, state: 'completed', retentionExpiresAt: ended })
       .execute();
+    // Its destruction approved in the disposition review.
+    await t.ctx.db
+      .insertInto('dispositionReviews')
+      .values({
+        organizationId: admin.organizationId,
+        matterId: m.id,
+        retentionExpiresAt: ended,
+        status: 'approved',
+        approvedBy: JSON.stringify([{ userId: admin.userId, name: 'Ada Admin', email: admin.email }]),
+        approvedAt: new Date(),
+      })
+      .execute();
     // The daily run, due as the server starts.
     await enqueueRetentionEnd(t.ctx);
     await vi.waitFor(

@@ -1,14 +1,17 @@
 /**
- * vault-retention-end: once a day, the vaulted matters whose retention period has ended and that are not under
- * legal hold lose their vaulted files, which the write-once lock now lets go:
+ * vault-retention-end: once a day, the vaulted matters whose retention period has ended, that are not under
+ * legal hold and whose destruction an administrator approved in the disposition review (features/disposition)
+ * lose their vaulted files, which the write-once lock now lets go. Nothing is destroyed without that approval:
+ * a matter nobody reviewed is kept (the review lists it as overdue and reminds the administrators).
  *
- * 1. each object still in the vault is deleted, one at a time, each under the matter's row lock after the hold
- *    and the retention are checked again (a hold applied meanwhile stops the deletion at once; the matter is
- *    left alone until the hold is removed), and marked destroyed in the same transaction. A store that still
+ * 1. each object still in the vault is deleted, one at a time, each under the matter's row lock after the hold,
+ *    the retention and the approval of this retention end are checked again (a hold applied or the retention
+ *    extended meanwhile stops the deletion at once; the matter is left alone until it is approved again), and
+ *    marked destroyed in the same transaction. A store that still
  *    holds the object's own legal hold refuses (BlobLockedError): the matter waits for the next run.
  * 2. when none is left, a certificate of destruction (every file deleted: path, size, sha256, object key, and
- *    the version and lock the vault certificate stated for it as the store confirmed them, else none; and
- *    whether the store protected the files) is signed with the installation's key and stored in the vault under a lock of
+ *    the version and lock the vault certificate stated for it as the store confirmed them, else none; whether
+ *    the store protected the files; and the review that approved it: its approvers and approval request) is signed with the installation's key and stored in the vault under a lock of
  *    DESTRUCTION_CERTIFICATE_YEARS, no legal hold;
  * 3. one transaction records it in vault_certificates and audits RETENTION_CLEANUP with the list of files
  *    deleted and the certificate's key and sha256.
@@ -38,6 +41,7 @@ import {
   matterCertificates,
 } from './vault-queries.repository.js';
 import { storeProtection } from './vault-protection.js';
+import { approvedReviewFor, latestApprovedReview } from './vault-disposition.repository.js';
 import { failpoint } from '../../platform/failpoints.js';
 
 export const VAULT_RETENTION_JOB = 'vault-retention-end';
@@ -79,6 +83,8 @@ async function deleteObjects(
       // Retention end re-checks hold and retention under the matter's row lock.
       const matter = await lockMatterForChange(trx, organizationId, matterId);
       if (!matter || !matter.isVaulted || matter.legalHold || !matter.retentionExpiresAt || matter.retentionExpiresAt > now) return true;
+      // Only a destruction approved for this very retention end: an extension or a hold since voids it.
+      if (!(await approvedReviewFor(trx, organizationId, matterId, matter.retentionExpiresAt))) return true;
       try {
         await ctx.store.delete(object.objectKey);
       } catch (err) {
@@ -108,6 +114,7 @@ async function certify(ctx: AppContext, organizationId: string, matterId: string
   const vaultCertificate = (await matterCertificates(ctx.db, organizationId, matterId)).find((c) => c.kind === 'vault');
   const confirmed = new Map((vaultCertificate?.body.payload.files ?? []).map((f) => [f.objectKey, f]));
   const wasProtected = vaultCertificate?.body.payload.storeProtection?.writeOnce ?? vaultCertificate !== undefined;
+  const review = await latestApprovedReview(ctx.db, organizationId, matterId);
   const result = await ctx.db.transaction().execute(async (trx) => {
     const matter = await lockMatterForChange(trx, organizationId, matterId);
     if (!matter) return null;
@@ -151,6 +158,17 @@ async function certify(ctx: AppContext, organizationId: string, matterId: string
       },
       auditChainHead: await auditChainHead(trx, organizationId),
       storeProtection: storeProtection(wasProtected && objects.every((o) => confirmed.get(o.objectKey)?.lockMode)),
+      // Who approved the destruction, and through which approval request.
+      ...(review
+        ? {
+            disposition: {
+              reviewId: review.id,
+              requestId: review.approvalRequestId,
+              approvedBy: review.approvedBy.map((p) => ({ userId: p.userId, name: p.name, email: p.email })),
+              approvedAt: review.approvedAt.toISOString(),
+            },
+          }
+        : {}),
     };
     return { matter, issuedAt, signed: await signCertificate(ctx.config, payload) };
   });
@@ -202,6 +220,9 @@ async function certify(ctx: AppContext, organizationId: string, matterId: string
         files: signed.payload.files.map((f) => ({ path: f.path, fileVersion: f.fileVersion, sha256: f.sha256, size: f.size })),
         certificateKey: key,
         certificateSha256: sha256,
+        ...(signed.payload.disposition
+          ? { reviewId: signed.payload.disposition.reviewId, approvalRequestId: signed.payload.disposition.requestId }
+          : {}),
       },
     );
   });

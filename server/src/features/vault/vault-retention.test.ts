@@ -33,9 +33,13 @@ async function locksRunOut(): Promise<void> {
 
 /**
  * A vaulted matter whose retention ended a day ago: its files copied into the vault under a lock that runs out
- * a moment from now (hold on or off as given), the matter's own hold as given, the transfer completed.
+ * a moment from now (hold on or off as given), the matter's own hold as given, the transfer completed, and its
+ * destruction approved in the disposition review (unless `approved` is false).
  */
-async function expiredMatter(name: string, opts: { held: boolean; objectHold?: boolean; files?: number }): Promise<VaultedMatter> {
+async function expiredMatter(
+  name: string,
+  opts: { held: boolean; objectHold?: boolean; files?: number; approved?: boolean },
+): Promise<VaultedMatter> {
   const matter = await createMatter(admin.client, { matterName: name });
   const ended = new Date(Date.now() - DAY);
   const files: VaultedMatter['files'] = [];
@@ -83,7 +87,26 @@ async function expiredMatter(name: string, opts: { held: boolean; objectHold?: b
     .insertInto('vaultTransfers')
     .values({ matterId: matter.id, organizationId: admin.organizationId, state: 'completed', retentionExpiresAt: ended })
     .execute();
+  if (opts.approved !== false) await approveDestruction(matter.id, ended);
   return { id: matter.id, files };
+}
+
+/** An administrator's approval of the matter's destruction at this retention end, as the disposition review records it. */
+async function approveDestruction(matterId: string, retentionExpiresAt: Date) {
+  await t.ctx.db
+    .insertInto('dispositionReviews')
+    .values({
+      organizationId: admin.organizationId,
+      matterId,
+      retentionExpiresAt,
+      status: 'approved',
+      decidedBy: admin.userId,
+      decidedAt: new Date(),
+      decisionReason: 'Retention over',
+      approvedBy: JSON.stringify([{ userId: admin.userId, name: 'Ada Admin', email: admin.email }]),
+      approvedAt: new Date(),
+    })
+    .execute();
 }
 
 const objects = (matterId: string) =>
@@ -145,6 +168,21 @@ beforeEach(() => {
 });
 
 describe('retention end', () => {
+  it('destroys nothing whose destruction nobody approved, and names the approver on the certificate of one approved', async () => {
+    const unreviewed = await expiredMatter('Never Reviewed', { held: false, approved: false });
+    const approved = await expiredMatter('Approved Ended', { held: false });
+    await locksRunOut();
+    expect(await runRetentionEnd(t.ctx)).toMatchObject({ mattersFinished: 1 });
+    await expectDestroyed(approved);
+    for (const f of unreviewed.files) expect(await t.ctx.store.vaultInfo(f.key)).not.toBeNull();
+    expect(await certificates(unreviewed.id)).toEqual([]);
+    const [cert] = await certificates(approved.id);
+    expect(signedCertificateSchema.parse(cert!.body).payload.disposition).toMatchObject({
+      requestId: null,
+      approvedBy: [{ userId: admin.userId, name: 'Ada Admin', email: admin.email }],
+    });
+  });
+
   it('deletes the files of an ended, unheld matter with a certificate of destruction, and leaves held and running ones alone', async () => {
     const ended = await expiredMatter('Ended Unheld', { held: false });
     const held = await expiredMatter('Ended Held', { held: true });

@@ -223,6 +223,18 @@ describe('vaulting a matter whose files have versions', () => {
     await t.ctx.jobs.runDueJobs([VAULT_TRANSFER_JOB]);
     const objects = await objectsOf(m.id);
     expect(objects).toHaveLength(4);
+    // The disposition review queues it, and an administrator approves its destruction.
+    await t.ctx.jobs.enqueue(t.ctx.db, 'disposition-review', {});
+    expect(await t.ctx.jobs.runDueJobs(['disposition-review'])).toEqual({ completed: 1, failed: 0 });
+    await t.ctx.db.updateTable('users').set({ totpLastUsedStep: null }).where('id', '=', admin.userId).execute();
+    ok(
+      await admin.client.post('/_api/disposition/decide', {
+        matterId: m.id,
+        decision: 'destroy',
+        reason: 'Retention over',
+        mfaToken: currentTotp(admin.totpSecret),
+      }),
+    );
     await vi.waitFor(
       () => {
         if (Date.now() <= ends.getTime()) throw new Error('retention has not ended yet');

@@ -443,6 +443,32 @@ interface ApiTokensTable {
   revokedBy: number | null;
 }
 
+/** One vaulted matter's review of one retention end (features/disposition). */
+interface DispositionReviewsTable {
+  id: Generated<string>;
+  organizationId: string;
+  matterId: string;
+  retentionExpiresAt: Timestamp;
+  status: Generated<'due' | 'approved' | 'extended' | 'held'>;
+  queuedAt: Generated<Date>;
+  decidedBy: number | null;
+  decidedAt: TimestampNull;
+  decisionReason: string | null;
+  extendedTo: TimestampNull;
+  approvalRequestId: string | null;
+  approvedBy: ColumnType<Array<{ userId: number; name: string; email: string }>, string | undefined, string>;
+  approvedAt: TimestampNull;
+}
+
+/** The days an organization's administrators were reminded of overdue disposition reviews (features/disposition). */
+interface DispositionReminderDaysTable {
+  organizationId: string;
+  /** The UTC day, YYYY-MM-DD. */
+  day: string;
+  overdue: number;
+  createdAt: Generated<Date>;
+}
+
 /** An administrator's re-index of the organization's documents (features/search). */
 interface SearchReindexRunsTable {
   id: Generated<string>;
@@ -674,6 +700,8 @@ export interface DB {
   approvalSettings: ApprovalSettingsTable;
   approvalRequests: ApprovalRequestsTable;
   apiTokens: ApiTokensTable;
+  dispositionReviews: DispositionReviewsTable;
+  dispositionReminderDays: DispositionReminderDaysTable;
   uploadSessions: UploadSessionsTable;
   undoEntries: UndoEntriesTable;
   guestMatterGrants: GuestMatterGrantsTable;

@@ -43,7 +43,7 @@ import type {
   PresignPutInput,
   UploadedPart,
 } from './blob-store.js';
-import type { CopyToVaultInput, PutLockedInput, VaultObjectInfo, VaultStore, WriteOnceStatus } from './vault-store.js';
+import type { CopyToVaultInput, PutLockedInput, VaultLock, VaultObjectInfo, VaultStore, WriteOnceStatus } from './vault-store.js';
 import { cleanupLocalStore } from './local/cleanup.js';
 import { LocalLayout, UPLOAD_ID } from './local/layout.js';
 import { listLocalKeys } from './local/listing.js';
@@ -261,6 +261,10 @@ export class LocalBlobStore implements ObjectStore, VaultStore {
 
   setLegalHold(key: string, on: boolean): Promise<void> {
     return this.vault.setLegalHold(key, on);
+  }
+
+  extendRetention(key: string, retainUntil: Date): Promise<VaultLock> {
+    return this.vault.extendRetention(key, retainUntil);
   }
 
   /** Local files are always readable: nothing to restore. */

@@ -41,7 +41,7 @@ import type {
   PresignPutInput,
   UploadedPart,
 } from './blob-store.js';
-import type { CopyToVaultInput, PutLockedInput, VaultObjectInfo, VaultStore, WriteOnceStatus } from './vault-store.js';
+import type { CopyToVaultInput, PutLockedInput, VaultLock, VaultObjectInfo, VaultStore, WriteOnceStatus } from './vault-store.js';
 import { isVaultKey, type S3Bucket } from './s3/bucket.js';
 import { S3Multipart } from './s3/multipart.js';
 import { S3Objects } from './s3/objects.js';
@@ -217,6 +217,11 @@ export class S3BlobStore implements ObjectStore, VaultStore {
   /** Turns the legal hold of the object's current version (or the given version) on or off. */
   setLegalHold(key: string, on: boolean, versionId?: string | null): Promise<void> {
     return this.vault.setLegalHold(key, on, versionId);
+  }
+
+  /** Extends the retention of the object's current version (PutObjectRetention), never shortening it. */
+  extendRetention(key: string, retainUntil: Date): Promise<VaultLock> {
+    return this.vault.extendRetention(key, retainUntil);
   }
 
   requestRestore(key: string, days: number): Promise<VaultObjectInfo['restore']> {

@@ -122,6 +122,30 @@ describe('local store: vault objects', () => {
     expect(await store.sha256(key)).toBe(sha256(body));
   }
 
+  it('extends a retention, never shortens it, keeps the hold, and refuses a delete until the new date', async () => {
+    const { key, body } = await vaulted(randomBytes(1024), lock(10, false));
+    const later = new Date(now.getTime() + 400 * DAY);
+    expect(await store.extendRetention(key, later)).toEqual({ mode: 'COMPLIANCE', retainUntil: later, legalHold: false });
+    expect((await store.vaultInfo(key))?.lock).toEqual({ mode: 'COMPLIANCE', retainUntil: later, legalHold: false });
+    // An earlier date changes nothing.
+    expect((await store.extendRetention(key, new Date(now.getTime() + 20 * DAY))).retainUntil).toEqual(later);
+    expect((await store.vaultInfo(key))?.lock?.retainUntil).toEqual(later);
+    // Past the old date, the object is still locked until the new one.
+    const saved = now;
+    now = new Date(saved.getTime() + 30 * DAY);
+    try {
+      await expect(store.delete(key)).rejects.toBeInstanceOf(BlobLockedError);
+      await expectIntact(key, body);
+    } finally {
+      now = saved;
+    }
+    // The hold is untouched by an extension.
+    const held = await vaulted(randomBytes(512), lock(5, true));
+    expect((await store.extendRetention(held.key, later)).legalHold).toBe(true);
+    await expect(store.extendRetention(vaultKey(), later)).rejects.toBeInstanceOf(BlobNotFoundError);
+    await expect(store.extendRetention(orgKey(), later)).rejects.toBeInstanceOf(BlobInvalidKeyError);
+  });
+
   it('copies an object into the vault with its lock, verified, read-only on disk', async () => {
     const body = randomBytes(3 * MiB + 17);
     const { key, info } = await vaulted(body);
@@ -710,6 +734,22 @@ describe('S3 adapter with a scripted S3: the Object Lock answers s3rver cannot g
     );
   });
 
+  it('extends a retention with PutObjectRetention on the current version, never shortening it', async () => {
+    const later = new Date(Date.now() + 400 * DAY);
+    const extend = scripted((c) => (c instanceof HeadObjectCommand ? head({ until: future, hold: 'ON' }) : {}));
+    expect(await extend.store.extendRetention(key, later)).toEqual({ mode: 'COMPLIANCE', retainUntil: later, legalHold: true });
+    expect(extend.sent.find((c) => c instanceof PutObjectRetentionCommand)).toMatchObject({
+      input: { Bucket: 'archive', Key: key, VersionId: 'v-1', Retention: { Mode: 'COMPLIANCE', RetainUntilDate: later } },
+    });
+    const earlier = scripted(() => head({ until: future, hold: 'OFF' }));
+    expect((await earlier.store.extendRetention(key, new Date(Date.now() + DAY))).retainUntil).toEqual(future);
+    expect(earlier.sent.every((c) => c instanceof HeadObjectCommand)).toBe(true);
+    const missing = scripted(() => s3Error('NotFound', 404));
+    await expect(missing.store.extendRetention(key, later)).rejects.toBeInstanceOf(BlobNotFoundError);
+    const refused = scripted((c) => (c instanceof HeadObjectCommand ? head({ until: future, hold: 'OFF' }) : s3Error('AccessDenied', 403)));
+    await expect(refused.store.extendRetention(key, later)).rejects.toBeInstanceOf(BlobLockedError);
+  });
+
   it('raises the lock of an object a repeated copy finds, never lowers it', async () => {
     const earlier = new Date(Date.now() + 10 * DAY);
     const repeat = scripted((c) => {
@@ -835,6 +875,23 @@ describe.each(lockSuites)('S3 Object Lock against $endpoint', (target) => {
     });
     expect(info).toMatchObject({ size: body.length, lock: { mode: 'COMPLIANCE', legalHold: false } });
     expect(await store.sha256(key)).toBe(sha256(body));
+  });
+
+  it('extends a retention with PutObjectRetention and never shortens it', async () => {
+    const key = `vault/${randomUUID()}/${randomUUID()}/${randomUUID()}`;
+    const first = soon();
+    await store.putLocked({
+      key,
+      body: Buffer.from('{}'),
+      contentType: 'application/json',
+      lock: { mode: 'COMPLIANCE', retainUntil: first, legalHold: false },
+    });
+    const later = new Date(first.getTime() + 60_000);
+    await store.extendRetention(key, later);
+    const lock = (await store.vaultInfo(key))?.lock;
+    expect(Math.abs(lock!.retainUntil.getTime() - later.getTime())).toBeLessThan(1000);
+    await store.extendRetention(key, first);
+    expect(Math.abs((await store.vaultInfo(key))!.lock!.retainUntil.getTime() - later.getTime())).toBeLessThan(1000);
   });
 
   it('writes a locked document with putLocked', async () => {

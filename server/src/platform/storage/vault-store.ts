@@ -5,7 +5,7 @@
  * Vault (write-once storage): `copyToVault` / `putLocked` store an object under a lock (mode COMPLIANCE, a
  * retain-until date, a legal hold). Until the retain-until date has passed and the hold is off, no call removes or
  * replaces a locked object: S3 refuses by itself (Object Lock), the local store refuses in the store itself,
- * whichever code path asks. Nothing shortens a retention.
+ * whichever code path asks. Nothing shortens a retention; extendRetention lengthens one.
  */
 import { BlobInvalidArgumentError } from './blob-store.js';
 
@@ -23,6 +23,13 @@ export interface VaultStore {
   vaultInfo(key: string): Promise<VaultObjectInfo | null>;
   /** Turns the object's legal hold on or off. Never changes the retention. */
   setLegalHold(key: string, on: boolean): Promise<void>;
+  /**
+   * Extends the object's retention (COMPLIANCE) to `retainUntil`: never shortens it (a date not later than the one
+   * in force changes nothing) and never touches the legal hold. Answers the lock in force afterwards. Throws
+   * BlobNotFoundError when there is no object, BlobLockedError when its lock cannot be read (local store),
+   * BlobNotSupportedError when the store keeps no retention (S3 without Object Lock).
+   */
+  extendRetention(key: string, retainUntil: Date): Promise<VaultLock>;
   /** Starts a restore for a class that needs one (S3); no-op elsewhere. Answers the restore state. */
   requestRestore(key: string, days: number): Promise<VaultObjectInfo['restore']>;
   /** Whether the store really enforces write-once (S3: bucket Object Lock enabled; local: always, enforced by the store). */

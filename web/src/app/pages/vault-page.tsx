@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useState } from 'react';
-import { useSearchParams } from 'react-router';
-import { Archive, ChevronLeft, ChevronRight, Search, ShieldAlert } from 'lucide-react';
+import { Link, useSearchParams } from 'react-router';
+import { Archive, CalendarClock, ChevronLeft, ChevronRight, Search, ShieldAlert } from 'lucide-react';
 import { VAULT_LIMITS, VAULT_MSG, VAULT_SORT_FIELDS, type VaultSortField } from '@strongroom/contracts';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -87,6 +87,21 @@ function VaultPager({ summary, page, last, go }: { summary: string; page: number
   );
 }
 
+/** The header's actions: the disposition review, and the report of the chosen matter (or the register). */
+function VaultActions({ matter }: { matter: Parameters<typeof ExportReportButton>[0]['matter'] }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Button variant="outline" asChild>
+        <Link to="/vault/disposition">
+          <CalendarClock aria-hidden="true" />
+          Disposition review
+        </Link>
+      </Button>
+      <ExportReportButton matter={matter} register />
+    </div>
+  );
+}
+
 export function VaultPage() {
   useDocumentTitle('Vault');
   const user = useCurrentUser();
@@ -139,11 +154,7 @@ export function VaultPage() {
 
   return (
     <div className="grid gap-6">
-      <PageHeader
-        title="Vault"
-        description={DESCRIPTION}
-        actions={denied ? null : <ExportReportButton matter={selectedMatter} register />}
-      />
+      <PageHeader title="Vault" description={DESCRIPTION} actions={denied ? null : <VaultActions matter={selectedMatter} />} />
       {denied ? (
         <EmptyState
           icon={ShieldAlert}

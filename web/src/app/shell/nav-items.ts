@@ -1,5 +1,16 @@
 import type { Role } from '@strongroom/contracts';
-import { Archive, FileSearch, Stamp, FolderKanban, LayoutDashboard, LifeBuoy, ScrollText, Settings, type LucideIcon } from 'lucide-react';
+import {
+  Archive,
+  CalendarClock,
+  FileSearch,
+  Stamp,
+  FolderKanban,
+  LayoutDashboard,
+  LifeBuoy,
+  ScrollText,
+  Settings,
+  type LucideIcon,
+} from 'lucide-react';
 
 export type NavItem = {
   label: string;
@@ -9,6 +20,8 @@ export type NavItem = {
   forGuests?: boolean;
   /** Shown only to whom the shell says may see it (the Approvals page: administrators). */
   approvals?: boolean;
+  /** Shown to administrators only (the disposition review, where they decide). */
+  adminOnly?: boolean;
 };
 
 /** The side navigation. */
@@ -16,7 +29,8 @@ const NAV_ITEMS: NavItem[] = [
   { label: 'Dashboard', to: '/', icon: LayoutDashboard, end: true },
   { label: 'Matters', to: '/matters', icon: FolderKanban, forGuests: true },
   { label: 'Search', to: '/search', icon: FileSearch },
-  { label: 'Vault', to: '/vault', icon: Archive },
+  { label: 'Vault', to: '/vault', icon: Archive, end: true },
+  { label: 'Disposition', to: '/vault/disposition', icon: CalendarClock, adminOnly: true },
   { label: 'Audit Logs', to: '/audit-logs', icon: ScrollText },
   { label: 'Approvals', to: '/approvals', icon: Stamp, approvals: true },
   { label: 'Settings', to: '/settings', icon: Settings, forGuests: true },
@@ -38,5 +52,6 @@ export function guestMayOpen(pathname: string): boolean {
 
 export function navItemsFor(role: Role, showApprovals = false): NavItem[] {
   const items = showApprovals ? NAV_ITEMS : NAV_ITEMS.filter((i) => !i.approvals);
-  return role === 'guest' ? items.filter((i) => i.forGuests) : items;
+  if (role === 'guest') return items.filter((i) => i.forGuests);
+  return role === 'admin' ? items : items.filter((i) => !i.adminOnly);
 }

@@ -1,5 +1,6 @@
 import type { ApprovalRequestAction } from '@strongroom/contracts';
 import type { GovernedAction } from './governed-action.js';
+import { destroyAtRetentionEnd } from './destroy-at-retention-end.js';
 import { deleteLargeFolder, removeLegalHold, vaultMatter } from './matters.js';
 import { archiveAuditLogs, changeApprovalPolicy, disableMfaFlag } from './organization.js';
 import { deactivateAdmin, deactivateByManage, grantByManage, grantByPermissions, grantByRole } from './people.js';
@@ -19,6 +20,7 @@ const GOVERNED_ACTIONS: readonly GovernedAction[] = [
   grantByManage,
   deactivateByManage,
   deactivateAdmin,
+  destroyAtRetentionEnd,
 ];
 
 /** The entry of an action asked for through one route, if that route can ask for it. */

@@ -28,6 +28,7 @@ import { matterFolders } from './20261206_0030_matter_folders.js';
 import { documentText } from './20261207_0031_document_text.js';
 import { approvals } from './20261208_0032_approvals.js';
 import { apiTokens } from './20261209_0033_api_tokens.js';
+import { disposition } from './20261210_0034_disposition.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '20261207_0031_document_text': documentText,
   '20261208_0032_approvals': approvals,
   '20261209_0033_api_tokens': apiTokens,
+  '20261210_0034_disposition': disposition,
 };

@@ -164,6 +164,26 @@ export class LocalVault {
     });
   }
 
+  /** Moves the retain-until date later (never earlier); the hold is kept as it is. */
+  async extendRetention(key: string, retainUntil: Date): Promise<VaultLock> {
+    assertVaultKey(key);
+    if (!(retainUntil instanceof Date) || Number.isNaN(retainUntil.getTime())) {
+      throw new BlobInvalidArgumentError('extendRetention needs a valid retainUntil date');
+    }
+    return this.locks.serialize(key, async () => {
+      const record = await this.locks.read(key);
+      if (record === 'unreadable') throw new BlobLockedError(key, 'its lock record cannot be read');
+      if (record === null) {
+        if ((await this.sizeOf(key)) === null) throw new BlobNotFoundError(key);
+        throw new BlobLockedError(key, 'its lock record is missing');
+      }
+      if (new Date(record.retainUntil).getTime() >= retainUntil.getTime()) return lockOf(record);
+      const extended: LockRecord = { ...record, retainUntil: retainUntil.toISOString() };
+      await this.locks.write(key, extended);
+      return lockOf(extended);
+    });
+  }
+
   /** Removes a vault object once its lock allows it (retain-until passed, hold off); refuses otherwise. */
   async delete(key: string): Promise<void> {
     await this.locks.serialize(key, async () => {

@@ -229,6 +229,35 @@ export class S3Vault {
   }
 
   /**
+   * Moves the retain-until date of the object's current version later with PutObjectRetention (COMPLIANCE); a date
+   * not later than the one in force changes nothing (S3 itself refuses to shorten a COMPLIANCE retention).
+   */
+  async extendRetention(key: string, retainUntil: Date): Promise<VaultLock> {
+    assertVaultKey(key);
+    if (!(retainUntil instanceof Date) || Number.isNaN(retainUntil.getTime())) {
+      throw new BlobInvalidArgumentError('extendRetention needs a valid retainUntil date');
+    }
+    const info = await this.vaultInfo(key);
+    if (!info) throw new BlobNotFoundError(key);
+    if (info.lock && info.lock.retainUntil.getTime() >= retainUntil.getTime()) return info.lock;
+    try {
+      await this.s3.client.send(
+        new PutObjectRetentionCommand({
+          Bucket: this.s3.bucket,
+          Key: key,
+          VersionId: info.versionId ?? undefined,
+          Retention: { Mode: 'COMPLIANCE', RetainUntilDate: retainUntil },
+        }),
+      );
+    } catch (err) {
+      if (isNotFound(err)) throw new BlobNotFoundError(key, { cause: err });
+      if (isUnsupported(err)) throw new BlobNotSupportedError('PutObjectRetention', { cause: err });
+      throw mapLockError(key, err);
+    }
+    return { mode: 'COMPLIANCE', retainUntil, legalHold: info.lock?.legalHold ?? false };
+  }
+
+  /**
    * Starts a restore (Standard tier, kept `days` days) for a class that needs one; answers the restore state,
    * null when the object's class is readable as it is.
    */
