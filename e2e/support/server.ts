@@ -16,7 +16,9 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   child.stdout!.on('data', (d) => (out += String(d)));
   child.stderr!.on('data', (d) => (out += String(d)));
   const url = `http://127.0.0.1:${env.PORT}`;
-  const deadline = Date.now() + 60_000;
+  // A first start makes its embedded database (several seconds on a quiet machine); while the unit suites share
+  // the two cores it has taken over a minute, so the wait (and the hooks' time limit) is generous and the failure shows what the server said.
+  const deadline = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
     try {
