@@ -10,7 +10,7 @@ import type { Permissions, Role } from '@strongroom/contracts';
 import { DEFAULT_PERMISSIONS } from '@strongroom/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { vi } from 'vitest';
-import { newTotpSecret } from '../src/features/mfa/totp.js';
+import { currentTotp, newTotpSecret } from '../src/features/mfa/totp.js';
 import { hashPassword, insertUser } from '../src/features/users/users.service.js';
 import {
   createOrgWithAdmin,
@@ -87,6 +87,12 @@ export async function newTotpAdmin(t: TestApp, organizationId: string, name: str
   const totpSecret = newTotpSecret();
   await t.ctx.db.updateTable('users').set({ mfaEnabled: true, mfaPrimaryMethod: 'totp', totpSecret }).where('id', '=', m.userId).execute();
   return { ...m, totpSecret };
+}
+
+/** A code the member's authenticator shows now, usable again: the record of the last step used is cleared first. */
+export async function freshTotp(t: TestApp, m: TotpMember): Promise<string> {
+  await t.ctx.db.updateTable('users').set({ totpLastUsedStep: null }).where('id', '=', m.userId).execute();
+  return currentTotp(m.totpSecret);
 }
 
 /** A system MFA token for the TOTP member's session (the code one step ahead of the last one used). */

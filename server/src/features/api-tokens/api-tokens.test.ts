@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_TOKEN_LIMITS, API_TOKEN_MSG } from '@strongroom/contracts';
-import { currentTotp } from '../mfa/index.js';
 import { Client, createTestApp, type TestApp } from '../../../test/helpers.js';
 import {
   addMember,
@@ -17,6 +16,7 @@ import {
   ok,
   type Member,
   type TotpMember,
+  freshTotp,
 } from '../../../test/factories.js';
 import { apiTokenOf } from '../../../test/probe/world.js';
 
@@ -33,10 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.shutdown());
 
-async function totp(m: TotpMember): Promise<string> {
-  await t.ctx.db.updateTable('users').set({ totpLastUsedStep: null }).where('id', '=', m.userId).execute();
-  return currentTotp(m.totpSecret);
-}
+const totp = (m: TotpMember) => freshTotp(t, m);
 
 const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
 

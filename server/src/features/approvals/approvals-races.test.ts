@@ -3,11 +3,16 @@
  * the execute job, carry the action out exactly once; a request approved and rejected at once gets one decision.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PERMISSIONS } from '@strongroom/contracts';
-import { currentTotp } from '../mfa/index.js';
-import { hashPassword, insertUser } from '../users/index.js';
-import { createTestApp, enrollTotp, signInWithEmailCode, uniqueEmail, type TestApp } from '../../../test/helpers.js';
-import { PASSWORD, createMatter, newOrganizationWithTotp, ok, uploadFile, type TotpMember } from '../../../test/factories.js';
+import { createTestApp, type TestApp } from '../../../test/helpers.js';
+import {
+  createMatter,
+  newOrganizationWithTotp,
+  ok,
+  uploadFile,
+  type TotpMember,
+  freshTotp,
+  newTotpAdmin,
+} from '../../../test/factories.js';
 import { executeApproval } from './approval-decisions.service.js';
 
 let t: TestApp;
@@ -15,30 +20,13 @@ let admin: TotpMember;
 let b: TotpMember;
 let c: TotpMember;
 
-async function addTotpAdmin(name: string): Promise<TotpMember> {
-  const email = uniqueEmail('admin');
-  const row = await insertUser(t.ctx.db, {
-    organizationId: admin.organizationId,
-    email,
-    fullName: name,
-    passwordHash: await hashPassword(PASSWORD),
-    role: 'admin',
-    permissions: DEFAULT_PERMISSIONS.admin,
-  });
-  const client = await signInWithEmailCode(t, { email, password: PASSWORD });
-  return { client, userId: row.id, organizationId: admin.organizationId, email, totpSecret: await enrollTotp(client) };
-}
-
-async function totp(m: TotpMember): Promise<string> {
-  await t.ctx.db.updateTable('users').set({ totpLastUsedStep: null }).where('id', '=', m.userId).execute();
-  return currentTotp(m.totpSecret);
-}
+const totp = (m: TotpMember) => freshTotp(t, m);
 
 beforeAll(async () => {
   t = await createTestApp({ JOB_RUNNER: 'off' });
   admin = await newOrganizationWithTotp(t, 'Racing Approvals LLP');
-  b = await addTotpAdmin('Bea Approver');
-  c = await addTotpAdmin('Cal Approver');
+  b = await newTotpAdmin(t, admin.organizationId, 'Bea Approver');
+  c = await newTotpAdmin(t, admin.organizationId, 'Cal Approver');
   ok(await admin.client.post('/_api/settings/approvals', { actions: ['VAULT_MATTER'], mfaToken: await totp(admin) }));
 });
 afterAll(() => t.shutdown());

@@ -5,12 +5,10 @@
  * validation messages, permissions and another organization's ids.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APPROVAL_MSG, DEFAULT_PERMISSIONS } from '@strongroom/contracts';
+import { APPROVAL_MSG } from '@strongroom/contracts';
 import { currentTotp } from '../mfa/index.js';
-import { createTestApp, enrollTotp, signInWithEmailCode, uniqueEmail, waitForCount, type TestApp } from '../../../test/helpers.js';
-import { hashPassword, insertUser } from '../users/index.js';
+import { createTestApp, waitForCount, type TestApp } from '../../../test/helpers.js';
 import {
-  PASSWORD,
   addMember,
   auditActions,
   createFolder,
@@ -21,6 +19,8 @@ import {
   uploadFile,
   type Member,
   type TotpMember,
+  freshTotp,
+  newTotpAdmin,
 } from '../../../test/factories.js';
 
 let t: TestApp;
@@ -32,32 +32,13 @@ let other: Member;
 beforeAll(async () => {
   t = await createTestApp({ JOB_RUNNER: 'off' });
   admin = await newOrganizationWithTotp(t, 'Four Eyes LLP');
-  second = await addTotpAdmin(admin.organizationId, 'Sam Second');
+  second = await newTotpAdmin(t, admin.organizationId, 'Sam Second');
   user = await addMember(t, admin.organizationId, 'user', { canVault: true }, 'Uma User');
   other = await newOrganization(t, 'Other Firm LLP');
 });
 afterAll(() => t.shutdown());
 
-/** Another administrator of the organization, with an authenticator app set up. */
-async function addTotpAdmin(organizationId: string, name: string): Promise<TotpMember> {
-  const email = uniqueEmail('admin');
-  const row = await insertUser(t.ctx.db, {
-    organizationId,
-    email,
-    fullName: name,
-    passwordHash: await hashPassword(PASSWORD),
-    role: 'admin',
-    permissions: DEFAULT_PERMISSIONS.admin,
-  });
-  const client = await signInWithEmailCode(t, { email, password: PASSWORD });
-  const totpSecret = await enrollTotp(client);
-  return { client, userId: row.id, organizationId, email, totpSecret };
-}
-
-async function totp(m: TotpMember): Promise<string> {
-  await t.ctx.db.updateTable('users').set({ totpLastUsedStep: null }).where('id', '=', m.userId).execute();
-  return currentTotp(m.totpSecret);
-}
+const totp = (m: TotpMember) => freshTotp(t, m);
 
 async function emailCode(m: Member): Promise<string> {
   const before = t.sink.messages.length;

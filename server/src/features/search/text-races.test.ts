@@ -8,10 +8,18 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DocumentSearchResponse } from '@strongroom/contracts';
 import { releaseFailpoints } from '../../platform/failpoints.js';
-import { currentTotp } from '../mfa/index.js';
 import { runBinPurge } from '../nodes/index.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
-import { addMember, createMatter, newOrganizationWithTotp, ok, uploadFile, type Member, type TotpMember } from '../../../test/factories.js';
+import {
+  addMember,
+  createMatter,
+  newOrganizationWithTotp,
+  ok,
+  uploadFile,
+  type Member,
+  type TotpMember,
+  freshTotp,
+} from '../../../test/factories.js';
 import { FILE_TEXT_JOB } from './document-text.jobs.js';
 
 const HELD = 'search.text.before-read';
@@ -73,10 +81,7 @@ async function readTexts(): Promise<void> {
   }
 }
 
-async function totp(m: TotpMember): Promise<string> {
-  await t.ctx.db.updateTable('users').set({ totpLastUsedStep: null }).where('id', '=', m.userId).execute();
-  return currentTotp(m.totpSecret);
-}
+const totp = (m: TotpMember) => freshTotp(t, m);
 
 describe('a file vaulted or deleted while its text is read', () => {
   it('vaulted: the text is indexed once, from the vault, found with canViewVaulted and not without', async () => {

@@ -21,6 +21,7 @@ import {
   uploadFile,
   type Member,
   type TotpMember,
+  freshTotp,
 } from '../../../test/factories.js';
 import { VAULT_TRANSFER_JOB } from './vault-transfer.jobs.js';
 import { AUTOMATIC_HOLD_REASON } from './vault.service.js';
@@ -47,10 +48,7 @@ beforeAll(async () => {
 afterAll(() => t.shutdown());
 
 /** A TOTP code the server takes now: the last used step is forgotten first (each test may use several). */
-async function totp(m: TotpMember): Promise<string> {
-  await t.ctx.db.updateTable('users').set({ totpLastUsedStep: null }).where('id', '=', m.userId).execute();
-  return currentTotp(m.totpSecret);
-}
+const totp = (m: TotpMember) => freshTotp(t, m);
 
 /** An emailed action code for a signed-in member (through the real mail sink). */
 async function emailCode(m: Member): Promise<string> {
