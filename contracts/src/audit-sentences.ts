@@ -68,7 +68,10 @@ function changedFields(d: Record<string, unknown>): string {
 /** One sentence maker per action Strongroom writes. A test holds that every action of the log has one. */
 export const AUDIT_SENTENCES: Readonly<Record<string, (w: Words) => string>> = {
   // Authentication
-  USER_LOGIN: (w) => `${w.who} signed in`,
+  USER_LOGIN: (w) => `${w.who} signed in${w.d.breakGlass === true ? ' with a recovery code while single sign-on is required' : ''}`,
+  SSO_SIGN_IN: (w) =>
+    `${w.who} signed in with ${str(w.d.providerName) ?? 'single sign-on'}${w.d.secondFactor === 'strongroom' ? ', second factor pending' : ''}`,
+  SSO_SIGN_IN_REFUSED: (w) => `A single sign-on attempt was refused${str(w.d.reason) ? ` (${str(w.d.reason)})` : ''}`,
   USER_LOGIN_FAILED: (w) => `A sign-in as ${str(w.d.email) ? q(str(w.d.email)!) : w.who} failed`,
   USER_LOGOUT: (w) => `${w.who} signed out`,
   USER_LOGIN_MFA_EMAIL_SUCCESS: (w) => `${w.who} signed in with a code sent by email`,
@@ -179,6 +182,12 @@ export const AUDIT_SENTENCES: Readonly<Record<string, (w: Words) => string>> = {
     `${w.who} created the API token ${str(w.d.name) ? q(str(w.d.name)!) : ''} (${Array.isArray(w.d.scopes) ? w.d.scopes.join(', ') : 'scopes unknown'})`,
   API_TOKEN_REVOKED: (w) =>
     `${w.who} revoked the API token ${str(w.d.name) ? q(str(w.d.name)!) : ''}${str(w.d.ownerName) ? ` of ${str(w.d.ownerName)}` : ''}`,
+  SSO_LINKED: (w) => `${w.who} linked ${str(w.d.providerName) ?? 'the single sign-on provider'} to their account`,
+  SSO_UNLINKED: (w) => `${w.who} unlinked the single sign-on provider from their account`,
+  SSO_USER_CREATED: (w) =>
+    `${w.who} joined through ${str(w.d.providerName) ?? 'single sign-on'}${str(w.d.role) ? ` as ${str(w.d.role)}` : ''}`,
+  SSO_SETTINGS_UPDATED: (w) =>
+    `${w.who} changed single sign-on${str(w.d.providerName) ? ` (${str(w.d.providerName)})` : ''}${w.d.requireSso === true ? ', required for members' : ''}`,
   // Approvals
   APPROVAL_REQUESTED: (w) => `${w.who} asked for approval to ${approvalWhat(w.d)}${because(w.d)}`,
   APPROVAL_GRANTED: (w) => `${w.who} approved ${str(w.d.requesterName) ?? 'a colleague'}'s request to ${approvalWhat(w.d)}`,

@@ -43,7 +43,12 @@ export const loginRequest = z.strictObject({
   password: text({ error: MSG.passwordRequired }).min(1, { error: MSG.passwordRequired }).max(1024),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
-export const loginResponse = z.object({ userId: z.number().int(), email: z.string() });
+export const loginResponse = z.object({
+  userId: z.number().int(),
+  email: z.string(),
+  /** The organization requires single sign-on: this administrator's password sign-in needs a recovery code. */
+  breakGlass: z.boolean().optional(),
+});
 export type LoginResponse = z.infer<typeof loginResponse>;
 
 /** POST /_api/auth/logout: always succeeds, signed in or not. */

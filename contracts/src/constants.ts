@@ -178,6 +178,8 @@ export const ERROR_REASONS = [
   'SECOND_APPROVER_NEEDED',
   /** The disposition review: the matter is not waiting for a decision. */
   'NOT_IN_QUEUE',
+  /** The organization signs in with its provider: the password step is closed to this person (or needs a recovery code). */
+  'SSO_REQUIRED',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

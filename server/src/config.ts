@@ -28,6 +28,8 @@ const envSchema = z.object({
     .default('GLACIER_IR'),
   /** Evaluation only: vault into a store that does not enforce write-once; certificates then say so. */
   VAULT_ALLOW_UNLOCKED_STORE: bool.default(false),
+  /** Tests and a local provider only: single sign-on issuers at http:// on loopback (on by default when NODE_ENV=test). */
+  SSO_ALLOW_HTTP_LOOPBACK: bool.optional(),
   STORAGE_SIGNING_KEY: z.string().min(32).optional(),
   SMTP_URL: z
     .string()
@@ -197,6 +199,8 @@ export type Config = {
   jobRunner: 'embedded' | 'off';
   /** Vaulting into a store that does not enforce write-once is refused unless this is true (evaluation only). */
   vaultAllowUnlockedStore: boolean;
+  /** Single sign-on issuers may be http:// on loopback (tests, a local provider); otherwise https:// only. */
+  ssoAllowHttpLoopback: boolean;
   /** Continuous verification: each vault object is re-read at least once every this many days ... */
   vaultVerifyIntervalDays: number;
   /** ... reading at most this many bytes per hourly run (one object at least, however large). */
@@ -263,6 +267,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     failpoints: e.FAILPOINTS,
     jobRunner: e.JOB_RUNNER,
     vaultAllowUnlockedStore: e.VAULT_ALLOW_UNLOCKED_STORE,
+    ssoAllowHttpLoopback: e.SSO_ALLOW_HTTP_LOOPBACK ?? e.NODE_ENV === 'test',
     vaultVerifyIntervalDays: e.VAULT_VERIFY_INTERVAL_DAYS,
     vaultVerifyBytesPerHour: e.VAULT_VERIFY_BYTES_PER_HOUR,
     auditHeadIntervalSeconds: e.AUDIT_HEAD_INTERVAL_SECONDS,

@@ -29,6 +29,8 @@ import {
   pendingStandardUpload,
   apiTokenOf,
   pendingApprovalRequest,
+  ssoDomainOf,
+  ssoLinkedPerson,
   presignedPut,
   randomIds,
   resetTokenFor,
@@ -603,6 +605,77 @@ export const SAMPLES: Record<string, OperationSample> = {
   'POST /_api/settings/api-tokens/revoke': {
     build: async ({ t, me }) => ({ body: { tokenId: (await apiTokenOf(t, me.admin)).id } }),
     idProbes: [{ set: { 'body.tokenId': 'apiTokenId' } }],
+  },
+  'GET /_api/settings/sso': { build: async () => ({}), idProbes: [] },
+  // Against the suite's OpenID provider on loopback: the issuer is read by discovery before it is saved.
+  'POST /_api/settings/sso': {
+    build: async ({ t, me }) => {
+      const { idp, domain } = await ssoDomainOf(t, me.organizationId);
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      return {
+        client: p.client,
+        body: {
+          displayName: 'Probe IdP',
+          issuer: idp.issuer,
+          clientId: idp.clientId,
+          clientSecret: idp.clientSecret,
+          domains: [domain],
+          enabled: true,
+          jitEnabled: false,
+          jitRole: 'user',
+          requireSso: false,
+          providerMfaCounts: false,
+          mfaToken: currentTotp(p.totpSecret!),
+        },
+      };
+    },
+    idProbes: [],
+    notIds: { 'body.clientId': 'the client id the provider gave Strongroom, not a row of Strongroom' },
+  },
+  'GET /_api/settings/sso/identity': { build: async () => ({}), idProbes: [] },
+  // A fresh link each time: unlinking uses it up.
+  'POST /_api/settings/sso/unlink': {
+    build: async ({ t, me }) => {
+      const p = await ssoLinkedPerson(t, me.organizationId);
+      return { client: p.client, body: { mfaToken: currentTotp(p.totpSecret!) } };
+    },
+    idProbes: [],
+  },
+  'POST /_api/auth/sso/discover': {
+    build: async ({ t, me }) => ({ client: fresh(t), body: { email: `someone@${(await ssoDomainOf(t, me.organizationId)).domain}` } }),
+    idProbes: [],
+  },
+  'GET /_api/auth/sso/start': {
+    build: async ({ t, me }) => ({ client: fresh(t), query: { email: `someone@${(await ssoDomainOf(t, me.organizationId)).domain}` } }),
+    idProbes: [],
+    expectStatus: { status: 302, why: 'the browser is sent to the provider' },
+  },
+  'GET /_api/auth/sso/link': {
+    build: async ({ t, me }) => {
+      await ssoDomainOf(t, me.organizationId);
+      return {};
+    },
+    idProbes: [],
+    expectStatus: { status: 302, why: 'the browser is sent to the provider' },
+  },
+  // Whatever the provider sends back, the browser is sent on to /login (here with the refusal of a missing state).
+  'GET /_api/auth/sso/callback': {
+    build: async ({ t }) => ({ client: fresh(t), query: { state: 'unknown-state', code: 'unknown-code' } }),
+    idProbes: [],
+    expectStatus: { status: 302, why: 'the callback always redirects: to /login with the reason of a refusal' },
+  },
+  'GET /_api/auth/sso/pending': {
+    build: async ({ t, me }) => {
+      const p = await ssoLinkedPerson(t, me.organizationId);
+      const { idp, domain } = await ssoDomainOf(t, me.organizationId);
+      const client = fresh(t);
+      idp.loginAs({ sub: `probe-${p.userId}`, email: p.email });
+      const started = await client.get(`/_api/auth/sso/start?email=someone%40${domain}`);
+      const callback = await idp.authorize(String(started.headers.location));
+      await client.get(callback.pathname + callback.search);
+      return { client };
+    },
+    idProbes: [],
   },
   'POST /_api/settings/approvals': {
     build: async ({ t, me }) => {

@@ -4,7 +4,7 @@
  * another's rows by an id alone, and (b) the tables can be distributed by organization (Citus) with every
  * request routed to one shard. The few queries that work across organizations by design (the background
  * sweeps, a link's token looked up before its organization is known) are listed in TENANT_SCOPE_EXCEPTIONS with
- * why. The tables of people and sign-in (users, sessions, recovery codes, API tokens) are not distributed: users is a
+ * why. The tables of people and sign-in (users, sessions, recovery codes, API tokens, single sign-on’s domains, identities and states) are not distributed: users is a
  * reference table and the sign-in tables stay on the coordinator (docs/operations.md, Sharding by organization).
  *
  * `unscopedTables` looks at Kysely's operation tree (after the camel-case plugin, so columns are snake_case):
@@ -134,7 +134,15 @@ export class TenantScopeRecorder implements KyselyPlugin {
 }
 
 /** Tables that hold an organization_id but are not distributed by it (see the module comment). */
-export const NOT_DISTRIBUTED = new Set(['users', 'sessions', 'mfa_recovery_codes', 'api_tokens']);
+export const NOT_DISTRIBUTED = new Set([
+  'users',
+  'sessions',
+  'mfa_recovery_codes',
+  'api_tokens',
+  'organization_sso_domains',
+  'user_identities',
+  'sso_login_states',
+]);
 
 /**
  * Product functions that read a distributed table across organizations on purpose, with the reason. On a

@@ -29,9 +29,11 @@ type Who = 'public' | 'optional' | 'session-status' | 'setup-wall-ok' | 'signed-
 
 /**
  * The operations a step-up can be asked for: the system MFA operations, a change of one's sign-in email, and an
- * approval of another administrator's request, and the creation of an API token.
+ * approval of another administrator's request, the creation of an API token, and single sign-on's settings and
+ * the unlinking of one's provider.
  */
-export type StepUpOperation = SystemMfaOperation | 'UPDATE_PROFILE_EMAIL' | 'APPROVE_REQUEST' | 'CREATE_API_TOKEN';
+export type StepUpOperation =
+  SystemMfaOperation | 'UPDATE_PROFILE_EMAIL' | 'APPROVE_REQUEST' | 'CREATE_API_TOKEN' | 'UPDATE_SSO_SETTINGS' | 'UNLINK_SSO_IDENTITY';
 
 /** The organization's switches that turn a step-up on (absent: the step-up is always asked for). */
 type StepUpFlag = Extract<FeatureFlagName, `MFA_${string}`>;

@@ -14,6 +14,7 @@ import { hashPassword, insertUser } from '../../src/features/users/users.service
 import { hashToken, newToken } from '../../src/shared/tokens.js';
 import { invitationToken, newOrganizationWithTotp, PASSWORD, systemMfaToken } from '../factories.js';
 import { Client, uniqueEmail, waitForCount, type TestApp } from '../helpers.js';
+import { startTestIdp, type TestIdp } from '../oidc-provider.js';
 
 export { PASSWORD };
 
@@ -388,3 +389,57 @@ export function randomIds(organizationLike = `org-${randomUUID().slice(0, 8)}`) 
 }
 
 export { currentTotp };
+
+let sharedIdp: Promise<TestIdp> | undefined;
+
+/**
+ * The organization's single sign-on, set up once through the settings call against an OpenID provider on loopback
+ * (shared by the suite); answers the verified domain, so that an address of it signs in with the provider.
+ */
+export async function ssoDomainOf(t: TestApp, organizationId: string): Promise<{ domain: string; idp: TestIdp }> {
+  sharedIdp ??= startTestIdp(`${t.config.appUrl}/_api/auth/sso/callback`, 'probe');
+  const idp = await sharedIdp;
+  // What the settings call's own probes left: a provider still on, with a domain, serves as it is.
+  const row = await t.ctx.db
+    .selectFrom('organizationSso')
+    .select('enabled')
+    .where('organizationId', '=', organizationId)
+    .executeTakeFirst();
+  const current = await t.ctx.db
+    .selectFrom('organizationSsoDomains')
+    .select('domain')
+    .where('organizationId', '=', organizationId)
+    .orderBy('domain')
+    .executeTakeFirst();
+  if (row?.enabled && current) return { domain: current.domain, idp };
+  const domain = `sso-${randomBytes(4).toString('hex')}.test`;
+  const p = await addPerson(t, organizationId, 'admin', { totp: true });
+  ok(
+    await p.client.post('/_api/settings/sso', {
+      displayName: 'Probe IdP',
+      issuer: idp.issuer,
+      clientId: idp.clientId,
+      clientSecret: idp.clientSecret,
+      domains: [domain],
+      enabled: true,
+      jitEnabled: false,
+      jitRole: 'user',
+      requireSso: false,
+      providerMfaCounts: false,
+      mfaToken: currentTotp(p.totpSecret!),
+    }),
+    'single sign-on set up',
+  );
+  return { domain, idp };
+}
+
+/** A person of the organization linked to the provider's subject, written as a link writes it. */
+export async function ssoLinkedPerson(t: TestApp, organizationId: string): Promise<Person> {
+  const { idp } = await ssoDomainOf(t, organizationId);
+  const p = await addPerson(t, organizationId, 'user', { totp: true });
+  await t.ctx.db
+    .insertInto('userIdentities')
+    .values({ organizationId, userId: p.userId, issuer: idp.issuer, subject: `probe-${p.userId}` })
+    .execute();
+  return p;
+}

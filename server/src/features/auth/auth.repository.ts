@@ -3,7 +3,10 @@ import type { Executor } from '../../platform/db/database.js';
 
 // Pending sign-ins: the password step passed, the second factor not yet.
 
-export async function insertPendingLogin(db: Executor, values: { tokenHash: string; userId: number; expiresAt: Date }): Promise<void> {
+export async function insertPendingLogin(
+  db: Executor,
+  values: { tokenHash: string; userId: number; expiresAt: Date; via?: 'password' | 'sso' },
+): Promise<void> {
   await db
     .insertInto('pendingLogins')
     .values({ ...values, endedAt: null })
@@ -14,7 +17,7 @@ export async function insertPendingLogin(db: Executor, values: { tokenHash: stri
 export function findLivePendingLogin(db: Executor, tokenHash: string) {
   return db
     .selectFrom('pendingLogins')
-    .select(['id', 'userId', 'failedAttempts'])
+    .select(['id', 'userId', 'failedAttempts', 'via'])
     .where('tokenHash', '=', tokenHash)
     .where('endedAt', 'is', null)
     .where('expiresAt', '>', new Date())

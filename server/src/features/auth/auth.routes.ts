@@ -39,6 +39,7 @@ import {
 } from './auth.service.js';
 import { changePassword } from './password-change.service.js';
 import { requestPasswordReset, resetPassword } from './password-reset.service.js';
+import { ssoSignInRoutes } from './sso-sign-in.routes.js';
 
 const tags = ['auth'];
 const pendingPath = '/_api/auth';
@@ -55,6 +56,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     signInRoutes(app, ctx);
     secondStepRoutes(app, ctx);
     signOutAndPasswordRoutes(app, ctx);
+    ssoSignInRoutes(app, ctx);
   };
 }
 

@@ -1,8 +1,8 @@
 import type { SessionResponse } from '@strongroom/contracts';
-import { API_VERSION, compareApiVersions, MSG, SETTINGS_MSG } from '@strongroom/contracts';
+import { API_VERSION, compareApiVersions, MSG, SETTINGS_MSG, SSO_MSG } from '@strongroom/contracts';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
-import { AppError, unauthenticated } from '../../shared/errors.js';
+import { AppError, forbidden, unauthenticated } from '../../shared/errors.js';
 import { clearThrottle, confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
 import { hashToken, newToken } from '../../shared/tokens.js';
 import { deliverOr503 } from '../../shared/mail-delivery.js';
@@ -18,6 +18,7 @@ import {
   tellRecoveryCodeUsed,
 } from '../mfa/index.js';
 import { createSession, revokeSession, sessionExpiresAt, type AuthContext } from '../sessions/index.js';
+import { ssoPolicy } from '../sso/index.js';
 import { findOrganization, findUserByEmail, findUserById, toSessionUser, verifyPassword, type UserRow } from '../users/index.js';
 import { endPendingLogin, findLivePendingLogin, insertPendingLogin, reservePendingLoginAttempt } from './auth.repository.js';
 
@@ -62,6 +63,22 @@ export async function loginWithPassword(ctx: AppContext, input: { email: string;
     });
     throw unauthenticated(MSG.invalidCredentials, 'UNAUTHENTICATED');
   }
+  // Require SSO: members sign in at the provider; an administrator's password opens only the break-glass path.
+  const policy = await ssoPolicy(ctx, user.organizationId);
+  const breakGlass = !!policy?.requireSso && user.role === 'admin';
+  if (policy?.requireSso && !breakGlass) {
+    await ctx.db.transaction().execute(async (trx) => {
+      await releaseAttempt(trx, acctKey);
+      await releaseAttempt(trx, ipKey(meta.ip));
+      await auditFor(user, meta)(
+        trx,
+        'USER_LOGIN_FAILED',
+        { table: 'users', id: user.id },
+        { email: user.email, reason: 'sso_required', userAgent: meta.userAgent },
+      );
+    });
+    throw forbidden(SSO_MSG.passwordSignInOff(policy.providerName), { reason: 'SSO_REQUIRED' });
+  }
   const token = newToken();
   await ctx.db.transaction().execute(async (trx) => {
     // The right password clears the address's password failures (never the second-factor count) and
@@ -73,12 +90,20 @@ export async function loginWithPassword(ctx: AppContext, input: { email: string;
       userId: user.id,
       expiresAt: new Date(Date.now() + PENDING_LOGIN_MINUTES * 60_000),
     });
-    await auditFor(user, meta)(trx, 'LOGIN_PASSWORD_VERIFIED', { table: 'users', id: user.id }, { userAgent: meta.userAgent });
+    await auditFor(user, meta)(
+      trx,
+      'LOGIN_PASSWORD_VERIFIED',
+      { table: 'users', id: user.id },
+      breakGlass ? { userAgent: meta.userAgent, breakGlass: true } : { userAgent: meta.userAgent },
+    );
   });
-  return { pendingToken: token, answer: { userId: user.id, email: user.email } };
+  return {
+    pendingToken: token,
+    answer: breakGlass ? { userId: user.id, email: user.email, breakGlass } : { userId: user.id, email: user.email },
+  };
 }
 
-export type PendingLogin = { id: string; user: UserRow; failedAttempts: number };
+export type PendingLogin = { id: string; user: UserRow; failedAttempts: number; via: 'password' | 'sso' };
 
 /** The pending sign-in behind the cookie, which must belong to the user the call names. */
 export async function requirePending(ctx: AppContext, token: string | undefined, userId: number): Promise<PendingLogin> {
@@ -87,7 +112,19 @@ export async function requirePending(ctx: AppContext, token: string | undefined,
   if (!row || row.userId !== userId) throw unauthenticated(MSG.pendingLoginMissing);
   const user = await findUserById(ctx.db, row.userId);
   if (!user || !user.isActive) throw unauthenticated(MSG.pendingLoginMissing);
-  return { id: row.id, user, failedAttempts: row.failedAttempts };
+  return { id: row.id, user, failedAttempts: row.failedAttempts, via: row.via };
+}
+
+/**
+ * A password sign-in of an organization that requires single sign-on (turned on after the password step, too): an
+ * administrator finishes it only with a recovery code (break-glass); anyone else is refused.
+ */
+async function breakGlassRule(ctx: AppContext, pending: PendingLogin): Promise<'none' | 'recovery-only'> {
+  if (pending.via !== 'password') return 'none';
+  const policy = await ssoPolicy(ctx, pending.user.organizationId);
+  if (!policy?.requireSso) return 'none';
+  if (pending.user.role !== 'admin') throw forbidden(SSO_MSG.passwordSignInOff(policy.providerName), { reason: 'SSO_REQUIRED' });
+  return 'recovery-only';
 }
 
 function challengeMethods(user: UserRow) {
@@ -114,6 +151,7 @@ export async function startChallenge(ctx: AppContext, pending: PendingLogin, met
 }
 
 export async function sendLoginEmailCode(ctx: AppContext, pending: PendingLogin, meta: RequestMeta) {
+  if ((await breakGlassRule(ctx, pending)) === 'recovery-only') throw forbidden(SSO_MSG.breakGlassRecoveryOnly, { reason: 'SSO_REQUIRED' });
   if (challengeMethods(pending.user).preferredMethod !== 'email') throw new AppError(400, MSG.emailAuthRequired, 'VALIDATION_ERROR');
   const mail = await ctx.db.transaction().execute(async (trx) => {
     const m = await createEmailCode(trx, pending.user, 'login', pending.id);
@@ -139,6 +177,8 @@ export async function verifyLoginCode(
   meta: RequestMeta,
 ) {
   const expected = challengeMethods(pending.user).preferredMethod;
+  const breakGlass = (await breakGlassRule(ctx, pending)) === 'recovery-only';
+  if (breakGlass && method !== 'recovery') throw forbidden(SSO_MSG.breakGlassRecoveryOnly, { reason: 'SSO_REQUIRED' });
   await reserveCodeAttempt(ctx, pending.user, 'login');
   const attempts = await reservePendingLoginAttempt(ctx.db, pending.id, MAX_CODE_FAILURES);
   if (attempts === undefined) {
@@ -166,7 +206,7 @@ export async function verifyLoginCode(
         trx,
         method === 'email' ? 'USER_LOGIN_MFA_EMAIL_SUCCESS' : 'USER_LOGIN',
         { table: 'sessions', id: session.id },
-        { method, userAgent: meta.userAgent },
+        breakGlass ? { method, userAgent: meta.userAgent, breakGlass } : { method, userAgent: meta.userAgent },
       );
       return { ok: true as const, token, recoveryLeft };
     })

@@ -20,3 +20,5 @@ export { sendActionEmailCode } from './mfa-manage.service.js';
 export { currentTotp } from './totp.js';
 // Recovery codes: spent at sign-in (auth), counted (settings), cleared with the authenticator (team).
 export { clearRecoveryCodes, remainingRecoveryCodes, spendUserRecoveryCode, tellRecoveryCodeUsed } from './recovery-codes.service.js';
+// An organization's secret sealed at rest under the installation's key material (the single sign-on client secret).
+export { openOrganizationSecret, sealOrganizationSecret } from './secret-box.js';

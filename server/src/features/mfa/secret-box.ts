@@ -82,3 +82,40 @@ export async function decryptTotpSecret(
     throw internalError(MSG.mfaConfigError);
   }
 }
+
+const organizationKey = (config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>) => derivedKey(config, 'organization-secret v1');
+
+/**
+ * An organization's secret at rest (a single sign-on client secret): AES-256-GCM under its own HKDF purpose of the
+ * same key material, bound to the organization and the secret's use as associated data, so a value copied to
+ * another organization's row, or to another column, does not decrypt.
+ */
+export async function sealOrganizationSecret(
+  config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>,
+  binding: string,
+  secret: string,
+): Promise<string> {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', await organizationKey(config), iv);
+  cipher.setAAD(Buffer.from(binding));
+  const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+}
+
+/** The secret of a sealed value; one that does not decrypt is a configuration fault (500). */
+export async function openOrganizationSecret(
+  config: Pick<Config, 'dataDir' | 'mfaEncryptionKey'>,
+  binding: string,
+  stored: string,
+): Promise<string> {
+  try {
+    if (!isEncryptedSecret(stored)) throw new Error('not sealed');
+    const raw = Buffer.from(stored.slice(PREFIX.length), 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', await organizationKey(config), raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(binding));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    throw internalError(MSG.mfaConfigError);
+  }
+}

@@ -67,6 +67,8 @@ interface PendingLoginsTable {
   expiresAt: Timestamp;
   failedAttempts: Generated<number>;
   endedAt: TimestampNull;
+  /** How the first step was passed: the password, or the organization's provider (features/sso). */
+  via: Generated<'password' | 'sso'>;
 }
 
 interface MfaEmailCodesTable {
@@ -443,6 +445,51 @@ interface ApiTokensTable {
   revokedBy: number | null;
 }
 
+/** An organization's OpenID Connect provider (features/sso); the client secret encrypted at rest. */
+interface OrganizationSsoTable {
+  organizationId: string;
+  displayName: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  enabled: boolean;
+  jitEnabled: boolean;
+  jitRole: 'user' | 'guest';
+  requireSso: boolean;
+  providerMfaCounts: boolean;
+  updatedAt: Generated<Date>;
+  updatedBy: number | null;
+}
+
+/** An email domain an organization has verified for single sign-on: one organization per domain. */
+interface OrganizationSsoDomainsTable {
+  domain: string;
+  organizationId: string;
+}
+
+/** A person linked to the provider's subject (features/sso). */
+interface UserIdentitiesTable {
+  id: Generated<string>;
+  organizationId: string;
+  userId: number;
+  issuer: string;
+  subject: string;
+  createdAt: Generated<Date>;
+}
+
+/** A sign-in or a link started at the provider, spent once (features/sso). */
+interface SsoLoginStatesTable {
+  stateHash: string;
+  organizationId: string;
+  nonce: string;
+  codeVerifier: string;
+  intent: 'sign-in' | 'link';
+  userId: number | null;
+  createdAt: Generated<Date>;
+  expiresAt: Date;
+  consumedAt: Date | null;
+}
+
 /** One vaulted matter's review of one retention end (features/disposition). */
 interface DispositionReviewsTable {
   id: Generated<string>;
@@ -700,6 +747,10 @@ export interface DB {
   approvalSettings: ApprovalSettingsTable;
   approvalRequests: ApprovalRequestsTable;
   apiTokens: ApiTokensTable;
+  organizationSso: OrganizationSsoTable;
+  organizationSsoDomains: OrganizationSsoDomainsTable;
+  userIdentities: UserIdentitiesTable;
+  ssoLoginStates: SsoLoginStatesTable;
   dispositionReviews: DispositionReviewsTable;
   dispositionReminderDays: DispositionReminderDaysTable;
   uploadSessions: UploadSessionsTable;

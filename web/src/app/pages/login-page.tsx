@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import type { LoginResponse, SessionUser } from '@strongroom/contracts';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { SSO_ERROR_CODES, SSO_MSG, type LoginResponse, type SessionUser, type SsoErrorCode } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { sessionQueryKey, setSessionData } from '@/features/auth/api/get-session';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { SecondFactor } from '@/features/mfa/components/second-factor';
+import { useSsoPending } from '@/features/sso/api/get-sso-pending';
+import { ContinueWithProvider } from '@/features/sso/components/continue-with-provider';
 import { useSetupStatus } from '@/features/setup/api/get-setup-status';
 import { useDocumentTitle } from '@/lib/document-title';
 import { AuthLayout } from '../layouts/auth-layout';
@@ -22,6 +24,16 @@ export function LoginPage() {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<LoginResponse | null>(null);
   const redirect = (location.state ?? {}) as LoginRedirectState;
+  const [search, setSearch] = useSearchParams();
+  // Back from the provider: its refusal in words, or the second step of the sign-in it started.
+  const ssoError = search.get('sso_error');
+  const ssoErrorText = (SSO_ERROR_CODES as readonly string[]).includes(ssoError ?? '') ? SSO_MSG.errors[ssoError as SsoErrorCode] : null;
+  const ssoPending = useSsoPending(search.get('sso') === 'second-step' && !pending);
+  const fromProvider = pending ?? (ssoPending.data ? { userId: ssoPending.data.userId, email: ssoPending.data.email } : null);
+  const leaveSecondStep = () => {
+    setPending(null);
+    setSearch({}, { replace: true });
+  };
 
   // A signed-in visitor has nothing to do here and goes to the dashboard.
   if (auth.status === 'authenticated') return <Navigate to="/" replace />;
@@ -44,8 +56,14 @@ export function LoginPage() {
       }
       footer={<SetupHint />}
     >
-      {pending ? (
-        <SecondFactor userId={pending.userId} email={pending.email} onVerified={onVerified} onBack={() => setPending(null)} />
+      {fromProvider ? (
+        <SecondFactor
+          userId={fromProvider.userId}
+          email={fromProvider.email}
+          recoveryOnly={pending?.breakGlass === true}
+          onVerified={onVerified}
+          onBack={leaveSecondStep}
+        />
       ) : (
         <div className="grid gap-6">
           <div className="grid gap-1">
@@ -53,7 +71,9 @@ export function LoginPage() {
             <p className="text-sm text-muted-foreground">Sign in with your firm account.</p>
           </div>
           {redirect.message ? <Alert tone="warning">{redirect.message}</Alert> : null}
-          <LoginForm onPasswordAccepted={setPending} />
+          {ssoErrorText ? <Alert tone="danger">{ssoErrorText}</Alert> : null}
+          {ssoPending.isError ? <Alert tone="danger">{SSO_MSG.noPendingSignIn}</Alert> : null}
+          <LoginForm onPasswordAccepted={setPending} afterEmail={(email) => <ContinueWithProvider email={email} />} />
         </div>
       )}
     </AuthLayout>

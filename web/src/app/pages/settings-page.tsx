@@ -12,6 +12,8 @@ import { SearchSettingsSection } from '@/features/search/components/search-setti
 import { ProfileTab } from '@/features/settings/components/profile-tab';
 import { RetentionTab } from '@/features/settings/components/retention-tab';
 import { TeamPermissionsTab } from '@/features/team/components/team-permissions-tab';
+import { SsoLinkCard } from '@/features/sso/components/sso-link-card';
+import { SsoSettingsCard } from '@/features/sso/components/sso-settings-card';
 import { useDocumentTitle } from '@/lib/document-title';
 import { shows } from '@/lib/access-visibility';
 
@@ -101,6 +103,11 @@ export function SettingsPage() {
         </div>
         <TabsContent value="profile" className="mt-6">
           {user ? <ProfileTab userId={user.id} onSessionChange={refreshSession} /> : null}
+          {user ? (
+            <div className="mt-6">
+              <SsoLinkCard />
+            </div>
+          ) : null}
         </TabsContent>
         <TabsContent value="organization" className="mt-6 grid gap-6">
           <OrganizationTab />
@@ -114,6 +121,11 @@ export function SettingsPage() {
           {user && shows(user, 'approvalRules') ? (
             <div className="mt-6">
               <ApprovalRulesCard />
+            </div>
+          ) : null}
+          {user && shows(user, 'ssoSettings') ? (
+            <div className="mt-6">
+              <SsoSettingsCard />
             </div>
           ) : null}
           {isAdmin ? <SecurityToolingSection /> : null}

@@ -1,4 +1,5 @@
-import { useForm } from 'react-hook-form';
+import type { ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { loginRequest, MSG, type LoginRequest, type LoginResponse } from '@strongroom/contracts';
@@ -13,16 +14,19 @@ type LoginFormProps = {
   /** The password was right: the second factor comes next. */
   onPasswordAccepted: (result: LoginResponse) => void;
   defaultEmail?: string;
+  /** Shown under the email field, given the address as typed (the single sign-on button). */
+  afterEmail?: (email: string) => ReactNode;
 };
 
 /** Email and password (the contract's loginRequest schema); errors inline. */
-export function LoginForm({ onPasswordAccepted, defaultEmail = '' }: LoginFormProps) {
+export function LoginForm({ onPasswordAccepted, defaultEmail = '', afterEmail }: LoginFormProps) {
   const login = useLoginWithPassword();
   const form = useForm<LoginRequest>({
     resolver: zodResolver(loginRequest),
     defaultValues: { email: defaultEmail, password: '' },
   });
   const { errors } = form.formState;
+  const email = useWatch({ control: form.control, name: 'email' });
 
   const onSubmit = form.handleSubmit((values) => {
     login.mutate(values, { onSuccess: onPasswordAccepted });
@@ -36,6 +40,7 @@ export function LoginForm({ onPasswordAccepted, defaultEmail = '' }: LoginFormPr
           <Input {...control} {...form.register('email')} type="email" autoComplete="username" autoFocus placeholder="name@firm.com" />
         )}
       </FormField>
+      {afterEmail?.(email)}
       <FormField
         label="Password"
         error={errors.password?.message}

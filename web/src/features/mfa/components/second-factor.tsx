@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ArrowLeft, KeyRound, LifeBuoy, Mail, ShieldCheck } from 'lucide-react';
 import { toast } from '@/lib/toast';
-import { MSG, type MfaChallengeResponse, type MfaMethod, type SessionUser } from '@strongroom/contracts';
+import { MSG, SSO_MSG, type MfaChallengeResponse, type MfaMethod, type SessionUser } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
@@ -23,10 +23,12 @@ type SecondFactorProps = {
   /** The code was right: the user is signed in. */
   onVerified: (user: SessionUser) => void;
   onBack: () => void;
+  /** Single sign-on is required and this is an administrator's password: only a recovery code finishes it. */
+  recoveryOnly?: boolean;
 };
 
 /** The second-factor screen that replaces the sign-in form. */
-export function SecondFactor({ userId, email, onVerified, onBack }: SecondFactorProps) {
+export function SecondFactor({ userId, email, onVerified, onBack, recoveryOnly = false }: SecondFactorProps) {
   const challenge = useMfaChallenge(userId);
   // The method the user switched to; until they do, the authenticator app when they have one.
   const [chosen, setMethod] = useState<MfaMethod | null>(null);
@@ -52,6 +54,13 @@ export function SecondFactor({ userId, email, onVerified, onBack }: SecondFactor
         <Button onClick={() => void challenge.refetch()} loading={challenge.isFetching} variant="outline" className="w-full">
           Try Again
         </Button>
+      </div>
+    );
+  } else if (recoveryOnly) {
+    body = (
+      <div className="grid gap-3">
+        <Alert tone="warning">{SSO_MSG.breakGlassRecoveryOnly}</Alert>
+        <RecoveryCodeStep userId={userId} onVerified={onVerified} onCancel={onBack} />
       </div>
     );
   } else if (method === 'totp' && recovery) {
