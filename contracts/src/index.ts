@@ -31,3 +31,4 @@ export * from './preview.js';
 export * from './approvals.js';
 export * from './api-tokens.js';
 export * from './disposition.js';
+export * from './passkeys.js';

@@ -5,7 +5,7 @@
  * request routed to one shard. The few queries that work across organizations by design (the background
  * sweeps, a link's token looked up before its organization is known) are listed in TENANT_SCOPE_EXCEPTIONS with
  * why. The tables of people and sign-in (users, sessions, recovery codes, API tokens) are not distributed: users is a
- * reference table and the sign-in tables stay on the coordinator (docs/operations.md, Sharding by organization).
+ * reference table and the sign-in tables (passkeys and their challenges too) stay on the coordinator (docs/operations.md, Sharding by organization).
  *
  * `unscopedTables` looks at Kysely's operation tree (after the camel-case plugin, so columns are snake_case):
  * each SELECT, UPDATE, DELETE and INSERT, at every depth (subqueries, CTEs), that names a tenant table must
@@ -134,7 +134,7 @@ export class TenantScopeRecorder implements KyselyPlugin {
 }
 
 /** Tables that hold an organization_id but are not distributed by it (see the module comment). */
-export const NOT_DISTRIBUTED = new Set(['users', 'sessions', 'mfa_recovery_codes', 'api_tokens']);
+export const NOT_DISTRIBUTED = new Set(['users', 'sessions', 'mfa_recovery_codes', 'api_tokens', 'passkeys', 'webauthn_challenges']);
 
 /**
  * Product functions that read a distributed table across organizations on purpose, with the reason. On a

@@ -29,6 +29,7 @@ import { documentText } from './20261207_0031_document_text.js';
 import { approvals } from './20261208_0032_approvals.js';
 import { apiTokens } from './20261209_0033_api_tokens.js';
 import { disposition } from './20261210_0034_disposition.js';
+import { passkeys } from './20261212_0036_passkeys.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '20261208_0032_approvals': approvals,
   '20261209_0033_api_tokens': apiTokens,
   '20261210_0034_disposition': disposition,
+  '20261212_0036_passkeys': passkeys,
 };
