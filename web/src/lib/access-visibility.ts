@@ -41,6 +41,8 @@ export const VISIBILITY = {
   approvalRequest: { rule: 'member', call: 'GET /_api/approvals/detail' },
   /** Settings → Security → Approvals: which actions need a second administrator. */
   approvalRules: { rule: 'admin', call: 'POST /_api/settings/approvals' },
+  /** Settings → Profile → Passkeys: allowing passwordless sign-in for the organization. */
+  passkeyPolicy: { rule: 'admin', call: 'POST /_api/settings/passkeys/policy' },
   /** Reset MFA (member drawer). */
   resetMfa: { rule: 'resetMfa', call: 'POST /_api/settings/users/reset-mfa' },
   /** Settings → Organization (guests see none of the firm's details). */

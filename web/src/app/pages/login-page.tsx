@@ -5,6 +5,7 @@ import type { LoginResponse, SessionUser } from '@strongroom/contracts';
 import { Alert } from '@/components/ui/alert';
 import { sessionQueryKey, setSessionData } from '@/features/auth/api/get-session';
 import { LoginForm } from '@/features/auth/components/login-form';
+import { PasskeySignIn } from '@/features/auth/components/passkey-sign-in';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { SecondFactor } from '@/features/mfa/components/second-factor';
 import { useSetupStatus } from '@/features/setup/api/get-setup-status';
@@ -54,6 +55,7 @@ export function LoginPage() {
           </div>
           {redirect.message ? <Alert tone="warning">{redirect.message}</Alert> : null}
           <LoginForm onPasswordAccepted={setPending} />
+          <PasskeySignIn onVerified={onVerified} />
         </div>
       )}
     </AuthLayout>
