@@ -3,3 +3,5 @@
 export { passkeysRoutes } from './passkeys.routes.js';
 export { assertionOptions, tellCloneSuspected, verifyAssertion, type AssertionOutcome } from './webauthn.service.js';
 export { countUserPasskeys, listUserPasskeys, passkeySignInAllowed } from './passkeys.repository.js';
+// An administrator's reset of a person's second factor (a lost device) takes their passkeys too (team).
+export { removeUserPasskeys } from './passkeys.repository.js';

@@ -133,6 +133,17 @@ export async function deletePasskeyRow(db: Executor, organizationId: string, id:
   await db.deleteFrom('passkeys').where('organizationId', '=', organizationId).where('id', '=', id).execute();
 }
 
+/** Every passkey of a person (their second factor reset by an administrator); answers how many went. */
+export async function removeUserPasskeys(db: Executor, organizationId: string, userId: number): Promise<number> {
+  const rows = await db
+    .deleteFrom('passkeys')
+    .where('organizationId', '=', organizationId)
+    .where('userId', '=', userId)
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
 /** A verified use: the new counter, the backup flags as the authenticator reported them, and when. */
 export async function recordPasskeyUse(
   db: Executor,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, PASSKEY_LIMITS, PASSKEY_MSG } from '@strongroom/contracts';
 import { currentTotp } from '../mfa/index.js';
 import { Client, createTestApp, waitForCount, type TestApp } from '../../../test/helpers.js';
-import { addMember, auditActions, newOrganizationWithTotp, ok, type TotpMember } from '../../../test/factories.js';
+import { addMember, auditActions, newOrganizationWithTotp, newTotpAdmin, ok, type TotpMember } from '../../../test/factories.js';
 import { SoftAuthenticator } from '../../../test/soft-authenticator.js';
 
 let t: TestApp;
@@ -310,5 +310,24 @@ describe('naming and removing passkeys', () => {
     expect(none.statusCode).toBe(400);
     expect(none.json().error).toBe(PASSKEY_MSG.noPasskeys);
     ok(await c.post('/_api/auth/mfa-verify-totp', { userId, token: await totp(other) }));
+  });
+});
+
+describe('an administrator resets a person’s second factor', () => {
+  it('removes the person’s passkeys with the authenticator (the lost device may hold one)', async () => {
+    const colleague = await newTotpAdmin(t, admin.organizationId, 'Lou Lost');
+    await register(colleague, 'Lost phone');
+    const { publicId } = await t.ctx.db.selectFrom('users').select('publicId').where('id', '=', colleague.userId).executeTakeFirstOrThrow();
+    ok(
+      await admin.client.post('/_api/settings/users/reset-mfa', {
+        userId: publicId,
+        reason: 'Phone lost on a trip',
+        mfaToken: await totp(admin),
+      }),
+    );
+    const left = await t.ctx.db.selectFrom('passkeys').select('id').where('userId', '=', colleague.userId).execute();
+    expect(left).toEqual([]);
+    const audit = await auditActions(t, admin.organizationId);
+    expect(audit.at(-1)).toMatchObject({ action: 'MFA_RESET', details: { passkeysRemoved: 1 } });
   });
 });

@@ -14,7 +14,7 @@ import {
 import type { Executor } from '../../platform/db/database.js';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext } from '../../shared/context.js';
-import type { UserRow } from '../users/index.js';
+import { findUserById, type UserRow } from '../users/index.js';
 import {
   consumeChallenge,
   insertChallenge,
@@ -221,7 +221,9 @@ export async function verifyAssertion(
   const stored = BigInt(passkey.signCount);
   const next = BigInt(verified.authenticationInfo.newCounter);
   if ((stored > 0n || next > 0n) && next <= stored) {
-    await auditFor({ organizationId: passkey.organizationId, actor: null }, meta)(
+    // Written as the passkey's owner's entry, so the owner's audit trail shows it.
+    const owner = user ?? (await findUserById(trx, passkey.userId));
+    await auditFor(owner ?? { organizationId: passkey.organizationId, actor: null }, meta)(
       trx,
       'PASSKEY_CLONE_SUSPECTED',
       { table: 'passkeys', id: passkey.id },
