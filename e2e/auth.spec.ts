@@ -44,7 +44,7 @@ test('first sign-in goes through the MFA setup wall to the shell', async () => {
   // A wrong password is answered inline.
   await page.getByLabel('Email').fill(ADMIN.email);
   await page.getByLabel('Password', { exact: true }).fill('not the password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('Invalid email or password.')).toBeVisible();
   await checkA11y(page, 'login-error');
 
@@ -248,7 +248,7 @@ test('a forgotten password is reset from the emailed link', async ({ page }) => 
 
   await page.getByLabel('Email').fill(colleague.email);
   await page.getByLabel('Password', { exact: true }).fill(colleague.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('Invalid email or password.')).toBeVisible();
   await passwordStep(page, colleague.email, 'a fresh passphrase');
 });

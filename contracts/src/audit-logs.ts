@@ -105,6 +105,7 @@ export const AUDIT_ACTION_CATEGORIES = {
     'MFA_RECOVERY_CODE_USED',
     'SSO_SIGN_IN',
     'SSO_SIGN_IN_REFUSED',
+    'PASSKEY_CLONE_SUSPECTED',
   ],
   'User Management': [
     'USER_PASSWORD_CHANGE',
@@ -131,6 +132,10 @@ export const AUDIT_ACTION_CATEGORIES = {
     'SSO_LINKED',
     'SSO_UNLINKED',
     'SSO_USER_CREATED',
+    'PASSKEY_REGISTERED',
+    'PASSKEY_RENAMED',
+    'PASSKEY_REMOVED',
+    'PASSKEY_POLICY_UPDATED',
   ],
   'Matter Operations': [
     'CREATE_MATTER',

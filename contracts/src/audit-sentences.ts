@@ -101,6 +101,12 @@ export const AUDIT_SENTENCES: Readonly<Record<string, (w: Words) => string>> = {
   MFA_RESET: (w) => `${w.who} reset the two-factor sign-in of ${w.person}${because(w.d)}`,
   MFA_SETUP_INITIATED: (w) => `${w.who} began setting up two-factor sign-in`,
   MFA_RECOVERY_CODES_REGENERATED: (w) => `${w.who} made new recovery codes`,
+  PASSKEY_REGISTERED: (w) => `${w.who} added the passkey ${str(w.d.name) ? q(str(w.d.name)!) : ''}`.trimEnd(),
+  PASSKEY_RENAMED: (w) => `${w.who} renamed a passkey${str(w.d.name) ? ` to ${q(str(w.d.name)!)}` : ''}`,
+  PASSKEY_REMOVED: (w) => `${w.who} removed the passkey ${str(w.d.name) ? q(str(w.d.name)!) : ''}`.trimEnd(),
+  PASSKEY_CLONE_SUSPECTED: (w) =>
+    `Strongroom refused ${w.who}'s passkey ${str(w.d.name) ? q(str(w.d.name)!) : ''}: its counter went back (possibly copied)`,
+  PASSKEY_POLICY_UPDATED: (w) => `${w.who} ${w.d.allowPasskeySignIn === true ? 'allowed' : 'stopped'} signing in with a passkey alone`,
   UNDO_USER_UPDATE: (w) => `${w.who} undid a change to ${w.person}`,
   INVITATION_RESENT: (w) => `${w.who} sent the invitation to${viaEmail(w.d) || ' someone'} again`,
   INVITATION_REVOKED: (w) => `${w.who} withdrew the invitation to${viaEmail(w.d) || ' someone'}`,

@@ -59,8 +59,11 @@ export type LogoutResponse = z.infer<typeof logoutResponse>;
 
 export const mfaChallengeRequest = z.strictObject({ userId: userIdSchema });
 export type MfaChallengeRequest = z.infer<typeof mfaChallengeRequest>;
+/** The methods of a second step: the codes of MFA_METHODS, and 'passkey' when the person has one. */
+export const SECOND_FACTOR_METHODS = [...MFA_METHODS, 'passkey'] as const;
+export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
 export const mfaChallengeResponse = z.object({
-  availableMethods: z.array(z.enum(MFA_METHODS)),
+  availableMethods: z.array(z.enum(SECOND_FACTOR_METHODS)),
   preferredMethod: z.enum(MFA_METHODS),
 });
 export type MfaChallengeResponse = z.infer<typeof mfaChallengeResponse>;

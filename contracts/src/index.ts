@@ -32,3 +32,4 @@ export * from './approvals.js';
 export * from './api-tokens.js';
 export * from './disposition.js';
 export * from './sso.js';
+export * from './passkeys.js';

@@ -51,6 +51,7 @@ import { closeTextExtractor, searchRoutes } from './features/search/index.js';
 import { approvalsRoutes } from './features/approvals/index.js';
 import { apiTokensRoutes } from './features/api-tokens/index.js';
 import { ssoRoutes } from './features/sso/index.js';
+import { passkeysRoutes } from './features/passkeys/index.js';
 import { notificationsRoutes } from './features/notifications/index.js';
 import { dispositionRoutes } from './features/disposition/disposition.routes.js';
 import { undoUserUpdate } from './features/team/team-members.service.js';
@@ -182,6 +183,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(approvalsRoutes(ctx));
   await app.register(apiTokensRoutes(ctx));
   await app.register(ssoRoutes(ctx));
+  await app.register(passkeysRoutes(ctx));
   await app.register(notificationsRoutes(ctx));
   await app.register(dispositionRoutes(ctx));
   // Every kind of change that can be undone, with the feature that restores it.

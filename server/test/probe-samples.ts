@@ -39,6 +39,8 @@ import {
   uniqueName,
   type OrgWorld,
 } from './probe/world.js';
+import { allowPasskeySignIn, passkeyOf } from './probe/passkeys.js';
+import { SoftAuthenticator } from './soft-authenticator.js';
 
 type ProbeEnv = { t: TestApp; me: OrgWorld; role?: Role };
 
@@ -58,6 +60,7 @@ export type IdKind =
   | 'auditLogId'
   | 'approvalRequestId'
   | 'apiTokenId'
+  | 'passkeyId'
   | 'organizationId';
 
 export type IdProbe = {
@@ -107,6 +110,8 @@ export function idValue(w: OrgWorld, kind: IdKind): string | number {
       return w.approvalRequest.id;
     case 'apiTokenId':
       return w.apiToken.id;
+    case 'passkeyId':
+      return w.passkey.id;
     case 'organizationId':
       return w.organizationId;
   }
@@ -677,6 +682,86 @@ export const SAMPLES: Record<string, OperationSample> = {
     },
     idProbes: [],
   },
+  // ---- Passkeys ------------------------------------------------------------------------------------------
+  'GET /_api/settings/passkeys': { build: async () => ({}), idProbes: [] },
+  'POST /_api/settings/passkeys/registration-options': { build: async () => ({ body: {} }), idProbes: [] },
+  'POST /_api/settings/passkeys': {
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { totp: true });
+      const options = (await p.client.post('/_api/settings/passkeys/registration-options', {})).json();
+      const response = new SoftAuthenticator().register(options);
+      return { client: p.client, body: { name: uniqueName('Key'), response, mfaToken: currentTotp(p.totpSecret!) } };
+    },
+    idProbes: [],
+  },
+  'POST /_api/settings/passkeys/rename': {
+    build: async ({ me }) => ({ body: { passkeyId: me.passkey.id, name: uniqueName('Key') } }),
+    idProbes: [{ set: { 'body.passkeyId': 'passkeyId' } }],
+  },
+  // A fresh person and passkey each time: removing uses it up.
+  'POST /_api/settings/passkeys/remove': {
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      return { client: p.client, body: { passkeyId: (await passkeyOf(t, p)).id, mfaToken: currentTotp(p.totpSecret!) } };
+    },
+    idProbes: [{ set: { 'body.passkeyId': 'passkeyId' } }],
+  },
+  'GET /_api/settings/passkeys/policy': { build: async () => ({}), idProbes: [] },
+  'POST /_api/settings/passkeys/policy': {
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'admin', { totp: true });
+      return { client: p.client, body: { allowPasskeySignIn: false, mfaToken: currentTotp(p.totpSecret!) } };
+    },
+    idProbes: [],
+  },
+  'POST /_api/auth/passkey-challenge': {
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
+      await passkeyOf(t, p);
+      return { client: await pendingSignIn(t, p), body: { userId: p.userId } };
+    },
+    idProbes: [{ set: { 'body.userId': 'userId' } }],
+  },
+  'POST /_api/auth/mfa-verify-passkey': {
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
+      const key = await passkeyOf(t, p);
+      const c = await pendingSignIn(t, p);
+      const options = (await c.post('/_api/auth/passkey-challenge', { userId: p.userId })).json();
+      return { client: c, body: { userId: p.userId, response: key.authenticator.assert(options.challenge) } };
+    },
+    idProbes: [{ set: { 'body.userId': 'userId' } }],
+  },
+  'POST /_api/auth/passkey-login-options': { build: async ({ t }) => ({ client: fresh(t), body: {} }), idProbes: [] },
+  'POST /_api/auth/login_with_passkey': {
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user', { signIn: false });
+      const key = await passkeyOf(t, p);
+      await allowPasskeySignIn(t, me.organizationId);
+      const c = fresh(t);
+      const options = (await c.post('/_api/auth/passkey-login-options', {})).json();
+      return { client: c, body: { response: key.authenticator.assert(options.challenge) } };
+    },
+    idProbes: [],
+  },
+  'POST /_api/auth/passkey-step-up-options': {
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user');
+      await passkeyOf(t, p);
+      return { client: p.client, body: { operation: 'MFA_ORGANIZATION_SETTINGS' } };
+    },
+    idProbes: [],
+  },
+  'POST /_api/auth/passkey-step-up': {
+    build: async ({ t, me }) => {
+      const p = await addPerson(t, me.organizationId, 'user');
+      const key = await passkeyOf(t, p);
+      const options = (await p.client.post('/_api/auth/passkey-step-up-options', { operation: 'VAULT_MATTER' })).json();
+      return { client: p.client, body: { operation: 'VAULT_MATTER', response: key.authenticator.assert(options.challenge) } };
+    },
+    idProbes: [],
+  },
+
   'POST /_api/settings/approvals': {
     build: async ({ t, me }) => {
       const p = await addPerson(t, me.organizationId, 'admin', { totp: true });

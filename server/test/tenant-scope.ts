@@ -4,8 +4,9 @@
  * another's rows by an id alone, and (b) the tables can be distributed by organization (Citus) with every
  * request routed to one shard. The few queries that work across organizations by design (the background
  * sweeps, a link's token looked up before its organization is known) are listed in TENANT_SCOPE_EXCEPTIONS with
- * why. The tables of people and sign-in (users, sessions, recovery codes, API tokens, single sign-on’s domains, identities and states) are not distributed: users is a
- * reference table and the sign-in tables stay on the coordinator (docs/operations.md, Sharding by organization).
+ * why. The tables of people and sign-in (users, sessions, recovery codes, API tokens, single sign-on’s domains,
+ * identities and states, passkeys and their challenges) are not distributed: users is a reference table and the
+ * sign-in tables stay on the coordinator (docs/operations.md, Sharding by organization).
  *
  * `unscopedTables` looks at Kysely's operation tree (after the camel-case plugin, so columns are snake_case):
  * each SELECT, UPDATE, DELETE and INSERT, at every depth (subqueries, CTEs), that names a tenant table must
@@ -142,6 +143,8 @@ export const NOT_DISTRIBUTED = new Set([
   'organization_sso_domains',
   'user_identities',
   'sso_login_states',
+  'passkeys',
+  'webauthn_challenges',
 ]);
 
 /**

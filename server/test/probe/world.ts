@@ -15,6 +15,7 @@ import { hashToken, newToken } from '../../src/shared/tokens.js';
 import { invitationToken, newOrganizationWithTotp, PASSWORD, systemMfaToken } from '../factories.js';
 import { Client, uniqueEmail, waitForCount, type TestApp } from '../helpers.js';
 import { startTestIdp, type TestIdp } from '../oidc-provider.js';
+import { passkeyOf, type PersonPasskey } from './passkeys.js';
 
 export { PASSWORD };
 
@@ -50,6 +51,8 @@ export type OrgWorld = {
   approvalRequest: { id: string };
   /** A live API token of the administrator's, with every scope. */
   apiToken: { id: string; token: string };
+  /** A passkey of the administrator's. */
+  passkey: PersonPasskey;
 };
 
 function ok(res: LightMyRequestResponse, what: string) {
@@ -375,6 +378,7 @@ export async function buildOrg(t: TestApp, name: string): Promise<OrgWorld> {
     auditLogId: String(log.id),
     approvalRequest: { id: await pendingApprovalRequest(t, admin.organizationId) },
     apiToken: await apiTokenOf(t, admin),
+    passkey: await passkeyOf(t, admin),
   };
 }
 

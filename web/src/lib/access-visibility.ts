@@ -43,6 +43,8 @@ export const VISIBILITY = {
   approvalRules: { rule: 'admin', call: 'POST /_api/settings/approvals' },
   /** Settings → Security → Single sign-on: the organization's provider. */
   ssoSettings: { rule: 'admin', call: 'POST /_api/settings/sso' },
+  /** Settings → Profile → Passkeys: allowing passwordless sign-in for the organization. */
+  passkeyPolicy: { rule: 'admin', call: 'POST /_api/settings/passkeys/policy' },
   /** Reset MFA (member drawer). */
   resetMfa: { rule: 'resetMfa', call: 'POST /_api/settings/users/reset-mfa' },
   /** Settings → Organization (guests see none of the firm's details). */

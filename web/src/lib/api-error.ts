@@ -1,4 +1,4 @@
-import { MSG, type MfaMethod } from '@strongroom/contracts';
+import { MSG, type MfaMethod, type SecondFactorMethod } from '@strongroom/contracts';
 
 export type ApiErrorInit = {
   status: number;
@@ -51,18 +51,23 @@ export type MfaDemand = {
   operation: string | undefined;
   /** Where the server names no method, totp is assumed. */
   method: MfaMethod;
-  availableMethods: MfaMethod[];
+  /** The code methods, and 'passkey' where a passkey serves this step-up. */
+  availableMethods: SecondFactorMethod[];
 };
 
 function asMethod(value: unknown): MfaMethod | undefined {
   return value === 'totp' || value === 'email' ? value : undefined;
 }
 
+function asAvailable(value: unknown): SecondFactorMethod | undefined {
+  return value === 'passkey' ? value : asMethod(value);
+}
+
 /** Reads the details of an MFA_REQUIRED answer: `{ operation?, availableMethods?, mfaMethod? }`. */
 export function readMfaDemand(error: ApiError): MfaDemand {
   const details = (typeof error.details === 'object' && error.details !== null ? error.details : {}) as Record<string, unknown>;
   const available = Array.isArray(details.availableMethods)
-    ? details.availableMethods.map(asMethod).filter((m): m is MfaMethod => m !== undefined)
+    ? details.availableMethods.map(asAvailable).filter((m): m is SecondFactorMethod => m !== undefined)
     : [];
   const method = asMethod(details.mfaMethod) ?? asMethod(details.method) ?? 'totp';
   return {

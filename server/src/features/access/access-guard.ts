@@ -99,7 +99,7 @@ async function stepUpFor(
       if (declared.accepts === 'code' && token !== undefined && !/^\d{6}$/.test(token)) {
         return Promise.reject(freshCodeRequired(session, operation));
       }
-      return withFreshMfa(ctx, session, operation, token, ip, (trx, mfa) => action(trx, mfa.via));
+      return withFreshMfa(ctx, session, operation, token, ip, (trx, mfa) => action(trx, mfa.via), declared.accepts !== 'code');
     },
   };
 }

@@ -21,6 +21,12 @@ import {
   passwordResetVerifyRequest,
   sessionResponse,
   MSG,
+  loginWithPasskeyRequest,
+  mfaVerifyPasskeyRequest,
+  passkeyChallengeRequest,
+  passkeyLoginOptionsRequest,
+  passkeyOptionsResponse,
+  type PasskeyAuthenticationResponse,
 } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import { AppError, badRequest } from '../../shared/errors.js';
@@ -38,6 +44,7 @@ import {
   verifyLoginCode,
 } from './auth.service.js';
 import { changePassword } from './password-change.service.js';
+import { loginWithPasskey, passkeyChallenge, passkeyLoginOptions } from './passkey-sign-in.service.js';
 import { requestPasswordReset, resetPassword } from './password-reset.service.js';
 import { ssoSignInRoutes } from './sso-sign-in.routes.js';
 
@@ -55,6 +62,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     signInRoutes(app, ctx);
     secondStepRoutes(app, ctx);
+    passkeyRoutes(app, ctx);
     signOutAndPasswordRoutes(app, ctx);
     ssoSignInRoutes(app, ctx);
   };
@@ -154,8 +162,8 @@ function secondStepRoutes(app: App, ctx: AppContext): void {
     request: FastifyRequest,
     reply: FastifyReply,
     userId: number,
-    method: 'totp' | 'email' | 'recovery',
-    code: string,
+    method: 'totp' | 'email' | 'recovery' | 'passkey',
+    code: string | PasskeyAuthenticationResponse,
   ) => {
     const pending = await requirePending(ctx, request.cookies[PENDING_COOKIE], userId);
     try {
@@ -209,6 +217,72 @@ function secondStepRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) =>
       (await secondStep(request, reply, request.body.userId, 'recovery', request.body.recoveryCode)) as MfaRecoveryResponse,
+  );
+  // A passkey instead of a code: the same pending sign-in, attempt limits, audit of failures and session.
+  app.post(
+    '/_api/auth/mfa-verify-passkey',
+    {
+      schema: {
+        operationId: 'signInWithPasskeySecondFactor',
+        summary: "Completes a pending sign-in with a passkey's assertion and opens the session.",
+        tags,
+        body: mfaVerifyPasskeyRequest,
+        response: { 200: mfaVerifyResponse },
+      },
+      config: { access: { who: 'public', why: 'second step of signing in with a passkey: authorized by the pending sign-in cookie' } },
+    },
+    async (request, reply) => secondStep(request, reply, request.body.userId, 'passkey', request.body.response),
+  );
+}
+
+/** Passkeys at sign-in: the second step's options, and a passkey alone where the organization allows it. */
+function passkeyRoutes(app: App, ctx: AppContext): void {
+  app.post(
+    '/_api/auth/passkey-challenge',
+    {
+      schema: {
+        operationId: 'startPasskeySignInChallenge',
+        summary: "Answers the options of a pending sign-in's passkey step, naming the person's passkeys.",
+        tags,
+        body: passkeyChallengeRequest,
+        response: { 200: passkeyOptionsResponse },
+      },
+      config: { access: { who: 'public', why: 'second step of signing in: authorized by the pending sign-in cookie, not a session' } },
+    },
+    async (request) => passkeyChallenge(ctx, await requirePending(ctx, request.cookies[PENDING_COOKIE], request.body.userId)),
+  );
+  app.post(
+    '/_api/auth/passkey-login-options',
+    {
+      schema: {
+        operationId: 'passkeySignInOptions',
+        summary: 'Answers the options of a passwordless sign-in: a single-use challenge naming no one.',
+        tags,
+        body: passkeyLoginOptionsRequest,
+        response: { 200: passkeyOptionsResponse },
+      },
+      config: { access: { who: 'public', why: 'signing in with a passkey: the challenge names no one and grants nothing' } },
+    },
+    async () => passkeyLoginOptions(ctx),
+  );
+  app.post(
+    '/_api/auth/login_with_passkey',
+    {
+      schema: {
+        operationId: 'signInWithPasskey',
+        summary: 'Signs in with a discoverable passkey and user verification, where the organization allows it.',
+        tags,
+        body: loginWithPasskeyRequest,
+        response: { 200: mfaVerifyResponse },
+      },
+      config: { access: { who: 'public', why: 'signing in: the passkey with user verification is the credential' } },
+    },
+    async (request, reply) => {
+      const { sessionToken, answer } = await loginWithPasskey(ctx, request.body.response, requestMeta(request));
+      setSessionCookie(ctx, reply, sessionToken);
+      clearPending(ctx, reply);
+      return answer;
+    },
   );
 }
 

@@ -1,5 +1,5 @@
-import type { SessionResponse } from '@strongroom/contracts';
-import { API_VERSION, compareApiVersions, MSG, SETTINGS_MSG, SSO_MSG } from '@strongroom/contracts';
+import type { PasskeyAuthenticationResponse, SecondFactorMethod, SessionResponse } from '@strongroom/contracts';
+import { API_VERSION, compareApiVersions, MSG, PASSKEY_MSG, SETTINGS_MSG, SSO_MSG } from '@strongroom/contracts';
 import { auditFor } from '../../shared/audit.js';
 import type { AppContext, RequestMeta } from '../../shared/context.js';
 import { AppError, forbidden, unauthenticated } from '../../shared/errors.js';
@@ -17,6 +17,7 @@ import {
   tellLockout,
   tellRecoveryCodeUsed,
 } from '../mfa/index.js';
+import { countUserPasskeys, tellCloneSuspected, verifyAssertion, type AssertionOutcome } from '../passkeys/index.js';
 import { createSession, revokeSession, sessionExpiresAt, type AuthContext } from '../sessions/index.js';
 import { ssoPolicy } from '../sso/index.js';
 import { findOrganization, findUserByEmail, findUserById, toSessionUser, verifyPassword, type UserRow } from '../users/index.js';
@@ -27,11 +28,11 @@ const MAX_CODE_FAILURES = 5;
 
 /** Ten failed passwords for one address lock it for 15 minutes; fifty from one IP address do the same. */
 const ACCOUNT_RULE: ThrottleRule = { name: 'login-account', limit: 10, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
-const IP_RULE: ThrottleRule = { name: 'login-ip', limit: 50, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
+export const IP_RULE: ThrottleRule = { name: 'login-ip', limit: 50, windowSeconds: 900, lockSeconds: 900, message: MSG.tooManyAttempts };
 
 /** The throttle key of an address's password failures (a password reset clears it). */
 export const accountKey = (email: string) => `login:acct:${email.trim().toLowerCase()}`;
-const ipKey = (ip: string) => `login:ip:${ip}`;
+export const ipKey = (ip: string) => `login:ip:${ip}`;
 
 /**
  * Step one: the password. Answers a pending sign-in that only the second factor can turn into a session.
@@ -135,8 +136,16 @@ function challengeMethods(user: UserRow) {
   };
 }
 
+/** The methods of the second step: the code method, and a passkey when the person has one. */
+async function secondStepMethods(ctx: AppContext, user: UserRow) {
+  const methods = challengeMethods(user);
+  const availableMethods: SecondFactorMethod[] = [...methods.availableMethods];
+  if ((await countUserPasskeys(ctx.db, user.organizationId, user.id)) > 0) availableMethods.push('passkey');
+  return { availableMethods, preferredMethod: methods.preferredMethod };
+}
+
 export async function startChallenge(ctx: AppContext, pending: PendingLogin, meta: RequestMeta) {
-  const methods = challengeMethods(pending.user);
+  const methods = await secondStepMethods(ctx, pending.user);
   await ctx.db
     .transaction()
     .execute((trx) =>
@@ -172,8 +181,8 @@ export async function sendLoginEmailCode(ctx: AppContext, pending: PendingLogin,
 export async function verifyLoginCode(
   ctx: AppContext,
   pending: PendingLogin,
-  method: 'totp' | 'email' | 'recovery',
-  code: string,
+  method: 'totp' | 'email' | 'recovery' | 'passkey',
+  code: string | PasskeyAuthenticationResponse,
   meta: RequestMeta,
 ) {
   const expected = challengeMethods(pending.user).preferredMethod;
@@ -190,15 +199,24 @@ export async function verifyLoginCode(
     .execute(async (trx) => {
       // A recovery code stands in for the authenticator (it exists only while the authenticator is the method).
       let recoveryLeft: number | null = null;
-      if (method === 'recovery') recoveryLeft = await spendUserRecoveryCode(ctx, trx, pending.user, code, 'login', meta);
+      // A passkey's assertion: its challenge is consumed and a clone is recorded whatever the verdict (this
+      // transaction commits on a refusal too).
+      let passkey: AssertionOutcome | undefined;
+      if (typeof code !== 'string') {
+        passkey = await verifyAssertion(ctx, trx, { purpose: 'second-factor', user: pending.user }, code, meta);
+      } else if (method === 'recovery') recoveryLeft = await spendUserRecoveryCode(ctx, trx, pending.user, code, 'login', meta);
       const ok =
-        method === 'recovery'
-          ? recoveryLeft !== null
-          : method === expected &&
-            (method === 'totp'
-              ? await consumeTotp(ctx, trx, pending.user.id, code)
-              : await consumeEmailCode(trx, pending.user.id, 'login', code, pending.id));
-      if (!ok) return { ok: false as const };
+        passkey !== undefined
+          ? passkey.ok
+          : typeof code !== 'string'
+            ? false
+            : method === 'recovery'
+              ? recoveryLeft !== null
+              : method === expected &&
+                (method === 'totp'
+                  ? await consumeTotp(ctx, trx, pending.user.id, code)
+                  : await consumeEmailCode(trx, pending.user.id, 'login', code, pending.id));
+      if (!ok) return { ok: false as const, passkey };
       await endPendingLogin(trx, pending.id);
       await releaseCodeAttempt(trx, pending.user, 'login');
       const { token, session } = await createSession(ctx, trx, pending.user, meta);
@@ -216,6 +234,8 @@ export async function verifyLoginCode(
       throw err;
     });
   if (!result.ok) {
+    if (result.passkey?.ok === false && result.passkey.why === 'clone' && result.passkey.passkey)
+      await tellCloneSuspected(ctx, pending.user.email, result.passkey.passkey);
     const ended = attempts >= MAX_CODE_FAILURES;
     const lockedOut = await ctx.db.transaction().execute(async (trx) => {
       if (ended) await endPendingLogin(trx, pending.id);
@@ -229,9 +249,10 @@ export async function verifyLoginCode(
       return tripped;
     });
     if (lockedOut) await tellLockout(ctx, pending.user, 'login');
-    throw ended
-      ? unauthenticated(MSG.pendingLoginLocked, 'UNAUTHENTICATED', { reason: 'SIGN_IN_ENDED' })
-      : unauthenticated(MSG.invalidCode);
+    if (ended) throw unauthenticated(MSG.pendingLoginLocked, 'UNAUTHENTICATED', { reason: 'SIGN_IN_ENDED' });
+    if (result.passkey?.ok === false)
+      throw unauthenticated(result.passkey.why === 'clone' ? PASSKEY_MSG.cloneSuspected : PASSKEY_MSG.verificationFailed);
+    throw unauthenticated(MSG.invalidCode);
   }
   const org = await findOrganization(ctx.db, pending.user.organizationId);
   if (!org) throw new AppError(403, MSG.accountSetupIncomplete, 'ORGANIZATION_MISSING');

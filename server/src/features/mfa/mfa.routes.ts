@@ -8,12 +8,16 @@ import {
   regenerateRecoveryCodesRequest,
   verifySystemMfaRequest,
   verifySystemMfaResponse,
+  passkeyOptionsResponse,
+  passkeyStepUpOptionsRequest,
+  passkeyStepUpRequest,
 } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import { requestMeta } from '../../shared/request-meta.js';
 import { authOf } from '../sessions/index.js';
 import { manageMfa, mfaSettings, mfaStatus, verifySystemMfa } from './mfa-manage.service.js';
 import { regenerateRecoveryCodes } from './recovery-codes.service.js';
+import { passkeyStepUp, passkeyStepUpOptions } from './passkey-step-up.service.js';
 
 export function mfaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -86,6 +90,34 @@ export function mfaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: { who: 'signed-in' } },
       },
       async (request) => verifySystemMfa(ctx, authOf(request), request.body, requestMeta(request)),
+    );
+    app.post(
+      '/_api/auth/passkey-step-up-options',
+      {
+        schema: {
+          operationId: 'passkeyStepUpOptions',
+          summary: "Answers the options of a passkey step-up for an operation, naming the person's passkeys.",
+          tags: ['auth'],
+          body: passkeyStepUpOptionsRequest,
+          response: { 200: passkeyOptionsResponse },
+        },
+        config: { access: { who: 'signed-in' } },
+      },
+      async (request) => passkeyStepUpOptions(ctx, authOf(request), request.body),
+    );
+    app.post(
+      '/_api/auth/passkey-step-up',
+      {
+        schema: {
+          operationId: 'verifyPasskeyStepUp',
+          summary: "Exchanges a passkey's assertion for a short-lived system MFA token of an operation's risk class.",
+          tags: ['auth'],
+          body: passkeyStepUpRequest,
+          response: { 200: verifySystemMfaResponse },
+        },
+        config: { access: { who: 'signed-in' } },
+      },
+      async (request) => passkeyStepUp(ctx, authOf(request), request.body, requestMeta(request)),
     );
   };
 }

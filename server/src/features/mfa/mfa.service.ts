@@ -1,5 +1,5 @@
 import type { SystemMfaOperation } from '@strongroom/contracts';
-import { MAIL, MSG, riskClassOf } from '@strongroom/contracts';
+import { MAIL, MSG, riskClassOf, SYSTEM_MFA_OPERATIONS } from '@strongroom/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import type { MailMessage } from '../../platform/mail/mailer.js';
 import type { AppContext } from '../../shared/context.js';
@@ -8,6 +8,7 @@ import { auditFor } from '../../shared/audit.js';
 import { assertNotLocked, confirmFailure, releaseAttempt, reserveAttempt, type ThrottleRule } from '../../shared/throttle.js';
 import { hashToken, newSixDigitCode, newToken, safeEqualHex } from '../../shared/tokens.js';
 import type { StepUpOperation } from '../../shared/route-access.js';
+import { countUserPasskeys } from '../passkeys/index.js';
 import type { SessionContext } from '../sessions/index.js';
 import { lockUser, setTotpState, type UserRow } from '../users/index.js';
 import {
@@ -239,6 +240,18 @@ export async function withCodeAttempt<T>(
 export type FreshMfaResult = { via: 'code' | 'system-token' };
 
 /**
+ * The methods an MFA_REQUIRED answer offers: the person's code method, and a passkey where one serves (the person
+ * has one and the step-up takes a system MFA token, which a passkey's assertion buys for the operation's class).
+ */
+async function stepUpMethods(ctx: AppContext, auth: SessionContext, operation: StepUpOperation, tokenServes: boolean) {
+  const methods: string[] = [...availableMethods(auth.user)];
+  const systemOperation = (SYSTEM_MFA_OPERATIONS as readonly string[]).includes(operation);
+  if (tokenServes && systemOperation && (await countUserPasskeys(ctx.db, auth.user.organizationId, auth.user.id)) > 0)
+    methods.push('passkey');
+  return methods;
+}
+
+/**
  * The gate of a sensitive action, behind the access guard's `auth.stepUp.run` (routes declare their step-up; the
  * guard decides whether it applies). Check every rule of the request before calling it, so a code is never
  * spent on a request that was going to fail. Without mfaToken the answer is MFA_REQUIRED (the client asks
@@ -254,8 +267,9 @@ export async function withFreshMfa<T>(
   mfaToken: string | undefined,
   ip: string | null,
   action: (trx: Executor, mfa: FreshMfaResult) => Promise<T>,
+  tokenServes = true,
 ): Promise<T> {
-  if (!mfaToken) throw mfaRequired(operation, availableMethods(auth.user), availableMethods(auth.user)[0]);
+  if (!mfaToken) throw mfaRequired(operation, await stepUpMethods(ctx, auth, operation, tokenServes), availableMethods(auth.user)[0]);
   if (/^\d{6}$/.test(mfaToken)) {
     return withCodeAttempt(ctx, auth.user, operation, ip, () =>
       ctx.db.transaction().execute(async (trx) => {
@@ -273,7 +287,7 @@ export async function withFreshMfa<T>(
 }
 
 /** Counts a wrong code of a signed-in user and writes its audit entry, outside the rolled-back action. */
-async function recordMfaFailure(ctx: AppContext, user: UserRow, operation: string, ip: string | null): Promise<void> {
+export async function recordMfaFailure(ctx: AppContext, user: UserRow, operation: string, ip: string | null): Promise<void> {
   const locked = await ctx.db.transaction().execute(async (trx) => {
     const tripped = await confirmCodeFailure(trx, user, 'action', operation, ip);
     await auditFor(user, { ip })(trx, 'MFA_VERIFICATION_FAILED', { table: 'users', id: user.id }, { operation, locked: tripped });

@@ -25,6 +25,7 @@ import { badRequest, notFound } from '../../shared/errors.js';
 import { consume, type ThrottleRule } from '../../shared/throttle.js';
 import { invitableRoles, listPendingInvitations } from '../invitations/index.js';
 import { clearRecoveryCodes } from '../mfa/index.js';
+import { removeUserPasskeys } from '../passkeys/index.js';
 import type { AuthContext } from '../sessions/index.js';
 import { clearMemberAuthenticator, lockMember, lockOrganization } from '../users/index.js';
 import { findMember, listMembers, type MemberRow } from './team.repository.js';
@@ -114,11 +115,20 @@ export async function resetUserMfa(
     await clearMemberAuthenticator(trx, user.organizationId, target.id, user.id);
     // Recovery codes stand in for the authenticator: they go with it.
     await clearRecoveryCodes(trx, target.id);
+    // So do the person's passkeys: the lost device may hold one.
+    const passkeysRemoved = await removeUserPasskeys(trx, user.organizationId, target.id);
     await auditFor(user, meta)(
       trx,
       'MFA_RESET',
       { table: 'users', id: target.publicId },
-      { userId: target.publicId, email: target.email, reason: input.reason, previousMethod: target.mfaPrimaryMethod, method: 'email' },
+      {
+        userId: target.publicId,
+        email: target.email,
+        reason: input.reason,
+        previousMethod: target.mfaPrimaryMethod,
+        method: 'email',
+        passkeysRemoved,
+      },
     );
   });
   const now = await findMember(ctx.db, user.organizationId, input.userId);

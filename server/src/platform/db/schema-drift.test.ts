@@ -32,6 +32,8 @@ type ReadAs = {
   timestamptz: Date;
   jsonb: object;
   tsvector: string;
+  bytea: Uint8Array;
+  _text: string[];
 };
 type PgType = keyof ReadAs;
 type ColumnSpec = PgType | `${PgType} null`;
@@ -442,6 +444,39 @@ const EXPECTED = {
     createdAt: 'timestamptz',
     expiresAt: 'timestamptz',
     consumedAt: 'timestamptz null',
+  },
+  passkeys: {
+    id: 'uuid',
+    organizationId: 'uuid',
+    userId: 'int4',
+    credentialId: 'text',
+    publicKey: 'bytea',
+    signCount: 'int8',
+    transports: '_text',
+    deviceType: 'text',
+    backedUp: 'bool',
+    backupEligible: 'bool',
+    name: 'text',
+    createdAt: 'timestamptz',
+    lastUsedAt: 'timestamptz null',
+  },
+  webauthnChallenges: {
+    id: 'uuid',
+    organizationId: 'uuid null',
+    userId: 'int4 null',
+    sessionId: 'uuid null',
+    purpose: 'text',
+    operation: 'text null',
+    challenge: 'text',
+    createdAt: 'timestamptz',
+    expiresAt: 'timestamptz',
+    consumedAt: 'timestamptz null',
+  },
+  passkeySettings: {
+    organizationId: 'uuid',
+    allowPasskeySignIn: 'bool',
+    updatedAt: 'timestamptz',
+    updatedBy: 'int4 null',
   },
   uploadSessions: {
     id: 'uuid',

@@ -490,6 +490,45 @@ interface SsoLoginStatesTable {
   consumedAt: Date | null;
 }
 
+/** A person's passkey (WebAuthn credential): its public key, counter and backup flags (features/passkeys). */
+interface PasskeysTable {
+  id: Generated<string>;
+  organizationId: string;
+  userId: number;
+  credentialId: string;
+  publicKey: ColumnType<Uint8Array, Uint8Array, Uint8Array>;
+  signCount: ColumnType<string, string | number, string | number>;
+  transports: ColumnType<string[], string[], string[]>;
+  deviceType: string;
+  backedUp: boolean;
+  backupEligible: boolean;
+  name: string;
+  createdAt: Generated<Date>;
+  lastUsedAt: Date | null;
+}
+
+/** One WebAuthn ceremony's challenge, single use (features/passkeys). */
+interface WebauthnChallengesTable {
+  id: Generated<string>;
+  organizationId: string | null;
+  userId: number | null;
+  sessionId: string | null;
+  purpose: 'register' | 'second-factor' | 'sign-in' | 'step-up';
+  operation: string | null;
+  challenge: string;
+  createdAt: Generated<Date>;
+  expiresAt: Date;
+  consumedAt: Date | null;
+}
+
+/** Whether an organization allows signing in with a passkey alone (features/passkeys). */
+interface PasskeySettingsTable {
+  organizationId: string;
+  allowPasskeySignIn: boolean;
+  updatedAt: Generated<Date>;
+  updatedBy: number | null;
+}
+
 /** One vaulted matter's review of one retention end (features/disposition). */
 interface DispositionReviewsTable {
   id: Generated<string>;
@@ -751,6 +790,9 @@ export interface DB {
   organizationSsoDomains: OrganizationSsoDomainsTable;
   userIdentities: UserIdentitiesTable;
   ssoLoginStates: SsoLoginStatesTable;
+  passkeys: PasskeysTable;
+  webauthnChallenges: WebauthnChallengesTable;
+  passkeySettings: PasskeySettingsTable;
   dispositionReviews: DispositionReviewsTable;
   dispositionReminderDays: DispositionReminderDaysTable;
   uploadSessions: UploadSessionsTable;

@@ -5,6 +5,7 @@ import { SSO_ERROR_CODES, SSO_MSG, type LoginResponse, type SessionUser, type Ss
 import { Alert } from '@/components/ui/alert';
 import { sessionQueryKey, setSessionData } from '@/features/auth/api/get-session';
 import { LoginForm } from '@/features/auth/components/login-form';
+import { PasskeySignIn } from '@/features/auth/components/passkey-sign-in';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { SecondFactor } from '@/features/mfa/components/second-factor';
 import { useSsoPending } from '@/features/sso/api/get-sso-pending';
@@ -74,6 +75,7 @@ export function LoginPage() {
           {ssoErrorText ? <Alert tone="danger">{ssoErrorText}</Alert> : null}
           {ssoPending.isError ? <Alert tone="danger">{SSO_MSG.noPendingSignIn}</Alert> : null}
           <LoginForm onPasswordAccepted={setPending} afterEmail={(email) => <ContinueWithProvider email={email} />} />
+          <PasskeySignIn onVerified={onVerified} />
         </div>
       )}
     </AuthLayout>

@@ -9,6 +9,7 @@ import { SecuritySettings } from '@/features/feature-flags/components/feature-fl
 import { SecurityToolingSection } from '@/features/security-tooling/components/security-tooling-section';
 import { OrganizationTab } from '@/features/settings/components/organization-tab';
 import { SearchSettingsSection } from '@/features/search/components/search-settings-section';
+import { PasskeysCard } from '@/features/passkeys/components/passkeys-card';
 import { ProfileTab } from '@/features/settings/components/profile-tab';
 import { RetentionTab } from '@/features/settings/components/retention-tab';
 import { TeamPermissionsTab } from '@/features/team/components/team-permissions-tab';
@@ -102,7 +103,13 @@ export function SettingsPage() {
           </TabsList>
         </div>
         <TabsContent value="profile" className="mt-6">
-          {user ? <ProfileTab userId={user.id} onSessionChange={refreshSession} /> : null}
+          {user ? (
+            <ProfileTab
+              userId={user.id}
+              onSessionChange={refreshSession}
+              passkeys={<PasskeysCard isAdmin={shows(user, 'passkeyPolicy')} />}
+            />
+          ) : null}
           {user ? (
             <div className="mt-6">
               <SsoLinkCard />

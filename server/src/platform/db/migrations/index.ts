@@ -30,6 +30,7 @@ import { approvals } from './20261208_0032_approvals.js';
 import { apiTokens } from './20261209_0033_api_tokens.js';
 import { disposition } from './20261210_0034_disposition.js';
 import { sso } from './20261211_0035_sso.js';
+import { passkeys } from './20261212_0036_passkeys.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '20261209_0033_api_tokens': apiTokens,
   '20261210_0034_disposition': disposition,
   '20261211_0035_sso': sso,
+  '20261212_0036_passkeys': passkeys,
 };

@@ -8,6 +8,7 @@ import { DialogActions } from '@/components/ui/dialog-actions';
 import { errorMessage, isApiError, isMfaRequiredError } from '@/lib/api-error';
 import { isCompleteCode } from '@/lib/code-input';
 import { useSendMfaEmail } from '../api/send-mfa-email';
+import { PasskeyStepUpButton } from './passkey-step-up-button';
 import { VerificationCodeField } from '@/components/verification-code-field';
 
 export type MfaCodeDialogProps = {
@@ -21,6 +22,8 @@ export type MfaCodeDialogProps = {
   onCancel: () => void;
   /** Offers 'Send code by email' for this user (their MFA method is email). */
   emailUserId?: number;
+  /** Offers 'Use a passkey' for this step-up's operation (the server said a passkey serves it). */
+  passkeyOperation?: string;
 };
 
 /**
@@ -58,7 +61,7 @@ function codeFailureText(err: unknown): string {
 
 type MfaCodeFormProps = Omit<MfaCodeDialogProps, 'open' | 'requestKey'> & { inputRef: RefObject<HTMLInputElement | null> };
 
-function MfaCodeForm({ title, description, onSubmitCode, onCancel, emailUserId, inputRef }: MfaCodeFormProps) {
+function MfaCodeForm({ title, description, onSubmitCode, onCancel, emailUserId, passkeyOperation, inputRef }: MfaCodeFormProps) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -119,6 +122,21 @@ function MfaCodeForm({ title, description, onSubmitCode, onCancel, emailUserId, 
           <Mail aria-hidden="true" />
           Send code by email
         </Button>
+      ) : null}
+      {passkeyOperation !== undefined ? (
+        <PasskeyStepUpButton
+          operation={passkeyOperation}
+          disabled={submitting}
+          onError={setError}
+          onToken={async (token) => {
+            setError(null);
+            try {
+              await onSubmitCode(token);
+            } catch (err) {
+              setError(codeFailureText(err));
+            }
+          }}
+        />
       ) : null}
       <DialogActions
         onCancel={onCancel}

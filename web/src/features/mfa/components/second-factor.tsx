@@ -11,6 +11,7 @@ import { useMfaChallenge } from '../api/mfa-challenge';
 import { useVerifyEmailCode } from '../api/mfa-verify-email';
 import { useVerifyTotp } from '../api/mfa-verify-totp';
 import { useSendMfaEmail } from '../api/send-mfa-email';
+import { PasskeySecondFactor } from './passkey-second-factor';
 import { RecoveryCodeStep } from './recovery-code-step';
 import { VerificationCodeField } from '@/components/verification-code-field';
 
@@ -92,6 +93,9 @@ export function SecondFactor({ userId, email, onVerified, onBack, recoveryOnly =
           Signing in as <span className="font-medium text-foreground">{email}</span>
         </p>
       </div>
+      {challenge.data?.availableMethods.includes('passkey') && !recovery ? (
+        <PasskeySecondFactor userId={userId} onVerified={onVerified} />
+      ) : null}
       {body}
       <Button variant="link" onClick={onBack} className="justify-self-center text-sm">
         <ArrowLeft aria-hidden="true" />
@@ -102,7 +106,8 @@ export function SecondFactor({ userId, email, onVerified, onBack, recoveryOnly =
 }
 
 function defaultMethod({ availableMethods, preferredMethod }: MfaChallengeResponse): MfaMethod {
-  return availableMethods.includes('totp') ? 'totp' : (availableMethods[0] ?? preferredMethod);
+  if (availableMethods.includes('totp')) return 'totp';
+  return availableMethods.find((m): m is MfaMethod => m !== 'passkey') ?? preferredMethod;
 }
 
 type CodeStepProps = {

@@ -34,6 +34,7 @@ function SensitiveActionMfaDialog({ request, userId, userMethod }: SensitiveActi
       }}
       onCancel={() => request?.cancel()}
       emailUserId={offerEmail ? userId : undefined}
+      passkeyOperation={request?.demand.availableMethods.includes('passkey') ? request.demand.operation : undefined}
     />
   );
 }

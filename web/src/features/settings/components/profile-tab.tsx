@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Card } from '@/components/ui/card';
 import { ErrorState } from '@/components/ui/error-state';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -13,10 +13,12 @@ type ProfileTabProps = {
   userId: number;
   /** The name, email or second factor changed: the session is read again. */
   onSessionChange: () => void;
+  /** The passkeys card, composed by the page (another feature's), shown under Security. */
+  passkeys?: ReactNode;
 };
 
 /** The Profile tab: Personal Information, Security (password and second factor), Change Password and API Tokens. */
-export function ProfileTab({ userId, onSessionChange }: ProfileTabProps) {
+export function ProfileTab({ userId, onSessionChange, passkeys }: ProfileTabProps) {
   const profile = useProfile();
   const passwordHeading = useRef<HTMLHeadingElement>(null);
 
@@ -62,6 +64,7 @@ export function ProfileTab({ userId, onSessionChange }: ProfileTabProps) {
           passwordHeading.current?.focus();
         }}
       />
+      {passkeys}
       <PasswordCard headingRef={passwordHeading} />
       <ApiTokensCard isAdmin={profile.data.role === 'admin'} />
     </div>
