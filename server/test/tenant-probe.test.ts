@@ -14,14 +14,14 @@
  * An operation without an entry, without a declaration, or with an id input no probe covers, fails the suite.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
 import { Client, createTestApp, type TestApp } from './helpers.js';
 import { ACCESS_RULES, DEFAULT_PERMISSIONS, type AccessSubject } from '@strongroom/contracts';
 import type { RouteAccess } from '../src/shared/route-access.js';
-import { idValue, methodOf, nowhereValue, pathOf, SAMPLES, type IdKind, type IdProbe } from './probe-samples.js';
+import { idValue, methodOf, nowhereValue, pathOf, SAMPLES } from './probe-samples.js';
 import { changedTables, digest } from './probe/digest.js';
 import { idInputs, loadOperations, type Operation } from './probe/openapi.js';
 import { describe as describeAnswer, send, type ProbeRequest } from './probe/request.js';
+import { answerOf, declaredAccess, substitute } from './probe/substitute.js';
 import { addPerson, buildOrg, freshIp, type OrgWorld, type Person } from './probe/world.js';
 
 let t: TestApp;
@@ -40,36 +40,6 @@ beforeAll(async () => {
   operations = await loadOperations(t);
 }, 120_000);
 afterAll(() => t?.shutdown());
-
-/** The request with the probe's inputs replaced by `value(kind)`. */
-function substitute(req: ProbeRequest, set: IdProbe['set'], value: (kind: IdKind) => string | number): ProbeRequest {
-  const out: ProbeRequest = {
-    ...req,
-    body: req.body === undefined ? undefined : structuredClone(req.body),
-    query: req.query ? { ...req.query } : undefined,
-  };
-  for (const [input, kind] of Object.entries(set)) {
-    const [where, name] = [input.slice(0, input.indexOf('.')), input.slice(input.indexOf('.') + 1)];
-    const v = value(kind);
-    if (where === 'body') (out.body as Record<string, unknown>)[name] = v;
-    else if (where === 'query') out.query = { ...(out.query ?? {}), [name]: String(v) };
-    else throw new Error(`cannot substitute ${input}`);
-  }
-  return out;
-}
-
-/** What an answer tells the caller, with the values it was sent replaced by a placeholder. */
-function answerOf(res: LightMyRequestResponse, sent: Array<string | number>): { status: number; code?: string; error?: string } {
-  let body: { code?: string; error?: string } = {};
-  try {
-    body = res.json();
-  } catch {
-    /* not JSON */
-  }
-  let error = typeof body?.error === 'string' ? body.error : undefined;
-  for (const v of sent) error = error?.split(String(v)).join('<sent>');
-  return { status: res.statusCode, code: body?.code, error };
-}
 
 /** Strings that only Alpha's own rows hold: none may appear in an answer to Beta. */
 function alphaSecrets(): string[] {
@@ -98,7 +68,7 @@ describe('tenant probes', () => {
     const missing = operations.filter((o) => !SAMPLES[o.key]).map((o) => o.key);
     expect(missing, 'operations without an entry in server/test/probe-samples.ts').toEqual([]);
     const uncovered: string[] = [];
-    const undeclared = operations.filter((o) => !declaredAccess(o.key)).map((o) => o.key);
+    const undeclared = operations.filter((o) => !declaredAccess(t.app, o.key)).map((o) => o.key);
     expect(undeclared, 'operations whose route declares no access').toEqual([]);
     for (const op of operations) {
       const entry = SAMPLES[op.key];
@@ -153,7 +123,7 @@ describe('tenant probes', () => {
 
   for (const [key, entry] of Object.entries(SAMPLES)) {
     it(`${key}: signed-out callers and the people its declared rules leave out are refused, and change nothing`, async () => {
-      const access = declaredAccess(key);
+      const access = declaredAccess(t.app, key);
       if (!access) {
         // A route published only in some setups (the web app's shell) is checked where it is published.
         expect(operations.map((o) => o.key)).not.toContain(key);
@@ -220,11 +190,4 @@ function allowed(access: RouteAccess, s: AccessSubject): boolean {
   if (!('allow' in access) || access.allow === undefined) return true;
   const rules = typeof access.allow === 'string' ? [{ rule: access.allow }] : access.allow;
   return rules.every((r) => ACCESS_RULES[r.rule](s));
-}
-
-/** The declaration of the route behind an operation of the document ("{name}" path parameters are wildcards). */
-function declaredAccess(key: string): RouteAccess | undefined {
-  const normal = (k: string) => k.replace(/\{[^}]+\}|:[A-Za-z]+|\*/g, '*');
-  for (const [routeKey, access] of t.app.routeAccess) if (normal(routeKey) === normal(key)) return access;
-  return undefined;
 }

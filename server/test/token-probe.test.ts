@@ -14,10 +14,11 @@ import type { LightMyRequestResponse } from 'fastify';
 import { API_TOKEN_MSG, API_TOKEN_SCOPES, type ApiTokenScope } from '@strongroom/contracts';
 import { Client, createTestApp, type TestApp } from './helpers.js';
 import type { RouteAccess } from '../src/shared/route-access.js';
-import { idValue, methodOf, nowhereValue, pathOf, SAMPLES, type IdKind, type IdProbe } from './probe-samples.js';
+import { idValue, methodOf, nowhereValue, pathOf, SAMPLES } from './probe-samples.js';
 import { changedTables, digest } from './probe/digest.js';
 import { loadOperations, type Operation } from './probe/openapi.js';
 import { describe as describeAnswer, send, type ProbeRequest } from './probe/request.js';
+import { answerOf, declaredAccess, substitute } from './probe/substitute.js';
 import { apiTokenOf, buildOrg, freshIp, type OrgWorld } from './probe/world.js';
 
 let t: TestApp;
@@ -32,13 +33,6 @@ beforeAll(async () => {
   operations = await loadOperations(t);
 }, 120_000);
 afterAll(() => t?.shutdown());
-
-/** The declaration of the route behind an operation of the document ("{name}" path parameters are wildcards). */
-function declaredAccess(key: string): RouteAccess | undefined {
-  const normal = (k: string) => k.replace(/\{[^}]+\}|:[A-Za-z]+|\*/g, '*');
-  for (const [routeKey, access] of t.app.routeAccess) if (normal(routeKey) === normal(key)) return access;
-  return undefined;
-}
 
 const scopeOf = (access: RouteAccess): ApiTokenScope | undefined => (access.who === 'signed-in' ? access.tokenScope : undefined);
 
@@ -57,46 +51,17 @@ function errorOf(res: LightMyRequestResponse): string | undefined {
   }
 }
 
-/** The request with the probe's inputs replaced by `value(kind)`. */
-function substitute(req: ProbeRequest, set: IdProbe['set'], value: (kind: IdKind) => string | number) {
-  const out: ProbeRequest = {
-    ...req,
-    body: req.body === undefined ? undefined : structuredClone(req.body),
-    query: req.query ? { ...req.query } : undefined,
-  };
-  for (const [input, kind] of Object.entries(set)) {
-    const [where, name] = [input.slice(0, input.indexOf('.')), input.slice(input.indexOf('.') + 1)];
-    if (where === 'body') (out.body as Record<string, unknown>)[name] = value(kind);
-    else if (where === 'query') out.query = { ...(out.query ?? {}), [name]: String(value(kind)) };
-    else throw new Error(`cannot substitute ${input}`);
-  }
-  return out;
-}
-
-/** Status, code and text of an answer, with the values sent replaced by a placeholder. */
-function answerOf(res: LightMyRequestResponse, sent: Array<string | number>) {
-  let body: { code?: string; error?: string } = {};
-  try {
-    body = res.json();
-  } catch {
-    /* not JSON */
-  }
-  let error = typeof body?.error === 'string' ? body.error : undefined;
-  for (const v of sent) error = error?.split(String(v)).join('<sent>');
-  return { status: res.statusCode, code: body?.code, error };
-}
-
 describe('API token probes', () => {
   it('covers every published operation with a declaration, and some operations are open to each scope', () => {
-    const undeclared = operations.filter((o) => !declaredAccess(o.key)).map((o) => o.key);
+    const undeclared = operations.filter((o) => !declaredAccess(t.app, o.key)).map((o) => o.key);
     expect(undeclared).toEqual([]);
-    const scopes = new Set(operations.map((o) => scopeOf(declaredAccess(o.key)!)).filter(Boolean));
+    const scopes = new Set(operations.map((o) => scopeOf(declaredAccess(t.app, o.key)!)).filter(Boolean));
     expect([...scopes].sort()).toEqual([...API_TOKEN_SCOPES].sort());
   });
 
   for (const [key, entry] of Object.entries(SAMPLES)) {
     it(`${key}: a token reaches it exactly as the route's declaration says`, async () => {
-      const access = declaredAccess(key);
+      const access = declaredAccess(t.app, key);
       if (!access || access.who === 'public') {
         // Public calls take no credential at all; a route published only in some setups is checked there.
         if (!access) expect(operations.map((o) => o.key)).not.toContain(key);
@@ -132,7 +97,9 @@ describe('API token probes', () => {
   }
 
   const scopedWithIds = () =>
-    Object.entries(SAMPLES).filter(([key, e]) => e.idProbes.length > 0 && declaredAccess(key) && scopeOf(declaredAccess(key)!));
+    Object.entries(SAMPLES).filter(
+      ([key, e]) => e.idProbes.length > 0 && declaredAccess(t.app, key) && scopeOf(declaredAccess(t.app, key)!),
+    );
   it("Beta's tokens reach none of Alpha's rows through any scoped operation", async () => {
     const problems: string[] = [];
     const entries = scopedWithIds();
