@@ -419,8 +419,9 @@ describe('local store: vault objects', () => {
     const info = await store.copyToVault({ sourceKey: source, vaultKey: key, lock: lock(1) });
     expect(info).toMatchObject({ size: body.length, etag: md5(body) });
     await expectIntact(key, body);
-    // What the killed process left in the temp folder goes with the daily cleanup.
-    await store.cleanupIncompleteMultipart(new Date(now.getTime() + DAY));
+    // What the killed process left in the temp folder goes with the daily cleanup, a day later. The cleanup goes by
+    // the files' own times, which the file system writes from the wall clock, not the store's test clock.
+    await store.cleanupIncompleteMultipart(new Date(Date.now() + DAY));
     expect(await fs.readdir(store.tmpDir)).toEqual([]);
   }, 240_000);
 });
