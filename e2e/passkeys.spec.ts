@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
-import { startServer, type RunningServer } from './support/server.js';
+import { freePort, startServer, type RunningServer } from './support/server.js';
 import { mailDir, passwordStep, setUpEmailMfa, shotThemes, signInWithEmail, waitForCode } from './support/fixtures.js';
 
 // Passkeys in Chromium with the DevTools protocol's virtual authenticator (a platform authenticator that keeps
@@ -45,7 +45,7 @@ async function signOut(): Promise<void> {
 
 test.beforeAll(async ({ browser }) => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-e2e-passkeys-'));
-  const port = String(4000 + Math.floor(Math.random() * 1000));
+  const port = String(await freePort());
   const appUrl = `http://localhost:${port}`;
   server = await startServer({
     DATA_DIR: path.join(root, 'data'),

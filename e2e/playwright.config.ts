@@ -8,7 +8,7 @@ export default defineConfig({
   testDir: '.',
   testMatch: /.*\.spec\.ts$/,
   outputDir: './artifacts/results',
-  timeout: 180_000,
+  timeout: 240_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,

@@ -138,5 +138,5 @@ describe('a server killed while it deletes the objects of a deleted folder', () 
     } finally {
       await after.close();
     }
-  }, 90_000);
+  }, 240_000);
 });

@@ -104,5 +104,5 @@ describe('a server killed mid-completion', () => {
     expect(storedKeys(dataDir).filter((k) => k.startsWith('org/'))).toEqual([init.s3Key]);
     expect(filesIn(path.join(dataDir, 'objects', '.multipart')).filter((n) => !n.startsWith('.trash-'))).toEqual([]);
     expect(filesIn(path.join(dataDir, 'objects', '.tmp')).filter((n) => !n.endsWith('.json'))).toEqual([]);
-  }, 90_000);
+  }, 240_000);
 });
