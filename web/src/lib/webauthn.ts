@@ -1,4 +1,3 @@
-import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import {
   PASSKEY_MSG,
@@ -7,9 +6,12 @@ import {
   type PasskeyRegistrationResponse,
 } from '@strongroom/contracts';
 
-/** Whether this browser offers WebAuthn at all (the passkey buttons are shown only then). */
+/**
+ * Whether this browser offers WebAuthn at all (the passkey buttons are shown only then). Checked without the
+ * WebAuthn library, which is loaded only when a passkey is actually used: the sign-in page stays light.
+ */
 export function passkeysSupported(): boolean {
-  return browserSupportsWebAuthn();
+  return typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
 }
 
 /** The browser's own refusals (prompt closed, timed out, no matching passkey) in the app's words. */
@@ -23,6 +25,7 @@ function browserFailure(err: unknown): Error {
 /** navigator.credentials.create with the server's options: the new passkey's answer for the server to verify. */
 export async function createPasskey(options: PasskeyOptionsResponse): Promise<PasskeyRegistrationResponse> {
   try {
+    const { startRegistration } = await import('@simplewebauthn/browser');
     const answer = await startRegistration({ optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON });
     return answer as unknown as PasskeyRegistrationResponse;
   } catch (err) {
@@ -33,6 +36,7 @@ export async function createPasskey(options: PasskeyOptionsResponse): Promise<Pa
 /** navigator.credentials.get with the server's options: an assertion of one of the person's passkeys. */
 export async function assertPasskey(options: PasskeyOptionsResponse): Promise<PasskeyAuthenticationResponse> {
   try {
+    const { startAuthentication } = await import('@simplewebauthn/browser');
     const answer = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON });
     return answer as unknown as PasskeyAuthenticationResponse;
   } catch (err) {
