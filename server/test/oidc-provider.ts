@@ -4,6 +4,8 @@
  * interaction handler in place of a login page: the next sign-in is the account the test names with `loginAs`.
  * The test drives the browser's part with HTTP requests (`authorize`), and may rotate the provider's keys or
  * tamper with the ID token the token endpoint answers (a forged signature, an expired token, another audience).
+ * With `loginPages` (the browser tests), the provider shows its own login and consent pages instead, where a
+ * person types the subject as the login; `loginAs` then only registers the account's claims.
  */
 import { createHash, createSign, generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
 import http from 'node:http';
@@ -45,7 +47,7 @@ export type TestIdp = {
   close(): Promise<void>;
 };
 
-export async function startTestIdp(redirectUri: string, name = 'test-idp'): Promise<TestIdp> {
+export async function startTestIdp(redirectUri: string, name = 'test-idp', options: { loginPages?: boolean } = {}): Promise<TestIdp> {
   let handler: http.RequestListener = (_req, res) => res.end();
   const server = http.createServer((req, res) => handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -74,10 +76,10 @@ export async function startTestIdp(redirectUri: string, name = 'test-idp'): Prom
       cookies: { keys: [randomBytes(16).toString('hex')] },
       claims: { openid: ['sub', 'amr', 'acr'], email: ['email', 'email_verified'], profile: ['name'] },
       conformIdTokenClaims: false,
-      features: { devInteractions: { enabled: false } },
+      features: { devInteractions: { enabled: !!options.loginPages } },
       interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
       findAccount: (_ctx, sub) => {
-        const a = accounts.get(sub);
+        const a = accounts.get(sub) ?? (options.loginPages ? { sub } : undefined);
         if (!a) return undefined;
         return {
           accountId: sub,
@@ -89,7 +91,7 @@ export async function startTestIdp(redirectUri: string, name = 'test-idp'): Prom
     const callback = provider.callback();
     handler = (req, res) => {
       const url = new URL(req.url ?? '/', issuer);
-      if (url.pathname.startsWith('/interaction/')) {
+      if (url.pathname.startsWith('/interaction/') && !options.loginPages) {
         void interact(provider, req, res).catch((err: unknown) => {
           res.statusCode = 500;
           res.end(String(err));
@@ -146,6 +148,7 @@ export async function startTestIdp(redirectUri: string, name = 'test-idp'): Prom
     clientSecret,
     loginAs: (account) => {
       next = account;
+      if (options.loginPages) accounts.set(account.sub, account);
     },
     rotateKeys: () => {
       key = rsaKey();

@@ -53,6 +53,22 @@ describe('cross-site requests (Sec-Fetch-Site)', () => {
     expect(await downloads()).toBe(before);
   });
 
+  it("only the provider's redirect back from single sign-on is entered from another site, and only as a page navigation", async () => {
+    const nav = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' };
+    // The callback passes the guard and proves the request itself: a state it never issued is refused by it.
+    const back = await admin.client.get('/_api/auth/sso/callback?code=c&state=never-issued', nav);
+    expect(back.statusCode).toBe(302);
+    expect(back.headers.location).toBe('/login?sso_error=state_invalid');
+    // Read by a script of another site, or any other route: refused as before.
+    const fetched = await admin.client.get('/_api/auth/sso/callback?code=c&state=never-issued', {
+      'sec-fetch-site': 'cross-site',
+      'sec-fetch-mode': 'cors',
+    });
+    expect(fetched.json()).toEqual(refused);
+    const start = await admin.client.get('/_api/auth/sso/start?email=someone%40guarded.test', nav);
+    expect(start.json()).toEqual(refused);
+  });
+
   it('a cross-site POST is refused even without an Origin header', async () => {
     const r = await admin.client.post(
       '/_api/matters/create',

@@ -35,11 +35,20 @@ function isPlainJson(body: unknown): boolean {
  *   site (Sec-Fetch-Site cross-site or same-site) is refused, GETs included, so that a link or a form elsewhere
  *   cannot make a signed-in user download or change anything; a state-changing call with a foreign Origin is
  *   refused too (older browsers send no Sec-Fetch-Site). Calls without these headers (scripts, the CLI, tests)
- *   are not browser cross-site requests and pass.
+ *   are not browser cross-site requests and pass. The one exception is a route that another site sends the
+ *   browser to by design (the identity provider's redirect back after single sign-on): a GET top-level
+ *   navigation to a route declaring `crossSiteEntry` passes, and the route proves the request its own way.
  * - No text anywhere in a JSON body, query string or path parameter may hold NUL or a lone surrogate, and no body
  *   or query may nest deeper than MAX_REQUEST_DEPTH: one rule here, so that no route can forget it.
  * - /_api answers are never cached, and every answer names the API version.
  */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Why another site may send the browser here (a top-level GET), and what proves the request instead. */
+    crossSiteEntry?: string;
+  }
+}
+
 export function registerRequestGuards(app: FastifyInstance, opts: { appUrl: string }): void {
   const allowedOrigins = new Set([new URL(opts.appUrl).origin]);
   const originAllowed = (request: FastifyRequest, origin: string) => {
@@ -52,7 +61,9 @@ export function registerRequestGuards(app: FastifyInstance, opts: { appUrl: stri
     const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
     const site = request.headers['sec-fetch-site'];
     const fromOtherSite = site === 'cross-site' || site === 'same-site';
-    if (fromOtherSite && !(origin && originAllowed(request, origin))) {
+    const entry =
+      request.method === 'GET' && request.headers['sec-fetch-mode'] === 'navigate' && !!request.routeOptions.config?.crossSiteEntry;
+    if (fromOtherSite && !entry && !(origin && originAllowed(request, origin))) {
       return reply.status(403).send({ error: MSG.forbiddenOrigin, code: 'FORBIDDEN_ORIGIN' });
     }
     if (STATE_CHANGING.has(request.method) && origin && !originAllowed(request, origin)) {

@@ -35,6 +35,8 @@ export function ssoSignInRoutes(app: App, ctx: AppContext): void {
           who: 'optional',
           why: "the provider's answer: authorized by the browser's state cookie, the code and the ID token (a link: the session too)",
         },
+        crossSiteEntry:
+          "the provider redirects the browser here from its own site; the single-use state, bound to this browser's cookie, is the proof",
       },
     },
     async (request, reply) => {
