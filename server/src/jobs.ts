@@ -15,6 +15,8 @@ import { defineNotificationJobs } from './features/notifications/index.js';
 import { defineDispositionJobs } from './features/disposition/disposition.jobs.js';
 import { defineDocumentTextJobs } from './features/search/index.js';
 import { defineApprovalJobs } from './features/approvals/index.js';
+import { definePasskeyJobs } from './features/passkeys/index.js';
+import { defineSsoJobs } from './features/sso/index.js';
 import type { AppContext } from './shared/context.js';
 
 export function defineJobs(ctx: AppContext): void {
@@ -31,4 +33,6 @@ export function defineJobs(ctx: AppContext): void {
   defineDispositionJobs(ctx);
   defineDocumentTextJobs(ctx);
   defineApprovalJobs(ctx);
+  defineSsoJobs(ctx);
+  definePasskeyJobs(ctx);
 }

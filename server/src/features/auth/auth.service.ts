@@ -219,7 +219,7 @@ export async function verifyLoginCode(
       if (!ok) return { ok: false as const, passkey };
       await endPendingLogin(trx, pending.id);
       await releaseCodeAttempt(trx, pending.user, 'login');
-      const { token, session } = await createSession(ctx, trx, pending.user, meta);
+      const { token, session } = await createSession(ctx, trx, pending.user, meta, pending.via);
       await auditFor(pending.user, meta)(
         trx,
         method === 'email' ? 'USER_LOGIN_MFA_EMAIL_SUCCESS' : 'USER_LOGIN',

@@ -41,7 +41,7 @@ export async function loginWithPasskey(
       if (!user || !user.isActive || user.organizationId !== outcome.passkey.organizationId) return { refused: 'invalid' } as const;
       if (!(await passkeySignInAllowed(trx, user.organizationId))) return { refused: 'policy', user } as const;
       await releaseAttempt(trx, ipKey(meta.ip));
-      const { token, session } = await createSession(ctx, trx, user, meta);
+      const { token, session } = await createSession(ctx, trx, user, meta, 'passkey');
       await auditFor(user, meta)(
         trx,
         'USER_LOGIN',

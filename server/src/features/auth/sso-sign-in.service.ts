@@ -26,7 +26,7 @@ export async function finishSsoSignIn(
   return ctx.db.transaction().execute(async (trx) => {
     const audit = auditFor(user, meta);
     if (outcome.providerMfa) {
-      const { token, session } = await createSession(ctx, trx, user, meta);
+      const { token, session } = await createSession(ctx, trx, user, meta, 'sso');
       await audit(
         trx,
         'SSO_SIGN_IN',

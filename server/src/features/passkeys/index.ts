@@ -5,3 +5,4 @@ export { assertionOptions, tellCloneSuspected, verifyAssertion, type AssertionOu
 export { countUserPasskeys, listUserPasskeys, passkeySignInAllowed } from './passkeys.repository.js';
 // An administrator's reset of a person's second factor (a lost device) takes their passkeys too (team).
 export { removeUserPasskeys } from './passkeys.repository.js';
+export { definePasskeyJobs } from './passkeys.jobs.js';

@@ -175,3 +175,13 @@ export async function setPasskeySignIn(db: Executor, organizationId: string, all
     .onConflict((oc) => oc.column('organizationId').doUpdateSet({ allowPasskeySignIn: allow, updatedBy: by, updatedAt: new Date() }))
     .execute();
 }
+
+/** Removes ceremonies' challenges past their time (used or not), in batches. Answers how many went. */
+export async function deleteDeadChallenges(db: Executor, before: Date, limit: number): Promise<number> {
+  const rows = await db
+    .deleteFrom('webauthnChallenges')
+    .where('id', 'in', (q) => q.selectFrom('webauthnChallenges').select('id').where('expiresAt', '<', before).limit(limit))
+    .returning('id')
+    .execute();
+  return rows.length;
+}

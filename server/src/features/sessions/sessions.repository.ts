@@ -1,4 +1,5 @@
 import type { Executor } from '../../platform/db/database.js';
+import type { SessionVia } from '../../platform/db/schema.js';
 import { precompiled } from '../../platform/db/precompiled.js';
 import type { StepUp } from '../../shared/route-access.js';
 import type { OrganizationRow, UserRow } from '../users/index.js';
@@ -27,6 +28,7 @@ export function insertSession(
     absoluteExpiresAt: Date;
     ipAddress: string;
     userAgent: string | null;
+    via: SessionVia;
   },
 ): Promise<SessionRow> {
   return db
@@ -44,6 +46,20 @@ export async function revokeUserSessions(db: Executor, userId: number, reason: s
     .where('revokedAt', 'is', null);
   if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
   const res = await q.executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+export async function revokeMembersPasswordSessions(db: Executor, organizationId: string, reason: string): Promise<number> {
+  const res = await db
+    .updateTable('sessions')
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where('organizationId', '=', organizationId)
+    .where('via', '=', 'password')
+    .where('revokedAt', 'is', null)
+    .where('userId', 'in', (q) =>
+      q.selectFrom('users').select('users.id').where('users.organizationId', '=', organizationId).where('users.role', '!=', 'admin'),
+    )
+    .executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
 

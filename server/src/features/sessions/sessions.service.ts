@@ -1,4 +1,5 @@
 import type { Executor } from '../../platform/db/database.js';
+import type { SessionVia } from '../../platform/db/schema.js';
 import type { AppContext } from '../../shared/context.js';
 import { hashToken, newToken } from '../../shared/tokens.js';
 import type { UserRow } from '../users/index.js';
@@ -13,6 +14,7 @@ export async function createSession(
   trx: Executor,
   user: UserRow,
   meta: { ip: string; userAgent: string | null },
+  via: SessionVia = 'password',
 ): Promise<{ token: string; session: SessionRow }> {
   const token = newToken();
   const now = Date.now();
@@ -26,8 +28,17 @@ export async function createSession(
     absoluteExpiresAt: absolute,
     ipAddress: meta.ip,
     userAgent: meta.userAgent?.slice(0, 500) ?? null,
+    via,
   });
   return { token, session };
+}
+
+/**
+ * Ends the live sessions that members (not administrators) of an organization opened with their password, when
+ * the organization switches Require SSO on: from then on they come back through the provider. Answers how many.
+ */
+export function revokeMembersPasswordSessions(trx: Executor, organizationId: string, reason: string): Promise<number> {
+  return sessions.revokeMembersPasswordSessions(trx, organizationId, reason);
 }
 
 /** Ends every live session of a user (password change or reset, deactivation); answers how many. */

@@ -3,3 +3,4 @@
 export { ssoRoutes, SSO_STATE_COOKIE, SSO_STATE_PATH } from './sso.routes.js';
 export { completeSsoCallback, type SsoOutcome } from './sso-callback.service.js';
 export { ssoPolicy } from './sso.service.js';
+export { defineSsoJobs } from './sso.jobs.js';

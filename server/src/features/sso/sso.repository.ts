@@ -142,3 +142,16 @@ export function consumeLoginState(trx: Executor, stateHash: string, now: Date) {
     .returningAll()
     .executeTakeFirst();
 }
+
+/**
+ * Removes sign-ins and links started at the provider that can no longer be finished (past their time, spent or
+ * not), in batches so that a large backlog never holds one long lock. Answers how many went.
+ */
+export async function deleteDeadLoginStates(db: Executor, before: Date, limit: number): Promise<number> {
+  const rows = await db
+    .deleteFrom('ssoLoginStates')
+    .where('stateHash', 'in', (q) => q.selectFrom('ssoLoginStates').select('stateHash').where('expiresAt', '<', before).limit(limit))
+    .returning('stateHash')
+    .execute();
+  return rows.length;
+}

@@ -14,7 +14,7 @@ import { badRequest, conflict, notFound } from '../../shared/errors.js';
 import { hashToken } from '../../shared/tokens.js';
 import { isUniqueViolation } from '../../shared/unique-violation.js';
 import { openOrganizationSecret, sealOrganizationSecret } from '../mfa/index.js';
-import type { AuthContext } from '../sessions/index.js';
+import { revokeMembersPasswordSessions, type AuthContext } from '../sessions/index.js';
 import { authorizationUrl, discover, issuerAllowed, newChecks, ProviderUnavailable } from './oidc-client.js';
 import {
   deleteIdentity,
@@ -113,6 +113,8 @@ export async function updateSsoSettings(
         updatedBy: user.id,
       });
       await replaceDomains(trx, orgId, input.domains);
+      // Switching Require SSO on sends members signed in with their password back through the provider.
+      const sessionsEnded = input.requireSso && !locked?.requireSso ? await revokeMembersPasswordSessions(trx, orgId, 'sso-required') : 0;
       await auditFor(user, meta)(
         trx,
         'SSO_SETTINGS_UPDATED',
@@ -129,6 +131,7 @@ export async function updateSsoSettings(
           jitRole: input.jitRole,
           requireSso: input.requireSso,
           providerMfaCounts: input.providerMfaCounts,
+          sessionsEnded,
           created: !locked,
         },
       );

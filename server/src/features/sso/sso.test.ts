@@ -434,4 +434,27 @@ describe('Require SSO', () => {
       200,
     );
   });
+
+  it('switching it on ends members’ password sessions, but not sessions opened through the provider nor administrators’', async () => {
+    const pam = await addMember(t, admin.organizationId, 'user', {}, 'Pam Password');
+    const sam = await addMember(t, admin.organizationId, 'user', {}, 'Sam Provider');
+    const account = { sub: subjectOf(sam.email), email: sam.email, name: 'Sam Provider' };
+    await trip(idp, account, '/_api/auth/sso/link', sam.client);
+    const viaProvider = (await signInTrip(idp, account, sam.email)).client;
+    await finishWithEmailCode(viaProvider, sam.email);
+    const alive = async (c: Client) => (await c.get('/_api/auth/session')).statusCode;
+    expect([await alive(pam.client), await alive(sam.client), await alive(viaProvider)]).toEqual([200, 200, 200]);
+
+    await configure(admin, idp, [domainOf(admin.email)], { requireSso: true });
+    expect(await alive(pam.client), 'a member’s password session ends').toBe(401);
+    expect(await alive(sam.client), 'the same for a linked member’s password session').toBe(401);
+    expect(await alive(viaProvider), 'a session opened through the provider stays').toBe(200);
+    expect(await alive(admin.client), 'an administrator’s session stays').toBe(200);
+    const saved = () => auditActions(t, admin.organizationId).then((a) => a.filter((e) => e.action === 'SSO_SETTINGS_UPDATED').pop());
+    expect(Number((await saved())?.details.sessionsEnded)).toBeGreaterThanOrEqual(2);
+    // Saved again while it is on: nothing more to end.
+    await configure(admin, idp, [domainOf(admin.email)], { requireSso: true });
+    expect((await saved())?.details.sessionsEnded).toBe(0);
+    await configure(admin, idp, [domainOf(admin.email)]);
+  });
 });

@@ -86,6 +86,7 @@ const EXPECTED = {
     revokedReason: 'text null',
     ipAddress: 'text null',
     userAgent: 'text null',
+    via: 'text',
   },
   pendingLogins: {
     id: 'uuid',

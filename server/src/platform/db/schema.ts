@@ -57,7 +57,11 @@ interface SessionsTable {
   revokedReason: string | null;
   ipAddress: string | null;
   userAgent: string | null;
+  /** How it was opened: the password (or a recovery code), the organization's provider, or a passkey alone. */
+  via: Generated<SessionVia>;
 }
+
+export type SessionVia = 'password' | 'sso' | 'passkey';
 
 interface PendingLoginsTable {
   id: Generated<string>;

@@ -31,6 +31,7 @@ import { apiTokens } from './20261209_0033_api_tokens.js';
 import { disposition } from './20261210_0034_disposition.js';
 import { sso } from './20261211_0035_sso.js';
 import { passkeys } from './20261212_0036_passkeys.js';
+import { sessionVia } from './20261213_0037_session_via.js';
 
 /** Every migration, by name in time order. Bundled into the build, so no files are read at run time. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '20261210_0034_disposition': disposition,
   '20261211_0035_sso': sso,
   '20261212_0036_passkeys': passkeys,
+  '20261213_0037_session_via': sessionVia,
 };
