@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import { freePort, startServer, type RunningServer } from './support/server.js';
-import { mailDir, passwordStep, setUpEmailMfa, shotThemes, signInWithEmail, waitForCode } from './support/fixtures.js';
+import { answerWithEmailCode, passwordStep, setUpEmailMfa, shotThemes, signInWithEmail } from './support/fixtures.js';
 
 // Passkeys in Chromium with the DevTools protocol's virtual authenticator (a platform authenticator that keeps
 // discoverable credentials and verifies the user): adding one in Settings behind a code, signing in with the
@@ -24,17 +24,6 @@ let authenticatorId: string;
 const toast = (text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text });
 const passkeysCard = () => page.getByRole('region', { name: 'Passkeys' });
 const signedIn = () => expect(page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Matters' })).toBeVisible();
-
-/** The code dialog of a sensitive action: an emailed code, then Verify. */
-async function answerWithEmailCode(): Promise<void> {
-  const dialog = page.getByRole('dialog').filter({ has: page.getByLabel('Verification Code') });
-  await expect(dialog).toBeVisible();
-  const since = Date.now();
-  await dialog.getByRole('button', { name: 'Send code by email' }).click();
-  await dialog.getByLabel('Verification Code').fill(await waitForCode(mailDir(), ADMIN.email, since));
-  await dialog.getByRole('button', { name: 'Verify', exact: true }).click();
-  await expect(dialog).toBeHidden();
-}
 
 /** Signs out by ending the browser's cookies, as a new browser would start. */
 async function signOut(): Promise<void> {
@@ -101,7 +90,7 @@ test('the admin adds a passkey in Settings behind a code', async () => {
   await dialog.getByLabel('Passkey name').fill('Work laptop');
   await shotThemes(page, 'passkeys-add');
   await dialog.getByRole('button', { name: 'Continue' }).click();
-  await answerWithEmailCode();
+  await answerWithEmailCode(page, ADMIN.email);
   await expect(toast('Passkey added.')).toBeVisible();
   const row = passkeysCard().getByTestId('passkey-row');
   await expect(row).toHaveCount(1);
@@ -177,7 +166,7 @@ test('the passkey is removed with a code; the emailed code still signs in', asyn
   await signedIn();
   await page.goto('/settings');
   await passkeysCard().getByRole('button', { name: 'Remove passkey Work laptop' }).click();
-  await answerWithEmailCode();
+  await answerWithEmailCode(page, ADMIN.email);
   await expect(toast('Passkey removed.')).toBeVisible();
   await expect(passkeysCard().getByText('No passkeys yet')).toBeVisible();
   await signOut();

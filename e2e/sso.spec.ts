@@ -5,7 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { SSO_MSG } from '@strongroom/contracts';
 import { startTestIdp, subjectOf, type TestIdp } from '../server/test/oidc-provider.js';
 import { freePort, startServer, type RunningServer } from './support/server.js';
-import { checkA11y, mailDir, setUpEmailMfa, shotThemes, signInWithEmail, waitForCode } from './support/fixtures.js';
+import { answerWithEmailCode, checkA11y, mailDir, setUpEmailMfa, shotThemes, signInWithEmail, waitForCode } from './support/fixtures.js';
 
 // Single sign-on in the browser against a real OpenID provider (oidc-provider on loopback) with its own login and
 // consent pages: the administrator sets the provider up in Settings → Security behind a code, links their account
@@ -27,25 +27,6 @@ let appUrl: string;
 const toast = (text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text });
 const ssoCard = () => page.getByRole('region', { name: 'Single sign-on' });
 const signedIn = () => expect(page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Matters' })).toBeVisible();
-
-/** The code dialog of a sensitive action: an emailed code, then Verify. */
-async function answerWithEmailCode(): Promise<void> {
-  const dialog = page.getByRole('dialog').filter({ has: page.getByLabel('Verification Code') });
-  await expect(dialog).toBeVisible();
-  let since = 0;
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    since = Date.now();
-    const sent = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/_api/auth/mfa-email'));
-    await dialog.getByRole('button', { name: 'Send code by email' }).click();
-    const res = await sent;
-    if (res.status() !== 429) break;
-    // Codes are mailed at most once in a while (the sign-in's code went moments ago): wait as the server says.
-    await page.waitForTimeout(((await res.json()).details.retryAfterSeconds + 1) * 1000);
-  }
-  await dialog.getByLabel('Verification Code').fill(await waitForCode(mailDir(), ADMIN.email, since));
-  await dialog.getByRole('button', { name: 'Verify', exact: true }).click();
-  await expect(dialog).toBeHidden();
-}
 
 /**
  * At the provider's own pages: its login form (any password serves at this test provider; the login is the
@@ -128,7 +109,7 @@ test('the administrator sets up the provider in Settings → Security behind a c
   await ssoCard().first().scrollIntoViewIfNeeded();
   await shotThemes(page, 'sso-settings');
   await form.getByRole('button', { name: 'Save single sign-on' }).click();
-  await answerWithEmailCode();
+  await answerWithEmailCode(page, ADMIN.email);
   await expect(toast(SSO_MSG.saved)).toBeVisible();
   await page.reload();
   await expect(
@@ -193,7 +174,7 @@ test('with single sign-on required, /login says so, also on a phone', async () =
   const form = page.getByRole('form', { name: 'Single sign-on settings' });
   await form.getByRole('switch', { name: 'Require single sign-on' }).click();
   await form.getByRole('button', { name: 'Save single sign-on' }).click();
-  await answerWithEmailCode();
+  await answerWithEmailCode(page, ADMIN.email);
   await expect(toast(SSO_MSG.saved)).toBeVisible();
 
   await signOut();

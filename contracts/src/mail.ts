@@ -67,7 +67,7 @@ export const MAIL = {
     subject: 'Strongroom: a passkey was added to your account',
     text:
       `The passkey "${p.name}" was added to your Strongroom account. It can now be used to verify your identity.\n\n` +
-      'If it was not you, remove it in Settings → Security, change your password and tell your administrator at once.\n',
+      'If it was not you, remove it in Settings → Profile → Passkeys, change your password and tell your administrator at once.\n',
   }),
 
   /** A passkey's signature counter went back: the credential may have been copied. */
@@ -75,7 +75,7 @@ export const MAIL = {
     subject: 'Strongroom: one of your passkeys was refused',
     text:
       `Your passkey "${p.name}" was just refused because its signature counter went back, which can mean the passkey was copied.\n` +
-      'Sign in another way, remove that passkey in Settings → Security and tell your administrator.\n',
+      'Sign in another way, remove that passkey in Settings → Profile → Passkeys and tell your administrator.\n',
   }),
 
   /** Sent to the old address when a user changes their email address. */

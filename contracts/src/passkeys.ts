@@ -3,7 +3,7 @@ import { SYSTEM_MFA_OPERATIONS } from './constants.js';
 import { optionalMfaToken, text, userIdSchema } from './common.js';
 
 /**
- * Passkeys (WebAuthn credentials): a person registers one or more in Settings → Security and uses one as the
+ * Passkeys (WebAuthn credentials): a person registers one or more in Settings → Profile (Passkeys) and uses one as the
  * second factor of signing in, for a step-up of a sensitive action and, where the organization allows it, to sign
  * in without a password. Every ceremony requires user verification; sign-in credentials are discoverable.
  */
@@ -31,7 +31,7 @@ export const PASSKEY_MSG = {
   /** The signature counter did not go forward: the credential may have been copied. */
   cloneSuspected:
     'This passkey was refused: its signature counter went back, which can mean it was copied. Sign in another way and remove it.',
-  noPasskeys: 'You have no passkey yet: add one in Settings → Security.',
+  noPasskeys: 'You have no passkey yet: add one in Settings → Profile → Passkeys.',
   signInNotAllowed: 'Your organization does not allow signing in with a passkey alone. Sign in with your password.',
   signedIn: 'Signed in with a passkey.',
   stepUpVerified: 'Passkey verified.',

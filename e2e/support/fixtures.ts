@@ -163,4 +163,26 @@ export async function saveRecoveryCodes(page: Page): Promise<string[]> {
   return codes;
 }
 
+/**
+ * The code dialog of a sensitive action answered with an emailed code: 'Send code by email', the code from the
+ * mail, then Verify. Codes are mailed at most once in a while (a sign-in's code may have gone moments ago): when
+ * the server says to wait, this waits as long as it says and asks again.
+ */
+export async function answerWithEmailCode(page: Page, email: string): Promise<void> {
+  const dialog = page.getByRole('dialog').filter({ has: page.getByLabel('Verification Code') });
+  await expect(dialog).toBeVisible();
+  let since = 0;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    since = Date.now();
+    const sent = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/_api/auth/mfa-email'));
+    await dialog.getByRole('button', { name: 'Send code by email' }).click();
+    const res = await sent;
+    if (res.status() !== 429) break;
+    await page.waitForTimeout(((await res.json()).details.retryAfterSeconds + 1) * 1000);
+  }
+  await dialog.getByLabel('Verification Code').fill(await waitForCode(mailDir(), email, since));
+  await dialog.getByRole('button', { name: 'Verify', exact: true }).click();
+  await expect(dialog).toBeHidden();
+}
+
 export { waitForCode, waitForLink };

@@ -24,6 +24,8 @@ export type MfaCodeDialogProps = {
   emailUserId?: number;
   /** Offers 'Use a passkey' for this step-up's operation (the server said a passkey serves it). */
   passkeyOperation?: string;
+  /** Takes the token a passkey bought, where it is not sent like a code (the system prompt keeps it); else onSubmitCode. */
+  onPasskeyToken?: (token: string) => Promise<void>;
 };
 
 /**
@@ -61,7 +63,16 @@ function codeFailureText(err: unknown): string {
 
 type MfaCodeFormProps = Omit<MfaCodeDialogProps, 'open' | 'requestKey'> & { inputRef: RefObject<HTMLInputElement | null> };
 
-function MfaCodeForm({ title, description, onSubmitCode, onCancel, emailUserId, passkeyOperation, inputRef }: MfaCodeFormProps) {
+function MfaCodeForm({
+  title,
+  description,
+  onSubmitCode,
+  onPasskeyToken,
+  onCancel,
+  emailUserId,
+  passkeyOperation,
+  inputRef,
+}: MfaCodeFormProps) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -131,7 +142,7 @@ function MfaCodeForm({ title, description, onSubmitCode, onCancel, emailUserId, 
           onToken={async (token) => {
             setError(null);
             try {
-              await onSubmitCode(token);
+              await (onPasskeyToken ?? onSubmitCode)(token);
             } catch (err) {
               setError(codeFailureText(err));
             }

@@ -19,10 +19,19 @@ const OPERATION_LABELS: Record<string, string> = {
   MFA_SYSTEM_OPERATIONS: 'perform system operations',
 };
 
-type SystemMfaPromptProps = { prompt: Prompt | null; userId?: number; userMethod?: MfaMethod | null };
+type SystemMfaPromptProps = {
+  prompt: Prompt | null;
+  userId?: number;
+  userMethod?: MfaMethod | null;
+  /** Whether the person has a passkey: then 'Use a passkey' is offered beside the code. */
+  hasPasskey?: boolean;
+};
 
-/** The system-level MFA prompt: one at a time; a verified code unlocks the operation for 30 minutes. */
-function SystemMfaPromptDialog({ prompt, userId, userMethod }: SystemMfaPromptProps) {
+/**
+ * The system-level MFA prompt: one at a time; a verified code, or a passkey where the person has one, unlocks the
+ * operation's class for 30 minutes.
+ */
+function SystemMfaPromptDialog({ prompt, userId, userMethod, hasPasskey }: SystemMfaPromptProps) {
   const what = prompt ? (OPERATION_LABELS[prompt.operation] ?? 'continue') : '';
   return (
     <MfaCodeDialog
@@ -37,6 +46,8 @@ function SystemMfaPromptDialog({ prompt, userId, userMethod }: SystemMfaPromptPr
       }}
       onCancel={closeSystemMfaPrompt}
       emailUserId={userMethod === 'email' ? userId : undefined}
+      passkeyOperation={hasPasskey ? prompt?.operation : undefined}
+      onPasskeyToken={async (token) => completeSystemMfa(token)}
     />
   );
 }

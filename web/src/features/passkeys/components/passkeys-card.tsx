@@ -157,7 +157,7 @@ function PolicyRow({ allowed }: { allowed: boolean }) {
   );
 }
 
-/** Settings → Security: one's passkeys (add, rename, remove behind a code) and, for administrators, passwordless sign-in. */
+/** Settings → Profile: one's passkeys (add, rename, remove behind a code) and, for administrators, passwordless sign-in. */
 export function PasskeysCard({ isAdmin }: { isAdmin: boolean }) {
   const headingId = useId();
   const passkeys = usePasskeys();
