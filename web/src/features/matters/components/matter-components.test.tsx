@@ -1,9 +1,9 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { MATTER_MSG } from '@strongroom/contracts';
 import { renderWithClient } from '@/test/dom';
 import { stubFetch } from '@/test/fetch-stub';
-import { EMPTY_FILTERS, MatterFilters } from './matter-filters';
+import { EMPTY_FILTERS, MatterFilters, type MatterFilterValues } from './matter-filters';
 import { PartyAutocomplete } from './party-autocomplete';
 
 describe('client and lawyer suggestions', () => {
@@ -64,5 +64,23 @@ describe('the filter fields', () => {
     expect(screen.getByRole('searchbox', { name: 'Search matters' })).toHaveValue('lease');
     rerender(<MatterFilters value={EMPTY_FILTERS} onChange={onChange} />);
     expect(screen.getByRole('searchbox', { name: 'Search matters' })).toHaveValue('');
+  });
+
+  it('keep what was typed while the text reported before comes back in the address', async () => {
+    stubFetch(() => Response.json([]));
+    const reports: MatterFilterValues[] = [];
+    const onChange = (next: MatterFilterValues) => reports.push(next);
+    const { user, rerender } = renderWithClient(<MatterFilters value={EMPTY_FILTERS} onChange={onChange} />);
+    const search = screen.getByRole('searchbox', { name: 'Search matters' });
+    await user.type(search, 'marl');
+    await waitFor(() => expect(reports.map((r) => r.search)).toEqual(['marl']), { timeout: 3000 });
+    // More typing before a busy page applies the address it was given.
+    await user.type(search, 'ow');
+    rerender(<MatterFilters value={reports[0]!} onChange={onChange} />);
+    expect(search).toHaveValue('marlow');
+    await waitFor(() => expect(reports.map((r) => r.search)).toEqual(['marl', 'marlow']), { timeout: 3000 });
+    // A change from outside is still followed.
+    rerender(<MatterFilters value={EMPTY_FILTERS} onChange={onChange} />);
+    expect(search).toHaveValue('');
   });
 });

@@ -37,6 +37,13 @@ const SEARCH_DEBOUNCE_MS = 400;
 /** A client or lawyer filter as typed: the text, and whether it was picked from the suggestions. */
 type PartyText = { text: string; exact: boolean };
 const sameParty = (a: PartyText, text: string, exact: boolean) => a.text === text && a.exact === exact;
+const sameText = (a: PartyText, b: PartyText) => a.text === b.text && a.exact === b.exact;
+/** The typed filters of a set of filters: the search and the two party fields. */
+const typedOf = (v: MatterFilterValues) => ({
+  search: v.search,
+  client: { text: v.clientName, exact: v.clientNameExact },
+  lawyer: { text: v.responsibleLawyer, exact: v.responsibleLawyerExact },
+});
 
 type MatterFiltersProps = { value: MatterFilterValues; onChange: (next: MatterFilterValues) => void };
 
@@ -79,19 +86,20 @@ export function MatterFilters({ value, onChange }: MatterFiltersProps) {
     reportSettled(debouncedSearch, debouncedClient, debouncedLawyer);
   }, [debouncedSearch, debouncedClient, debouncedLawyer]);
 
-  // The URL changed from outside (Clear All, back button): follow it.
+  // The URL changed from outside (Clear All, back button): follow it. When it changed to the settled text this form
+  // reported, the typing since (a busy machine renders late) is kept rather than set back to that text.
   const [followed, setFollowed] = useState(value);
-  const clientMoved = !sameParty({ text: followed.clientName, exact: followed.clientNameExact }, value.clientName, value.clientNameExact);
-  const lawyerMoved = !sameParty(
-    { text: followed.responsibleLawyer, exact: followed.responsibleLawyerExact },
-    value.responsibleLawyer,
-    value.responsibleLawyerExact,
-  );
-  if (followed.search !== value.search || clientMoved || lawyerMoved) {
+  const was = typedOf(followed);
+  const now = typedOf(value);
+  const moved = { search: was.search !== now.search, client: !sameText(was.client, now.client), lawyer: !sameText(was.lawyer, now.lawyer) };
+  if (moved.search || moved.client || moved.lawyer) {
     setFollowed(value);
-    if (followed.search !== value.search) setSearch(value.search);
-    if (clientMoved) setClient({ text: value.clientName, exact: value.clientNameExact });
-    if (lawyerMoved) setLawyer({ text: value.responsibleLawyer, exact: value.responsibleLawyerExact });
+    const ownReport = debouncedSearch === now.search && sameText(debouncedClient, now.client) && sameText(debouncedLawyer, now.lawyer);
+    if (!ownReport) {
+      if (moved.search) setSearch(now.search);
+      if (moved.client) setClient(now.client);
+      if (moved.lawyer) setLawyer(now.lawyer);
+    }
   }
 
   const active = search || client.text || lawyer.text || value.status !== 'All' || value.dateFrom || value.dateTo;
