@@ -5,7 +5,9 @@
  * The test drives the browser's part with HTTP requests (`authorize`), and may rotate the provider's keys or
  * tamper with the ID token the token endpoint answers (a forged signature, an expired token, another audience).
  * With `loginPages` (the browser tests), the provider shows its own login and consent pages instead, where a
- * person types the subject as the login; `loginAs` then only registers the account's claims.
+ * person types the subject as the login; `loginAs` then only registers the account's claims. With
+ * `claimsAtUserinfo` the ID token carries the subject but no address or name, which only userinfo serves (as some
+ * providers do).
  */
 import { createHash, createSign, generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
 import http from 'node:http';
@@ -47,7 +49,11 @@ export type TestIdp = {
   close(): Promise<void>;
 };
 
-export async function startTestIdp(redirectUri: string, name = 'test-idp', options: { loginPages?: boolean } = {}): Promise<TestIdp> {
+export async function startTestIdp(
+  redirectUri: string,
+  name = 'test-idp',
+  options: { loginPages?: boolean; claimsAtUserinfo?: boolean } = {},
+): Promise<TestIdp> {
   let handler: http.RequestListener = (_req, res) => res.end();
   const server = http.createServer((req, res) => handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -75,7 +81,7 @@ export async function startTestIdp(redirectUri: string, name = 'test-idp', optio
       jwks: { keys: [key as never] },
       cookies: { keys: [randomBytes(16).toString('hex')] },
       claims: { openid: ['sub', 'amr', 'acr'], email: ['email', 'email_verified'], profile: ['name'] },
-      conformIdTokenClaims: false,
+      conformIdTokenClaims: !!options.claimsAtUserinfo,
       features: { devInteractions: { enabled: !!options.loginPages } },
       interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
       findAccount: (_ctx, sub) => {

@@ -231,6 +231,19 @@ describe('passwordless sign-in', () => {
     expect(crossed.statusCode).toBe(401);
   });
 
+  it('gives one session to the same answer sent twice at once', async () => {
+    const { authenticator } = await register(admin, 'Race key');
+    const options = ok(await new Client(t.app).post('/_api/auth/passkey-login-options', {}));
+    const response = authenticator.assert(options.challenge);
+    const logins = async () => (await auditActions(t, admin.organizationId)).filter((a) => a.action === 'USER_LOGIN').length;
+    const before = await logins();
+    const both = await Promise.all(
+      [new Client(t.app), new Client(t.app)].map((c) => c.post('/_api/auth/login_with_passkey', { response })),
+    );
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+    expect(await logins()).toBe(before + 1);
+  });
+
   it('refuses the policy change to a member who is not an administrator', async () => {
     const member = await addMember(t, admin.organizationId, 'user', {}, 'Mo Member');
     const res = await member.client.post('/_api/settings/passkeys/policy', { allowPasskeySignIn: false, mfaToken: '123456' });

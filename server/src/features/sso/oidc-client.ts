@@ -92,7 +92,9 @@ export type VerifiedClaims = {
 
 /**
  * Exchanges the code of the callback for tokens and verifies the ID token (state, PKCE, issuer, audience, expiry,
- * nonce, signature). Throws the library's error on any failure.
+ * nonce, signature). Throws the library's error on any failure. A provider that keeps the address or the name out
+ * of the ID token (they are then served at userinfo only) is asked at its userinfo endpoint with the access token,
+ * for the same subject; the subject itself only ever comes from the verified ID token.
  */
 export async function exchangeCode(config: oidc.Configuration, callbackUrl: URL, checks: Checks): Promise<VerifiedClaims> {
   const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
@@ -104,11 +106,26 @@ export async function exchangeCode(config: oidc.Configuration, callbackUrl: URL,
   const claims = tokens.claims();
   if (!claims) throw new Error('no ID token');
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  let email = str(claims.email);
+  let emailVerified = claims.email_verified === true;
+  let name = str(claims.name);
+  if ((!email || !name) && tokens.access_token && config.serverMetadata().userinfo_endpoint) {
+    try {
+      const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
+      if (!email && str(info.email)) {
+        email = str(info.email);
+        emailVerified = info.email_verified === true;
+      }
+      name ??= str(info.name);
+    } catch {
+      // Without userinfo the sign-in goes on with what the ID token says: a linked person needs no address.
+    }
+  }
   return {
     subject: claims.sub,
-    email: str(claims.email)?.toLowerCase() ?? null,
-    emailVerified: claims.email_verified === true,
-    name: str(claims.name),
+    email: email?.toLowerCase() ?? null,
+    emailVerified,
+    name,
     amr: Array.isArray(claims.amr) ? claims.amr.filter((m): m is string => typeof m === 'string') : [],
     acr: str(claims.acr),
   };

@@ -239,6 +239,21 @@ describe('signing in with the provider', () => {
     await configure(admin, idp, [domain]);
   });
 
+  it('reads the address and name at userinfo when the provider keeps them out of the ID token', async () => {
+    const idpU = await startTestIdp(REDIRECT_URI, 'firm-u', { claimsAtUserinfo: true });
+    try {
+      const adminU = await newOrganizationWithTotp(t, 'Userinfo LLP');
+      await configure(adminU, idpU, ['firm-u.test'], { jitEnabled: true });
+      const uma = { sub: subjectOf('uma'), email: 'uma@firm-u.test', name: 'Uma Userinfo' };
+      const done = await trip(idpU, uma, '/_api/auth/sso/start?email=uma%40firm-u.test');
+      expect(done.location).toBe('/login?sso=second-step');
+      const user = await t.ctx.db.selectFrom('users').selectAll().where('email', '=', uma.email).executeTakeFirstOrThrow();
+      expect(user).toMatchObject({ fullName: 'Uma Userinfo', organizationId: adminU.organizationId, role: 'user' });
+    } finally {
+      await idpU.close();
+    }
+  });
+
   it('counts the provider’s MFA only when the organization says so', async () => {
     const person = await addMember(t, admin.organizationId, 'user', {}, 'Max Mfa');
     const account = { sub: subjectOf(person.email), email: person.email, amr: ['pwd', 'mfa'] };
@@ -360,6 +375,20 @@ describe('what an attacker tries', () => {
     await refusedAs('state_invalid');
     // Without any state at all, or with a provider's error: a readable refusal, never a 500.
     expect((await new Client(t.app).get('/_api/auth/sso/callback')).headers.location).toBe('/login?sso_error=state_invalid');
+  });
+
+  it('gives one sign-in to the same callback sent twice at once', async () => {
+    idp.loginAs(account);
+    const c = new Client(t.app);
+    const started = await c.get(`/_api/auth/sso/start?email=${encodeURIComponent(victim.email)}`);
+    const callback = await idp.authorize(String(started.headers.location));
+    const pendings = async () =>
+      (await t.ctx.db.selectFrom('pendingLogins').select('id').where('userId', '=', victim.userId).where('via', '=', 'sso').execute())
+        .length;
+    const before = await pendings();
+    const both = await Promise.all([0, 1].map(() => c.get(callback.pathname + callback.search)));
+    expect(both.map((r) => r.headers.location).sort()).toEqual(['/login?sso=second-step', '/login?sso_error=state_invalid']);
+    expect(await pendings(), 'one pending sign-in for the one state').toBe(before + 1);
   });
 
   it('follows the provider’s key rotation from one sign-in to the next', async () => {
