@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
-import { freePort, startServer, type RunningServer } from './support/server.js';
+import { freePort, startFirmServer, type RunningServer } from './support/server.js';
 import { answerWithEmailCode, passwordStep, setUpEmailMfa, shotThemes, signInWithEmail } from './support/fixtures.js';
 
 // Passkeys in Chromium with the DevTools protocol's virtual authenticator (a platform authenticator that keeps
@@ -34,28 +34,9 @@ async function signOut(): Promise<void> {
 
 test.beforeAll(async ({ browser }) => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-e2e-passkeys-'));
-  const port = String(await freePort());
+  const port = await freePort();
   const appUrl = `http://localhost:${port}`;
-  server = await startServer({
-    DATA_DIR: path.join(root, 'data'),
-    PORT: port,
-    APP_URL: appUrl,
-    SMTP_URL: process.env.E2E_SMTP_URL!,
-    MAIL_FROM: 'Strongroom <archive@passkeys.test>',
-    SETUP_TOKEN,
-  });
-  const res = await fetch(`${server.url}/_api/setup`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: appUrl },
-    body: JSON.stringify({
-      setupToken: SETUP_TOKEN,
-      organizationName: ADMIN.firm,
-      adminName: ADMIN.name,
-      adminEmail: ADMIN.email,
-      adminPassword: ADMIN.password,
-    }),
-  });
-  if (res.status >= 300) throw new Error(`setup answered ${res.status}: ${await res.text()}`);
+  ({ server } = await startFirmServer(path.join(root, 'data'), ADMIN, SETUP_TOKEN, { port, host: 'localhost' }));
   page = await (await browser.newContext({ baseURL: appUrl, viewport: { width: 1440, height: 900 } })).newPage();
   cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { SSO_MSG } from '@strongroom/contracts';
 import { startTestIdp, subjectOf, type TestIdp } from '../server/test/oidc-provider.js';
-import { freePort, startServer, type RunningServer } from './support/server.js';
+import { freePort, startFirmServer, type RunningServer } from './support/server.js';
 import { answerWithEmailCode, checkA11y, mailDir, setUpEmailMfa, shotThemes, signInWithEmail, waitForCode } from './support/fixtures.js';
 
 // Single sign-on in the browser against a real OpenID provider (oidc-provider on loopback) with its own login and
@@ -57,30 +57,10 @@ async function signOut(): Promise<void> {
 
 test.beforeAll(async ({ browser }) => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'strongroom-e2e-sso-'));
-  const port = String(await freePort());
+  const port = await freePort();
   appUrl = `http://127.0.0.1:${port}`;
   idp = await startTestIdp(`${appUrl}/_api/auth/sso/callback`, 'e2e', { loginPages: true });
-  server = await startServer({
-    DATA_DIR: path.join(root, 'data'),
-    PORT: port,
-    APP_URL: appUrl,
-    SMTP_URL: process.env.E2E_SMTP_URL!,
-    MAIL_FROM: 'Strongroom <archive@single-sign.test>',
-    SETUP_TOKEN,
-    SSO_ALLOW_HTTP_LOOPBACK: 'true',
-  });
-  const res = await fetch(`${server.url}/_api/setup`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: appUrl },
-    body: JSON.stringify({
-      setupToken: SETUP_TOKEN,
-      organizationName: ADMIN.firm,
-      adminName: ADMIN.name,
-      adminEmail: ADMIN.email,
-      adminPassword: ADMIN.password,
-    }),
-  });
-  if (res.status >= 300) throw new Error(`setup answered ${res.status}: ${await res.text()}`);
+  ({ server } = await startFirmServer(path.join(root, 'data'), ADMIN, SETUP_TOKEN, { port, env: { SSO_ALLOW_HTTP_LOOPBACK: 'true' } }));
   page = await (await browser.newContext({ baseURL: appUrl, viewport: { width: 1440, height: 900 } })).newPage();
 });
 

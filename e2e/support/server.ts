@@ -104,26 +104,30 @@ export type FirmAdmin = { email: string; name: string; password: string; firm: s
 
 /**
  * A Strongroom of a test file's own (own DATA_DIR and port, mail to the run's sink), with the firm set up through
- * POST /_api/setup. `env` is what a restart on the same data needs.
+ * POST /_api/setup. `env` is what a restart on the same data needs. `options`: a port chosen beforehand, the host
+ * name of its address (WebAuthn needs localhost rather than an IP address) and more environment.
  */
 export async function startFirmServer(
   dataDir: string,
   admin: FirmAdmin,
   setupToken: string,
+  options: { port?: number; host?: string; env?: Record<string, string> } = {},
 ): Promise<{ server: RunningServer; env: Record<string, string> }> {
-  const port = String(await freePort());
+  const port = String(options.port ?? (await freePort()));
+  const appUrl = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const env = {
     DATA_DIR: dataDir,
     PORT: port,
-    APP_URL: `http://127.0.0.1:${port}`,
+    APP_URL: appUrl,
     SMTP_URL: process.env.E2E_SMTP_URL!,
     MAIL_FROM: `Strongroom <archive@${admin.email.split('@')[1]}>`,
     SETUP_TOKEN: setupToken,
+    ...options.env,
   };
   const server = await startServer(env);
   const res = await fetch(`${server.url}/_api/setup`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', Origin: appUrl },
     body: JSON.stringify({
       setupToken,
       organizationName: admin.firm,
