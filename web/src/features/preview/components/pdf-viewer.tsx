@@ -126,14 +126,16 @@ export default function PdfViewer({ preview, onError, page }: ViewerProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [current, setCurrent] = useState(1);
-  // The page asked for (a search hit's) is brought into view once, when the pages are laid out; after that the
-  // reader scrolls freely.
+  // The page asked for (a search hit's) is brought into view once, when the pages are laid out, and held there while
+  // the pages above it are drawn and change height, until the reader scrolls, touches or presses a key.
   const shownPage = useRef(false);
+  const held = useRef<number | null>(null);
   useEffect(() => {
     if (shownPage.current || !doc || width <= 0 || !page || page <= 1) return;
     const target = Math.min(doc.numPages, page);
     if (!scroller.current || !showPage(scroller.current, target)) return;
     shownPage.current = true;
+    held.current = target;
     setCurrent(target);
   }, [doc, width, page]);
 
@@ -149,7 +151,11 @@ export default function PdfViewer({ preview, onError, page }: ViewerProps) {
 
   if (!doc) return <PreviewLoading />;
   const pages = doc.numPages;
+  const release = () => {
+    held.current = null;
+  };
   const go = (n: number) => {
+    release();
     const target = Math.min(pages, Math.max(1, n));
     setCurrent(target);
     if (scroller.current) showPage(scroller.current, target);
@@ -157,6 +163,10 @@ export default function PdfViewer({ preview, onError, page }: ViewerProps) {
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
+    if (held.current !== null) {
+      showPage(el, held.current);
+      return setCurrent(held.current);
+    }
     // Scrolled to the end, the last page is the one being read, even when it is too short to reach the top.
     if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2) return setCurrent(pages);
     const top = el.getBoundingClientRect().top;
@@ -180,6 +190,10 @@ export default function PdfViewer({ preview, onError, page }: ViewerProps) {
       <div
         ref={scroller}
         onScroll={onScroll}
+        onWheel={release}
+        onTouchStart={release}
+        onPointerDown={release}
+        onKeyDown={release}
         tabIndex={0}
         aria-label={`Pages of ${preview.fileName}`}
         role="region"
