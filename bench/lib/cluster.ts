@@ -58,7 +58,24 @@ function sharedEnv(opts: { databaseUrl: string; dataDir: string; appUrl: string 
     SIGNING_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     // Running as root, the local store cannot make a file unwritable to its own account: evaluation mode says so.
     VAULT_ALLOW_UNLOCKED_STORE: 'true',
+    // GET /metrics on each app server, for the soak's samples of the JavaScript heap.
+    METRICS_TOKEN: METRICS_TOKEN,
   };
+}
+
+/** The bearer token of every installation's GET /metrics (loopback only, a bench's throw-away installation). */
+export const METRICS_TOKEN = 'bench-metrics-token-' + randomBytes(16).toString('hex');
+
+/** Heap in use and memory outside the heap (buffers, zlib, TLS) of one app server, read from its /metrics. */
+export async function heapOf(appUrl: string): Promise<{ heapUsed: number; external: number }> {
+  try {
+    const res = await fetch(`${appUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const text = await res.text();
+    const read = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
+    return { heapUsed: read('nodejs_heap_size_used_bytes'), external: read('nodejs_external_memory_bytes') };
+  } catch {
+    return { heapUsed: NaN, external: NaN };
+  }
 }
 
 function haproxyConfig(port: number, socket: string, apps: Array<{ name: string; port: number }>): string {

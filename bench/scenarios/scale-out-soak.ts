@@ -5,6 +5,7 @@
 import { describeTarget, errorTable, figures, latencyTable } from '../lib/load-report.js';
 import { runMixedLoad } from '../lib/mixed-load.js';
 import { rssBytes, sleep } from '../lib/procs.js';
+import { heapOf } from '../lib/cluster.js';
 import { knobs, startInstallation } from '../lib/scale-setup.js';
 import { fmt } from '../lib/stats.js';
 import type { Scenario } from '../lib/types.js';
@@ -35,7 +36,12 @@ export const scenario: Scenario = {
     try {
       const { cluster, firm } = inst;
       const procs = [...cluster.apps, ...cluster.workers];
-      const samples: Array<{ t: number; rss: number[] }> = [];
+      const samples: Array<{ t: number; rss: number[]; heap: Array<{ heapUsed: number; external: number }> }> = [];
+      const sample = async () => ({
+        t: Date.now() - t0,
+        rss: procs.map((p) => rssBytes(p.pid)),
+        heap: await Promise.all(cluster.appUrls.map((u) => heapOf(u))),
+      });
       const t0 = Date.now();
       log(`${k.users} people for ${seconds} s, memory sampled every 10 s...`);
       const run = await runMixedLoad({
@@ -47,17 +53,17 @@ export const scenario: Scenario = {
         multipartPercent: 0.2,
         beside: async (_run, deadline) => {
           while (Date.now() < deadline) {
-            samples.push({ t: Date.now() - t0, rss: procs.map((p) => rssBytes(p.pid)) });
+            samples.push(await sample());
             if (samples.length % 6 === 0)
               log(
-                `${fmt((Date.now() - t0) / 1000, 0)} s: RSS ${samples
+                `${fmt((Date.now() - t0) / 1000, 0)} s: heap ${samples.at(-1)!.heap.map((h) => fmt(h.heapUsed / MiB, 0)).join(" / ")} MiB, RSS ${samples
                   .at(-1)!
                   .rss.map((r) => fmt(r / MiB, 0))
                   .join(' / ')} MiB`,
               );
             await sleep(Math.min(10_000, Math.max(0, deadline - Date.now())));
           }
-          samples.push({ t: Date.now() - t0, rss: procs.map((p) => rssBytes(p.pid)) });
+          samples.push(await sample());
         },
       });
       const f = figures(run.samples);
@@ -70,6 +76,20 @@ export const scenario: Scenario = {
         const end = samples.at(-1)!.rss[i];
         const max = Math.max(...after.map((s) => s.rss[i]));
         return { name: p.name, start, atWarm, end, max, growth: max - atWarm };
+      });
+      // The JavaScript heap in use and the memory beside it, of each app server: where RSS growth lives.
+      const heapRows = cluster.appUrls.map((_, i) => {
+        const used = after.map((s) => s.heap[i].heapUsed);
+        const ext = after.map((s) => s.heap[i].external);
+        return [
+          procs[i].name,
+          fmt(base.heap[i].heapUsed / MiB, 1),
+          fmt(samples.at(-1)!.heap[i].heapUsed / MiB, 1),
+          fmt(Math.max(...used) / MiB, 1),
+          fmt(base.heap[i].external / MiB, 1),
+          fmt(samples.at(-1)!.heap[i].external / MiB, 1),
+          fmt(Math.max(...ext) / MiB, 1),
+        ];
       });
       const worst = Math.max(...rows.filter((r) => r.name.startsWith('app')).map((r) => r.growth));
       const within = worst <= SOAK_GROWTH_BOUND_MIB * MiB;
@@ -92,6 +112,11 @@ export const scenario: Scenario = {
               fmt(r.max / MiB, 1),
               fmt(r.growth / MiB, 1),
             ]),
+          },
+          {
+            caption: 'JavaScript heap in use and external memory (buffers, compression) of each app server, from its /metrics (MiB)',
+            columns: ['process', `heap at ${fmt(base.t / 1000, 0)} s`, 'heap at end', 'heap max', `external at ${fmt(base.t / 1000, 0)} s`, 'external at end', 'external max'],
+            rows: heapRows,
           },
           {
             caption: 'Samples (every 10 s; MiB)',

@@ -116,7 +116,10 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const { config } = opts;
   const loggerOptions = logOptions(config.logLevel);
   const app = Fastify({
-    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger === false ? false : loggerOptions }),
+    // At LOG_LEVEL=silent no logger is built at all: a silent pino still makes a child logger for every request.
+    ...(opts.loggerInstance
+      ? { loggerInstance: opts.loggerInstance }
+      : { logger: opts.logger === false || config.logLevel === 'silent' ? false : loggerOptions }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();

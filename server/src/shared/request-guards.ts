@@ -7,9 +7,12 @@ import { API_VERSION, MAX_REQUEST_DEPTH, MSG, jsonProblem } from '@strongroom/co
  * same checks.
  */
 function isApiRequest(request: FastifyRequest): boolean {
+  const query = request.url.indexOf('?');
+  const raw = query === -1 ? request.url : request.url.slice(0, query);
+  // Without an escape the path is its own decoded form, and any route it matched has the same beginning.
+  if (!raw.includes('%')) return raw.startsWith('/_api/') || raw === '/_api';
   const routed = request.routeOptions?.url;
   if (routed && routed.startsWith('/_api/')) return true;
-  const raw = request.url.split('?')[0] ?? '';
   let decoded = raw;
   try {
     decoded = decodeURIComponent(raw);
@@ -56,34 +59,43 @@ export function registerRequestGuards(app: FastifyInstance, opts: { appUrl: stri
     return allowedOrigins.has(origin) || (!!host && (origin === `http://${host}` || origin === `https://${host}`));
   };
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isApiRequest(request)) return;
+  // Callback hooks rather than async ones: every request meets them, and a promise per hook is work for nothing.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!isApiRequest(request)) return done();
     const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
     const site = request.headers['sec-fetch-site'];
     const fromOtherSite = site === 'cross-site' || site === 'same-site';
     const entry =
       request.method === 'GET' && request.headers['sec-fetch-mode'] === 'navigate' && !!request.routeOptions.config?.crossSiteEntry;
-    if (fromOtherSite && !entry && !(origin && originAllowed(request, origin))) {
-      return reply.status(403).send({ error: MSG.forbiddenOrigin, code: 'FORBIDDEN_ORIGIN' });
+    if (
+      (fromOtherSite && !entry && !(origin && originAllowed(request, origin))) ||
+      (STATE_CHANGING.has(request.method) && origin && !originAllowed(request, origin))
+    ) {
+      reply.status(403).send({ error: MSG.forbiddenOrigin, code: 'FORBIDDEN_ORIGIN' });
+      return;
     }
-    if (STATE_CHANGING.has(request.method) && origin && !originAllowed(request, origin)) {
-      return reply.status(403).send({ error: MSG.forbiddenOrigin, code: 'FORBIDDEN_ORIGIN' });
-    }
+    done();
   });
 
-  app.addHook('preValidation', async (request, reply) => {
-    const parts: unknown[] = [request.query, request.params];
-    if (isPlainJson(request.body)) parts.push(request.body);
-    for (const part of parts) {
-      const problem = jsonProblem(part, MAX_REQUEST_DEPTH);
-      if (problem === 'text') return reply.status(400).send({ error: MSG.textNotAllowed, code: 'VALIDATION_ERROR' });
-      if (problem === 'depth') return reply.status(400).send({ error: MSG.requestTooDeep, code: 'VALIDATION_ERROR' });
+  app.addHook('preValidation', (request, reply, done) => {
+    const problem =
+      jsonProblem(request.query, MAX_REQUEST_DEPTH) ??
+      jsonProblem(request.params, MAX_REQUEST_DEPTH) ??
+      (isPlainJson(request.body) ? jsonProblem(request.body, MAX_REQUEST_DEPTH) : null);
+    if (problem === 'text') {
+      reply.status(400).send({ error: MSG.textNotAllowed, code: 'VALIDATION_ERROR' });
+      return;
     }
+    if (problem === 'depth') {
+      reply.status(400).send({ error: MSG.requestTooDeep, code: 'VALIDATION_ERROR' });
+      return;
+    }
+    done();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (isApiRequest(request)) reply.header('cache-control', 'no-store');
     reply.header('x-api-version', API_VERSION);
-    return payload;
+    done(null, payload);
   });
 }

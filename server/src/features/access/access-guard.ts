@@ -12,7 +12,7 @@
  * The service receives `auth.stepUp` and calls `run` once the request is known to be acceptable.
  * A route under /_api that declares nothing is refused when it is added, so no call is left unguarded by mistake.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ACCESS_RULES, API_TOKEN_MSG, APPROVAL_REASON_HEADER, MSG, type AccessSubject, type Role } from '@strongroom/contracts';
 import type { AppContext } from '../../shared/context.js';
 import { badRequest, forbidden, type AppError } from '../../shared/errors.js';
@@ -158,33 +158,44 @@ export function registerAccessGuard(app: FastifyInstance, ctx: AppContext): void
       table.set(key, access);
     }
   });
-  app.addHook('preHandler', async (request, reply) => {
+  // A public route (health checks, sign-in) passes without a promise made for it; the others are checked below.
+  app.addHook('preHandler', (request, reply, done) => {
     const access = request.routeOptions.config.access;
-    if (!access || access.who === 'public') return;
-    const bearer = bearerTokenOf(request);
-    const session =
-      bearer !== undefined ? await bearerSession(ctx, request, access, bearer) : await sessionFor(ctx, request, reply, access.who);
-    if (!session) return;
-    if (access.who === 'optional') {
-      request.auth = { ...session, stepUp: noStepUp(ctx) };
-      return;
-    }
-    for (const rule of rulesOf(access)) {
-      if (!ACCESS_RULES[rule.rule](session.user)) throw denialOf(rule, session.user);
-    }
-    if (access.organizationField) {
-      const { name, deny } = access.organizationField;
-      for (const source of [request.body, request.query]) {
-        const value = (source as Record<string, unknown> | undefined)?.[name];
-        if (value !== undefined && value !== session.user.organizationId) throw forbidden(deny);
-      }
-    }
-    const plain = await stepUpFor(ctx, request, session, access.stepUp);
-    // A token never passes a step-up: what needs a fresh code is done signed in.
-    if (bearer !== undefined && plain.required) throw forbidden(API_TOKEN_MSG.stepUpRefused);
-    // A change the organization puts behind a second approver is recorded as a request instead of being made.
-    const stepUp = access.governed ? await governedStepUp(ctx, governedCallOf(request), session, access.governed, plain) : plain;
-    const auth: AuthContext = { ...session, stepUp };
-    request.auth = auth;
+    if (!access || access.who === 'public') return done();
+    checkAccess(ctx, request, reply, access).then(() => done(), done);
   });
+}
+
+/** Who the caller is and whether the route's declared access lets them in; `request.auth` is set when it does. */
+async function checkAccess(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  access: Exclude<RouteAccess, { who: 'public' }>,
+): Promise<void> {
+  const bearer = bearerTokenOf(request);
+  const session =
+    bearer !== undefined ? await bearerSession(ctx, request, access, bearer) : await sessionFor(ctx, request, reply, access.who);
+  if (!session) return;
+  if (access.who === 'optional') {
+    request.auth = { ...session, stepUp: noStepUp(ctx) };
+    return;
+  }
+  for (const rule of rulesOf(access)) {
+    if (!ACCESS_RULES[rule.rule](session.user)) throw denialOf(rule, session.user);
+  }
+  if (access.organizationField) {
+    const { name, deny } = access.organizationField;
+    for (const source of [request.body, request.query]) {
+      const value = (source as Record<string, unknown> | undefined)?.[name];
+      if (value !== undefined && value !== session.user.organizationId) throw forbidden(deny);
+    }
+  }
+  const plain = await stepUpFor(ctx, request, session, access.stepUp);
+  // A token never passes a step-up: what needs a fresh code is done signed in.
+  if (bearer !== undefined && plain.required) throw forbidden(API_TOKEN_MSG.stepUpRefused);
+  // A change the organization puts behind a second approver is recorded as a request instead of being made.
+  const stepUp = access.governed ? await governedStepUp(ctx, governedCallOf(request), session, access.governed, plain) : plain;
+  const auth: AuthContext = { ...session, stepUp };
+  request.auth = auth;
 }

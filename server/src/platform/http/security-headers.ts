@@ -59,13 +59,15 @@ export function buildSecurityHeaders(config: Pick<Config, 'secureCookies' | 's3'
 
 /**
  * Puts the prepared headers on every answer, as the first thing done for a request, so that answers refused by later
- * hooks (cross-site calls, unknown paths, errors) carry them too. They go on the raw response: a route that sets one
- * of them itself (through reply.header) replaces it for its own answer.
+ * hooks (cross-site calls, unknown paths, errors) carry them too. They go among the reply's own headers, which Node
+ * then writes with the status line in one pass (headers set on the raw response would make it check every header
+ * of the answer one by one); a route that sets one of them itself (through reply.header) replaces it for its own
+ * answer.
  */
 export function registerSecurityHeaders(app: FastifyInstance, headers: readonly SecurityHeader[]): void {
+  const lowered: Record<string, string> = Object.freeze(Object.fromEntries(headers.map(([name, value]) => [name.toLowerCase(), value])));
   app.addHook('onRequest', (_request, reply, done) => {
-    const res = reply.raw;
-    for (const [name, value] of headers) res.setHeader(name, value);
+    reply.headers(lowered);
     done();
   });
 }
