@@ -64,7 +64,7 @@ function sharedEnv(opts: { databaseUrl: string; dataDir: string; appUrl: string 
 }
 
 /** The bearer token of every installation's GET /metrics (loopback only, a bench's throw-away installation). */
-export const METRICS_TOKEN = 'bench-metrics-token-' + randomBytes(16).toString('hex');
+const METRICS_TOKEN = 'bench-metrics-token-' + randomBytes(16).toString('hex');
 
 /** Heap in use and memory outside the heap (buffers, zlib, TLS) of one app server, read from its /metrics. */
 export async function heapOf(appUrl: string): Promise<{ heapUsed: number; external: number }> {

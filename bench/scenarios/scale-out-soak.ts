@@ -56,7 +56,10 @@ export const scenario: Scenario = {
             samples.push(await sample());
             if (samples.length % 6 === 0)
               log(
-                `${fmt((Date.now() - t0) / 1000, 0)} s: heap ${samples.at(-1)!.heap.map((h) => fmt(h.heapUsed / MiB, 0)).join(" / ")} MiB, RSS ${samples
+                `${fmt((Date.now() - t0) / 1000, 0)} s: heap ${samples
+                  .at(-1)!
+                  .heap.map((h) => fmt(h.heapUsed / MiB, 0))
+                  .join(' / ')} MiB, RSS ${samples
                   .at(-1)!
                   .rss.map((r) => fmt(r / MiB, 0))
                   .join(' / ')} MiB`,
@@ -115,7 +118,15 @@ export const scenario: Scenario = {
           },
           {
             caption: 'JavaScript heap in use and external memory (buffers, compression) of each app server, from its /metrics (MiB)',
-            columns: ['process', `heap at ${fmt(base.t / 1000, 0)} s`, 'heap at end', 'heap max', `external at ${fmt(base.t / 1000, 0)} s`, 'external at end', 'external max'],
+            columns: [
+              'process',
+              `heap at ${fmt(base.t / 1000, 0)} s`,
+              'heap at end',
+              'heap max',
+              `external at ${fmt(base.t / 1000, 0)} s`,
+              'external at end',
+              'external max',
+            ],
             rows: heapRows,
           },
           {

@@ -1,3 +1,4 @@
+import { sweepInBatches } from '../../platform/jobs/index.js';
 import type { AppContext } from '../../shared/context.js';
 import { deleteDeadLoginStates } from './sso.repository.js';
 
@@ -7,22 +8,13 @@ import { deleteDeadLoginStates } from './sso.repository.js';
  * it happened, is in the audit log.
  */
 export const SSO_STATE_SWEEP_JOB = 'sso-state-sweep';
-const BATCH = 1000;
-
-async function sweepLoginStates(ctx: AppContext, now = new Date()): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const gone = await deleteDeadLoginStates(ctx.db, now, BATCH);
-    total += gone;
-    if (gone < BATCH) return total;
-  }
-}
 
 export function defineSsoJobs(ctx: AppContext): void {
   ctx.jobs.define({
     name: SSO_STATE_SWEEP_JOB,
     handler: async () => {
-      await sweepLoginStates(ctx);
+      const now = new Date();
+      await sweepInBatches((limit) => deleteDeadLoginStates(ctx.db, now, limit));
     },
     cron: '37 * * * *',
     pollingIntervalSeconds: 60,

@@ -1,1 +1,2 @@
 export { JobQueue } from './job-queue.js';
+export { sweepInBatches } from './sweep.js';
