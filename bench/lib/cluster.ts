@@ -66,15 +66,22 @@ function sharedEnv(opts: { databaseUrl: string; dataDir: string; appUrl: string 
 /** The bearer token of every installation's GET /metrics (loopback only, a bench's throw-away installation). */
 const METRICS_TOKEN = 'bench-metrics-token-' + randomBytes(16).toString('hex');
 
-/** Heap in use and memory outside the heap (buffers, zlib, TLS) of one app server, read from its /metrics. */
-export async function heapOf(appUrl: string): Promise<{ heapUsed: number; external: number }> {
+/**
+ * Heap in use, heap committed (what V8 holds from the system for it, in use or not) and memory outside the heap
+ * (buffers, zlib, TLS) of one app server, read from its /metrics.
+ */
+export async function heapOf(appUrl: string): Promise<{ heapUsed: number; heapTotal: number; external: number }> {
   try {
     const res = await fetch(`${appUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     const text = await res.text();
     const read = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
-    return { heapUsed: read('nodejs_heap_size_used_bytes'), external: read('nodejs_external_memory_bytes') };
+    return {
+      heapUsed: read('nodejs_heap_size_used_bytes'),
+      heapTotal: read('nodejs_heap_size_total_bytes'),
+      external: read('nodejs_external_memory_bytes'),
+    };
   } catch {
-    return { heapUsed: NaN, external: NaN };
+    return { heapUsed: NaN, heapTotal: NaN, external: NaN };
   }
 }
 

@@ -36,7 +36,7 @@ export const scenario: Scenario = {
     try {
       const { cluster, firm } = inst;
       const procs = [...cluster.apps, ...cluster.workers];
-      const samples: Array<{ t: number; rss: number[]; heap: Array<{ heapUsed: number; external: number }> }> = [];
+      const samples: Array<{ t: number; rss: number[]; heap: Array<{ heapUsed: number; heapTotal: number; external: number }> }> = [];
       const sample = async () => ({
         t: Date.now() - t0,
         rss: procs.map((p) => rssBytes(p.pid)),
@@ -84,14 +84,21 @@ export const scenario: Scenario = {
       const heapRows = cluster.appUrls.map((_, i) => {
         const used = after.map((s) => s.heap[i].heapUsed);
         const ext = after.map((s) => s.heap[i].external);
+        const last = samples.at(-1)!.heap[i];
+        // RSS beside the heap V8 holds and the external memory: code, threads' stacks and native allocations.
+        const rest = (s: (typeof samples)[number]) => s.rss[i] - s.heap[i].heapTotal - s.heap[i].external;
         return [
           procs[i].name,
           fmt(base.heap[i].heapUsed / MiB, 1),
-          fmt(samples.at(-1)!.heap[i].heapUsed / MiB, 1),
+          fmt(last.heapUsed / MiB, 1),
           fmt(Math.max(...used) / MiB, 1),
+          fmt(base.heap[i].heapTotal / MiB, 1),
+          fmt(last.heapTotal / MiB, 1),
           fmt(base.heap[i].external / MiB, 1),
           fmt(samples.at(-1)!.heap[i].external / MiB, 1),
           fmt(Math.max(...ext) / MiB, 1),
+          fmt(rest(base) / MiB, 1),
+          fmt(rest(samples.at(-1)!) / MiB, 1),
         ];
       });
       const worst = Math.max(...rows.filter((r) => r.name.startsWith('app')).map((r) => r.growth));
@@ -117,15 +124,20 @@ export const scenario: Scenario = {
             ]),
           },
           {
-            caption: 'JavaScript heap in use and external memory (buffers, compression) of each app server, from its /metrics (MiB)',
+            caption:
+              'JavaScript heap in use and committed, external memory (buffers, compression) and the rest of RSS of each app server, from its /metrics (MiB)',
             columns: [
               'process',
               `heap at ${fmt(base.t / 1000, 0)} s`,
               'heap at end',
               'heap max',
+              `committed at ${fmt(base.t / 1000, 0)} s`,
+              'committed at end',
               `external at ${fmt(base.t / 1000, 0)} s`,
               'external at end',
               'external max',
+              `rest of RSS at ${fmt(base.t / 1000, 0)} s`,
+              'rest of RSS at end',
             ],
             rows: heapRows,
           },
